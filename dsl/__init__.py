@@ -1,0 +1,1 @@
+"""The rule language: grammar, parser, checker and compiler."""

@@ -1,0 +1,101 @@
+"""The word lexer of the rule language.
+
+Rules read like the rulebook, so the lexer works on words rather than characters: every word
+is looked up in the vocabulary (the terminals the grammar declares) case-insensitively and whole,
+so that a misspelt word is reported as such ("unknown word 'workerz' (did you mean 'workers'?)")
+instead of being split into a keyword and garbage. A line that ends in ':' is a section header
+and becomes a single HEADER token, which keeps headers and statements apart for the LALR parser.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from lark import Token
+from lark.lexer import Lexer
+
+NUMBER_WORDS = {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+NON_WORDS = {"HEADER", "INT", "COMMA", "PERIOD", "POSSESSIVE"}
+PUNCTUATION = {",": "COMMA", ".": "PERIOD", "'s": "POSSESSIVE"}
+
+_TOKEN = re.compile(r"(?P<space>[ \t\r]+)|(?P<comment>#[^\n]*)|(?P<newline>\n)"
+                    r"|(?P<possessive>'s\b)|(?P<word>[A-Za-z]+)|(?P<int>[0-9]+)|(?P<punct>[,.])")
+_HEADER = re.compile(r"[ \t]*(?P<text>[A-Za-z][A-Za-z' ()]*?)[ \t]*:[ \t]*(#[^\n]*)?$")
+
+
+@dataclass
+class LexError(Exception):
+    """A character or word the language does not know, at a 1-based line and column."""
+
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+@cache
+def vocabulary() -> dict[str, str]:
+    """Every keyword of the language (lower-case word -> terminal name), from the grammar's
+    %declare lines: the grammar file is the one place that lists the language's words."""
+    text = (files("santorini.dsl") / "rules.lark").read_text(encoding="utf-8")
+    names = [name for line in text.splitlines() if line.startswith("%declare")
+             for name in line.split()[1:]]
+    return {name.lower(): name for name in names if name not in NON_WORDS}
+
+
+def normalize_header(text: str) -> str:
+    """Header text as compared by the checker: lower case, single spaces."""
+    return " ".join(text.lower().split())
+
+
+class WordLexer(Lexer):
+    """Lark lexer that maps whole words to the keyword terminals the grammar declares."""
+
+    def __init__(self, lexer_conf) -> None:  # noqa: ANN001 - Lark's LexerConf, unused
+        self.keywords = vocabulary()
+
+    def lex(self, data: str) -> Iterator[Token]:  # type: ignore[override]
+        for line_no, line in enumerate(data.split("\n"), start=1):
+            header = _HEADER.match(line)
+            if header:
+                column = header.start("text") + 1
+                yield Token("HEADER", normalize_header(header.group("text")), line=line_no,
+                            column=column, end_line=line_no, end_column=column + len(header.group("text")))
+                continue
+            yield from self._lex_line(line, line_no)
+
+    def _lex_line(self, line: str, line_no: int) -> Iterator[Token]:
+        pos = 0
+        while pos < len(line):
+            match = _TOKEN.match(line, pos)
+            column = pos + 1
+            if not match:
+                raise LexError(line_no, column, f"unexpected character {line[pos]!r}")
+            text = match.group()
+            pos = match.end()
+            kind = match.lastgroup
+            if kind in ("space", "comment", "newline"):
+                continue
+            if kind == "int":
+                yield Token("INT", int(text), line=line_no, column=column)
+            elif kind in ("punct", "possessive"):
+                yield Token(PUNCTUATION[text.lower()], text, line=line_no, column=column)
+            else:
+                yield self._word(text, line_no, column)
+
+    def _word(self, text: str, line_no: int, column: int) -> Token:
+        word = text.lower()
+        if word in NUMBER_WORDS:
+            return Token("INT", NUMBER_WORDS[word], line=line_no, column=column)
+        if word in self.keywords:
+            return Token(self.keywords[word], text, line=line_no, column=column)
+        close = difflib.get_close_matches(word, self.keywords, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise LexError(line_no, column, f"unknown word '{text}'{hint}")

@@ -1,0 +1,563 @@
+"""Load a YAML data file, check it against its JSON Schema, report faults as `file:line:col: message`.
+
+Every data file (cards, packs, modes, scenarios, game records) comes in through here, so that an
+author gets compiler-style messages that point at the key or value at fault, all of them at once,
+and never a traceback. The YAML node tree is kept with the data so that later stages (the rule
+language parser, the scenario runner) can report their own faults at file positions too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import functools
+import importlib.resources
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+KINDS: tuple[str, ...] = ("card", "pack", "mode", "scenario", "record")
+
+Key = str | int
+KeyPath = tuple[Key, ...]
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class SourceError(Exception):
+    """One fault in a data file, at a 1-based line and column, printed like a compiler error."""
+
+    def __init__(self, file: str, line: int, column: int, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+class SourceErrors(Exception):
+    """All the faults of one file: an author fixes them in one pass instead of one run per fault."""
+
+    def __init__(self, errors: list[SourceError]) -> None:
+        self.errors = errors
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
+@dataclass
+class Document:
+    """A checked data file: its plain data plus the node tree that knows where each value was written."""
+
+    path: str
+    kind: str
+    data: Any
+    root: yaml.Node | None = field(default=None, repr=False, compare=False)
+    text: str = field(default="", repr=False, compare=False)
+
+    def position(self, path: KeyPath) -> tuple[int, int]:
+        """The 1-based (line, column) of the value at `path`, or of its nearest existing ancestor."""
+        node = self._trail(path)[-1][0]
+        return _place(node.start_mark) if node is not None else (1, 1)
+
+    def key_position(self, path: KeyPath, key: Key) -> tuple[int, int]:
+        """The 1-based (line, column) of `key` itself in the mapping at `path` (for unknown keys)."""
+        trail = self._trail(path)
+        node = trail[-1][0]
+        if len(trail) == len(path) + 1 and isinstance(node, yaml.MappingNode):
+            for key_node, _ in reversed(node.value):
+                if _key_matches(key_node, key):
+                    return _place(key_node.start_mark)
+        return self.position(path)
+
+    def text_origin(self, path: KeyPath) -> tuple[int, int, str]:
+        """Where the content of the string at `path` starts: (line, column, style).
+
+        Another parser adds its own offsets to this to report a fault inside the string at its
+        file position. For a block scalar the content starts on the line after the `|` or `>`, at
+        the block's indentation; for a quoted scalar one column after the quote.
+        """
+        trail = self._trail(path)
+        if len(trail) != len(path) + 1:
+            raise KeyError(f"no value at {path!r} in {self.path}")
+        node = trail[-1][0]
+        if not isinstance(node, yaml.ScalarNode) or node.tag != _STR_TAG:
+            raise ValueError(f"the value at {path!r} in {self.path} is not a string")
+        style = node.style or ""
+        line, column = _place(node.start_mark)
+        if style in ("|", ">"):
+            parent = trail[-2][0]
+            return line + 1, _block_indent(self.text, node, parent) + 1, style
+        if style in ('"', "'"):
+            return line, column + 1, style
+        return line, column, ""
+
+    def _trail(self, path: KeyPath) -> list[tuple[Any, Any]]:
+        """The (node, key node) pairs along `path`, as far as the path exists."""
+        trail: list[tuple[Any, Any]] = [(self.root, None)]
+        for step in path:
+            node = trail[-1][0]
+            found = None
+            if isinstance(node, yaml.MappingNode):
+                # The last occurrence wins, as in the data.
+                found = next(((v, k) for k, v in reversed(node.value) if _key_matches(k, step)), None)
+            elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and not isinstance(step, bool):
+                if 0 <= step < len(node.value):
+                    found = (node.value[step], None)
+            if found is None:
+                break
+            trail.append(found)
+        return trail
+
+
+def load_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of a kind of data file, read once from the package's `schema/` folder."""
+    return _load_schema(_check_kind(kind))
+
+
+def load_document(path: str | Path, kind: str, text: str | None = None) -> Document:
+    """Read, parse and check a data file; raise SourceErrors listing every fault found.
+
+    `text`, when given, is used instead of reading the file; `path` then only names it in messages.
+    """
+    validator = _validator(_check_kind(kind))
+    file = str(path)
+    if text is None:
+        text = _read(file)
+    root, data, errors = _parse(file, text)
+    document = Document(file, kind, data, root, text)
+    for fault_path, key, message in _schema_faults(validator, data):
+        if key is None:
+            line, column = document.position(fault_path)
+        else:
+            line, column = document.key_position(fault_path, key)
+        errors.append(SourceError(file, line, column, message))
+    if errors:
+        unique = {(e.line, e.column, e.message): e for e in errors}
+        raise SourceErrors([unique[k] for k in sorted(unique)])
+    return document
+
+
+# --- reading and parsing ----------------------------------------------------------------------
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"unknown document kind {kind!r}; expected one of: {', '.join(KINDS)}")
+    return kind
+
+
+@functools.cache
+def _load_schema(kind: str) -> dict[str, Any]:
+    resource = importlib.resources.files("santorini") / "schema" / f"{kind}.schema.json"
+    return json.loads(resource.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(_load_schema(kind))
+
+
+def _read(file: str) -> str:
+    try:
+        raw = Path(file).read_bytes()
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise SourceErrors([SourceError(file, 1, 1, f"cannot read the file: {reason}")]) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - raw.rfind(b"\n", 0, error.start)
+        message = f"the file is not valid UTF-8 (byte 0x{raw[error.start]:02x})"
+        raise SourceErrors([SourceError(file, line, column, message)]) from None
+
+
+def _parse(file: str, text: str) -> tuple[yaml.Node, Any, list[SourceError]]:
+    """Compose the node tree, refuse duplicate keys, and build the data as yaml.safe_load would."""
+    loader = None
+    try:
+        loader = yaml.SafeLoader(text)
+        root = loader.get_single_node()
+        if root is None or (isinstance(root, yaml.ScalarNode) and root.value == "" and not root.style):
+            raise _fatal(file, 1, 1, "the file is empty: expected a mapping of keys")
+        if not isinstance(root, yaml.MappingNode):
+            found = "a list" if isinstance(root, yaml.SequenceNode) else f"a single value ({root.value!r})"
+            raise _fatal(file, 1, 1, f"expected a mapping of keys at the top level, found {found}")
+        errors = _duplicate_keys(file, root)
+        data = loader.construct_document(root)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, column = _place(mark) if mark else (1, 1)
+        raise _fatal(file, line, column, _yaml_message(error)) from None
+    except yaml.reader.ReaderError as error:
+        line = text.count("\n", 0, error.position) + 1
+        column = error.position - text.rfind("\n", 0, error.position)
+        code = ord(error.character) if isinstance(error.character, str) else error.character
+        message = f"the character U+{code:04X} is not allowed in a YAML file"
+        raise _fatal(file, line, column, message) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return root, data, errors
+
+
+def _duplicate_keys(file: str, root: yaml.Node) -> list[SourceError]:
+    """PyYAML silently keeps the last of two equal keys; we refuse them, at the second one."""
+    errors: list[SourceError] = []
+    seen: set[int] = set()
+
+    def walk(node: yaml.Node, ancestors: set[int]) -> None:
+        if id(node) in ancestors:
+            line, column = _place(node.start_mark)
+            message = "an alias refers to a node that contains it; recursive data is not allowed"
+            raise _fatal(file, line, column, message)
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        inner = ancestors | {id(node)}
+        if isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                walk(item, inner)
+        elif isinstance(node, yaml.MappingNode):
+            first: dict[tuple[str, str], yaml.Node] = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE_TAG:
+                    earlier = first.setdefault((key.tag, key.value), key)
+                    if earlier is not key:
+                        line, column = _place(key.start_mark)
+                        message = f"duplicate key '{key.value}' (first at line {earlier.start_mark.line + 1})"
+                        errors.append(SourceError(file, line, column, message))
+                walk(key, inner)
+                walk(value, inner)
+
+    walk(root, set())
+    return errors
+
+
+_TOKEN_NAMES = {
+    "<block end>": "the end of the indented block",
+    "<block mapping start>": "a new key",
+    "<block sequence start>": "a list item '-'",
+    "<block entry>": "a list item '-'",
+    "<scalar>": "a value",
+    "<stream end>": "the end of the file",
+    "<document start>": "'---'",
+    "<document end>": "'...'",
+    "<flow sequence end>": "']'",
+    "<flow mapping end>": "'}'",
+    "<flow entry>": "','",
+    "<key>": "a key",
+    "<value>": "':'",
+    "<alias>": "an alias",
+    "<anchor>": "an anchor",
+}
+
+_HINTS = {
+    "mapping values are not allowed here": "quote a value that contains ': ', or check the indentation",
+    "found character '\\t' that cannot start any token": "indent with spaces, not tabs",
+    "could not find expected ':'": "each line of a mapping needs 'key: value'",
+}
+
+
+def _yaml_message(error: yaml.MarkedYAMLError) -> str:
+    """PyYAML's parser wording, with token names spelt out and a hint for the common slips."""
+    problem = (error.problem or "invalid YAML").strip()
+    context = (error.context or "").strip()
+    if context and problem.startswith("but "):
+        message = f"{context}, {problem}"
+    elif context and error.context_mark and error.context_mark is not error.problem_mark:
+        message = f"{problem} ({context} at line {error.context_mark.line + 1})"
+    elif context:
+        message = f"{problem} ({context})"
+    else:
+        message = problem
+    message = message.replace("found '?'", "found another key")
+    for token, name in _TOKEN_NAMES.items():
+        message = message.replace(f"'{token}'", name).replace(token, name)
+    for start, hint in _HINTS.items():
+        if problem.startswith(start):
+            message += f"; {hint}"
+    return message[0].lower() + message[1:]
+
+
+# --- schema faults -----------------------------------------------------------------------------
+
+Fault = tuple[KeyPath, Key | None, str]  # where, the key at fault (None: the value), the message
+
+
+def _schema_faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
+    faults: list[Fault] = []
+    for error in validator.iter_errors(_json_view(data)):
+        faults.extend(_explain(error, validator.schema, data))
+    return faults
+
+
+def _json_view(value: Any) -> Any:
+    """The data with JSON's string keys: YAML gives `1: 8` an integer key, JSON Schema wants "1"."""
+    if isinstance(value, dict):
+        return {_json_key(k): _json_view(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_view(item) for item in value]
+    return value
+
+
+def _json_key(key: Any) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return "null" if key is None else str(key)
+
+
+def _explain(error: ValidationError, root: dict[str, Any], data: Any) -> list[Fault]:
+    """Turn one jsonschema error into faults that name what was found and what is expected."""
+    path = tuple(error.absolute_path)
+    kind, value, schema = error.validator, error.instance, error.schema
+    if "propertyNames" in error.absolute_schema_path:
+        return [(path, value, f"invalid key {_show(value)}: expected {_form(schema) or 'another key'}")]
+    if kind == "additionalProperties":
+        if "propertyNames" in schema:
+            return []  # the propertyNames fault already says what keys look like
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        extras = [k for k in value if k not in allowed and not any(re.search(p, k) for p in patterns)]
+        return [(path, key, _unknown_key(key, allowed)) for key in extras]
+    if kind == "required":
+        note = _condition(error, root)
+        missing = [key for key in error.validator_value if key not in value]
+        return [(path, None, f"missing required key '{key}'{note}") for key in missing]
+    if kind in ("anyOf", "oneOf") and error.context:
+        return _explain_alternatives(error, root, data)
+    if kind == "uniqueItems":
+        for index, item in enumerate(value):
+            if any(_same(item, other) for other in value[:index]):
+                first = next(i for i, other in enumerate(value) if _same(item, other))
+                return [(path + (index,), None, f"{_show(item)} is listed twice (first as item {first + 1})")]
+    return [(path, None, _message(error))]
+
+
+def _explain_alternatives(error: ValidationError, root: dict[str, Any], data: Any) -> list[Fault]:
+    """Explain the one alternative the value was evidently meant as, or list them all."""
+    branches: dict[int, list[ValidationError]] = {}
+    for sub in error.context or []:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    # An alternative whose own type does not fit the value was not what the author meant.
+    viable = {i: subs for i, subs in branches.items()
+              if not any(s.validator == "type" and not s.relative_path for s in subs)}
+    value = error.instance
+    if len(viable) > 1 and isinstance(value, dict):
+        def fit(i: int) -> tuple[int, int]:
+            keys = _resolve(root, error.validator_value[i]).get("properties", {})
+            return len(set(value) & set(keys)), -len(viable[i])
+        ranked = sorted(viable, key=fit, reverse=True)
+        if fit(ranked[0])[0] > 0 and fit(ranked[0]) != fit(ranked[1]):
+            viable = {ranked[0]: viable[ranked[0]]}
+    if len(viable) == 1:
+        (subs,) = viable.values()
+        return [fault for sub in subs for fault in _explain(sub, root, data)]
+    expected = _form(error.schema) or " or ".join(
+        filter(None, (_form(_resolve(root, b)) for b in error.validator_value))) or "another value"
+    return [(tuple(error.absolute_path), None, f"expected {expected}, found {_found(value)}")]
+
+
+def _message(error: ValidationError) -> str:
+    """The message for a single keyword's fault."""
+    kind, value, expected, schema = error.validator, error.instance, error.validator_value, error.schema
+    if kind == "type":
+        types = [expected] if isinstance(expected, str) else list(expected)
+        message = f"expected {_join([_TYPE_NAMES.get(t, t) for t in types])}, found {_found(value)}"
+        if "string" in types and isinstance(value, (bool, int, float, datetime.date)):
+            message += "; put it in quotes to make it text"
+        return message
+    if kind == "enum":
+        options = ", ".join(_plain(option) for option in expected)
+        return f"{_show(value)} is not one of: {options}{_suggest(value, expected)}"
+    if kind == "const":
+        return f"expected {_show(expected)}, found {_show(value)}"
+    if kind == "pattern":
+        form = _form(schema)
+        if form:
+            return f"expected {form}, found {_show(value)}"
+        return f"{_show(value)} does not match the pattern {expected}"
+    if kind in ("minimum", "maximum"):
+        if "minimum" in schema and "maximum" in schema:
+            return f"{_show(value)} is out of range: expected {schema['minimum']} to {schema['maximum']}"
+        return f"expected {'at least' if kind == 'minimum' else 'at most'} {expected}, found {_show(value)}"
+    if kind in ("minItems", "maxItems"):
+        bound = "at least" if kind == "minItems" else "at most"
+        found = "an empty list" if not value else f"{len(value)}"
+        return f"expected {bound} {expected} item{'s' if expected != 1 else ''}, found {found}"
+    if kind == "minLength":
+        if expected == 1:
+            return "expected a non-empty string"
+        return f"expected at least {expected} characters, found {len(value)}"
+    if kind is None or schema is False:
+        return "not allowed here"
+    return error.message[0].lower() + error.message[1:]
+
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "null",
+}
+
+
+def _unknown_key(key: str, allowed: list[str]) -> str:
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key '{key}' (did you mean '{close[0]}'?)"
+    if allowed:
+        return f"unknown key '{key}' (accepted keys: {', '.join(allowed)})"
+    return f"unknown key '{key}' (no keys are accepted here)"
+
+
+def _suggest(value: Any, options: list[Any]) -> str:
+    if not isinstance(value, str):
+        return ""
+    words = {str(option).lower(): str(option) for option in options if isinstance(option, str)}
+    close = difflib.get_close_matches(value.lower(), list(words), n=1, cutoff=0.6)
+    return f" (did you mean '{words[close[0]]}'?)" if close else ""
+
+
+def _condition(error: ValidationError, root: dict[str, Any]) -> str:
+    """For a requirement from if/then, say when it applies ("when kind is 'god'")."""
+    schema_path = list(error.absolute_schema_path)
+    if "then" not in schema_path:
+        return ""
+    at = len(schema_path) - 1 - schema_path[::-1].index("then")
+    holder = _schema_at(root, schema_path[:at])
+    conditions = [f"{key} is {_show(sub['const'])}"
+                  for key, sub in holder.get("if", {}).get("properties", {}).items()
+                  if isinstance(sub, dict) and "const" in sub]
+    return f" (needed when {' and '.join(conditions)})" if conditions else ""
+
+
+def _schema_at(root: dict[str, Any], path: list[Any]) -> dict[str, Any]:
+    """The subschema at a jsonschema schema path (which skips the `$ref` hops)."""
+    node: Any = root
+    try:
+        for step in path:
+            if step != "$ref":  # older jsonschema versions list the hop; _resolve makes it
+                node = _resolve(root, node)[step]
+        return _resolve(root, node)
+    except (KeyError, IndexError, TypeError):
+        return {}
+
+
+def _resolve(root: dict[str, Any], schema: Any) -> Any:
+    """Follow local `$ref`s ("#/$defs/space") to the schema they name."""
+    while isinstance(schema, dict) and str(schema.get("$ref", "")).startswith("#/"):
+        target: Any = root
+        for part in schema["$ref"][2:].split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        schema = target
+    return schema
+
+
+def _form(schema: Any) -> str:
+    """A schema's description used as the accepted form: "a space: a column a-e and a row 1-5"."""
+    description = schema.get("description", "") if isinstance(schema, dict) else ""
+    description = description.strip().rstrip(".")
+    return description[:1].lower() + description[1:]
+
+
+def _found(value: Any) -> str:
+    """What the author wrote, named by its YAML type."""
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return f"a boolean ({_show(value)})"
+    if isinstance(value, int):
+        return f"an integer ({value})"
+    if isinstance(value, float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({_show(value)})"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"a date ({value.isoformat()})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"
+
+
+def _show(value: Any) -> str:
+    """A scalar as the author would write it; strings quoted and cut short."""
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return "'" + text.replace("\n", "\\n") + "'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, dict)):
+        return _found(value)
+    return str(value)
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else _show(value)
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality as uniqueItems sees it: true is not 1."""
+    return type(a) is type(b) and a == b
+
+
+# --- positions ---------------------------------------------------------------------------------
+
+
+def _fatal(file: str, line: int, column: int, message: str) -> SourceErrors:
+    return SourceErrors([SourceError(file, line, column, message)])
+
+
+def _place(mark: yaml.Mark) -> tuple[int, int]:
+    return mark.line + 1, mark.column + 1
+
+
+def _key_matches(key_node: yaml.Node, key: Key) -> bool:
+    return isinstance(key_node, yaml.ScalarNode) and key_node.value == _json_key(key)
+
+
+_SPACES = re.compile(" *")
+
+
+def _block_indent(text: str, node: yaml.ScalarNode, parent: yaml.Node) -> int:
+    """The 0-based content column of a block scalar, found the way PyYAML's scanner finds it."""
+    header = re.compile(r"[|>](?:([1-9])[+-]?|[+-]([1-9])?)?").match(text, node.start_mark.index)
+    min_indent = max(parent.start_mark.column + 1, 1) if parent is not None else 1
+    increment = header and (header.group(1) or header.group(2))
+    if increment:
+        return min_indent + int(increment) - 1
+    end = text.find("\n", header.end() if header else node.start_mark.index)
+    if end < 0:
+        return min_indent
+    position, deepest = end + 1, 0
+    while position < len(text):
+        spaces = _SPACES.match(text, position).end() - position
+        deepest = max(deepest, spaces)
+        if text.startswith(("\r\n", "\n", "\r"), position + spaces):
+            position = text.find("\n", position + spaces) + 1 or len(text)
+            continue
+        break
+    return max(min_indent, deepest)

@@ -1,0 +1,1 @@
+"""Board, turn engine, scenario runner and command line."""

@@ -1,0 +1,66 @@
+"""The 5x5 board's geometry: square numbering, names, neighbour and direction tables.
+
+Squares are the integers 0..24, a1 = 0, b1 = 1, ..., e5 = 24 (index = row * 5 + column). Every
+table is computed once at import, so the turn interpreter only ever indexes tuples.
+"""
+
+from __future__ import annotations
+
+import random
+
+SIZE = 5
+SQUARES = tuple(range(SIZE * SIZE))
+COLUMNS = "abcde"
+
+
+def square_name(square: int) -> str:
+    """'a1' for 0, 'e5' for 24."""
+    return f"{COLUMNS[square % SIZE]}{square // SIZE + 1}"
+
+
+def parse_square(text: str) -> int:
+    """The square a name like 'c3' (any case) denotes; ValueError if it is not on the board."""
+    name = text.strip().lower()
+    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "12345":
+        raise ValueError(f"'{text}' is not a space: spaces are a1 to e5 (column a-e, row 1-5)")
+    return (int(name[1]) - 1) * SIZE + COLUMNS.index(name[0])
+
+
+def _offset(square: int, dx: int, dy: int) -> int:
+    x, y = square % SIZE + dx, square // SIZE + dy
+    return y * SIZE + x if 0 <= x < SIZE and 0 <= y < SIZE else -1
+
+
+DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+
+#: NEIGHBOURS[s]: the squares around s, in a fixed order.
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(n for dx, dy in DIRECTIONS if (n := _offset(s, dx, dy)) >= 0) for s in SQUARES)
+
+#: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b
+#: (-1 when off the board or when a and b are not neighbours).
+BEYOND: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_offset(b, b % SIZE - a % SIZE, b // SIZE - a // SIZE) if b in NEIGHBOURS[a] else -1
+          for b in SQUARES) for a in SQUARES)
+
+PERIMETER = frozenset(s for s in SQUARES if s % SIZE in (0, SIZE - 1) or s // SIZE in (0, SIZE - 1))
+
+
+class Zobrist:
+    """Random 64-bit keys whose XOR identifies a position, updated on every change.
+
+    Fixed seed: hashes are the same in every process, so outcome order is deterministic.
+    Worker keys are per worker *class* (a team, and a kind where a rule tells workers apart), not
+    per worker: interchangeable workers then hash alike wherever they stand, which is exactly the
+    outcome identity of the scenario spec.
+    """
+
+    def __init__(self, classes: int = 16, seed: int = 20161) -> None:
+        rng = random.Random(seed)
+        self.height = tuple(tuple(rng.getrandbits(64) for _ in range(4)) for _ in SQUARES)
+        self.dome = tuple(rng.getrandbits(64) for _ in SQUARES)
+        self.worker = tuple(tuple(rng.getrandbits(64) for _ in SQUARES) for _ in range(classes))
+        self.winner = tuple(rng.getrandbits(64) for _ in range(classes))
+
+
+ZOBRIST = Zobrist()

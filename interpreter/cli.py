@@ -1,0 +1,216 @@
+"""The `santorini` command: check, scenario, perft, cards, show, play, replay, bench.
+
+Exit codes: 0 ok, 1 failed (a scenario failed, a check found faults, a replay parted ways),
+2 bad input (an unknown name, a malformed file or argument). Errors are one clear message, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+
+import click
+import yaml
+
+from ..dsl.source import SourceError, SourceErrors, load_document
+from .engine import IllegalTurn
+from .game import Game, SetupError, new_game, parse_players
+from .human import HumanAgent
+from .notation import NotationError, format_board
+from .packs import MORTAL, PackError, UnknownName, load_pack, pack_names
+from .play import RandomAgent, run_game
+from .records import ReplayReport, replay, write_record
+from .scenario import load_scenario, run_scenarios
+from .validate import check_paths
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def bad_input(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def reports_bad_input(command: Callable) -> Callable:
+    """Turn the errors that mean 'bad input' into one message and exit code 2."""
+    @wraps(command)
+    def run(*args: object, **kwargs: object) -> object:
+        try:
+            return command(*args, **kwargs)
+        except (SourceErrors, PackError) as err:
+            click.echo(str(err), err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except (SourceError, UnknownName, SetupError, NotationError) as err:
+            bad_input(str(err))
+        return None
+    return run
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="santorini-rules")
+def main() -> None:
+    """Santorini rules engine: god powers written as data, one generic turn interpreter."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@reports_bad_input
+def check(paths: tuple[str, ...]) -> None:
+    """Validate packs, cards, modes, scenarios and records (default: every shipped pack).
+
+    Runs every stage (schema, parse, check, compile) and prints every fault as
+    file:line:col: message. Exits 1 if a fault was found.
+    """
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        bad_input(f"no such file or folder: {', '.join(missing)}")
+    checked, errors = check_paths(list(paths))
+    for error in errors:
+        click.echo(str(error))
+    click.echo(f"{checked} files checked, {len(errors)} faults")
+    sys.exit(EXIT_FAILED if errors else EXIT_OK)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@reports_bad_input
+def scenario(paths: tuple[str, ...]) -> None:
+    """Run scenario files (or every *.yaml under folders): PASS/FAIL per scenario, then a tally."""
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        bad_input(f"no such file or folder: {', '.join(missing)}")
+    result = run_scenarios(list(paths))
+    for line in result.lines:
+        click.echo(line)
+    click.echo(f"{result.passed} passed, {result.failed} failed")
+    sys.exit(EXIT_FAILED if result.failed else EXIT_OK)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--depth", type=click.IntRange(0, 12), required=True, help="Count up to this depth.")
+@reports_bad_input
+def perft(file: str, depth: int) -> None:
+    """Count the leaves of the tree of distinct outcomes from a scenario's position."""
+    loaded = load_scenario(file)
+    for d in range(1, depth + 1):
+        click.echo(f"{d}: {loaded.game.engine.perft(loaded.state, d)}")
+
+
+def _pack(name: str) -> object:
+    try:
+        return load_pack(name)
+    except UnknownName as err:
+        bad_input(str(err))
+
+
+PACK_OPTION = click.option("--pack", "pack_name", default="bga", show_default=True,
+                           help="Rule pack: " + ", ".join(["bga", "pantheon", "first-edition"]) + ".")
+
+
+@main.command()
+@PACK_OPTION
+@reports_bad_input
+def cards(pack_name: str) -> None:
+    """List a pack's cards: name, tier, summary (one line each)."""
+    pack = _pack(pack_name)
+    rows = [(MORTAL, "-", "No power: the base rules only.")]
+    rows += [(c.name, c.tier or c.kind, c.summary) for c in sorted(pack.cards.values(), key=lambda c: c.name)]
+    width = max(len(r[0]) for r in rows)
+    for name, tier, summary in rows:
+        click.echo(f"{name:<{width}}  {tier:<8}  {summary}")
+
+
+@main.command()
+@click.argument("name")
+@PACK_OPTION
+@reports_bad_input
+def show(name: str, pack_name: str) -> None:
+    """Show one card: title, summary, printed text, rules, bans."""
+    pack = _pack(pack_name)
+    card = pack.card(name)
+    if card is None:
+        card = pack.base
+        click.echo(f"{MORTAL}: no power; the pack's base rules apply ({card.path}).\n")
+    click.echo(f"{card.name}, {card.title}  [{card.kind}{', ' + card.tier if card.tier else ''}; "
+               f"players {', '.join(map(str, card.players))}; pack {pack.name}]")
+    click.echo(f"\n{card.summary}\n\nCard text:\n  {card.text.strip()}\n\nRules:")
+    for line in card.rules.rstrip().splitlines():
+        click.echo(f"  {line}")
+    click.echo(f"\nBans: {', '.join(card.bans) if card.bans else 'none'}")
+
+
+def _make_game(pack_name: str, gods: tuple[str, ...], mode: str | None) -> Game:
+    pack = _pack(pack_name)
+    return new_game(pack, parse_players(list(gods)), mode)
+
+
+@main.command()
+@PACK_OPTION
+@click.option("--gods", nargs=2, required=True, metavar="G1 G2", help="The two seats' powers (Mortal for none).")
+@click.option("--mode", default=None, help="Mode name (default: the pack's standard mode).")
+@click.option("--seed", type=int, default=None, help="Seed of the random players (default: random).")
+@click.option("--human", "humans", multiple=True, metavar="SEAT", help="Seat letter played from the keyboard (repeatable).")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the game record (YAML) here.")
+@reports_bad_input
+def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | None,
+         humans: tuple[str, ...], record_path: str | None) -> None:
+    """Play a whole game, printed turn by turn; random players unless --human."""
+    game = _make_game(pack_name, gods, mode)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    letters = [s.letter for s in game.state.seats]
+    for seat in humans:
+        if seat.upper() not in letters:
+            bad_input(f"--human {seat}: seats are {', '.join(letters)}")
+    rng = random.Random(seed)
+    agents = [HumanAgent() if s.letter in {h.upper() for h in humans} else RandomAgent(rng)
+              for s in game.state.seats]
+    labels = ", ".join(f"{s.letter}: {p.label}" for s, p in zip(game.state.seats, game.players))
+    click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}")
+
+    def placed(g: Game, seat: int, text: str) -> None:
+        click.echo(f"setup {g.state.seats[seat].letter}: {text}")
+
+    def turned(g: Game, seat: int, text: str) -> None:
+        click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {text}")
+        click.echo(format_board(g.state, with_workers=True))
+
+    log = run_game(game, agents, on_placement=placed, on_turn=turned)
+    click.echo(f"\n{'winner: ' + log.winner if log.winner else 'no winner'} ({log.reason})")
+    if record_path:
+        write_record(record_path, game, log, seed)
+        click.echo(f"record written to {record_path}")
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--pack", "pack_name", default=None, help="Replay under this pack (default: the record's).")
+@reports_bad_input
+def replay_command(file: str, pack_name: str | None) -> None:
+    """Replay a game record, under its own pack or another one, and report where they part."""
+    report: ReplayReport = replay(file, pack_name)
+    click.echo(report.message)
+    sys.exit(EXIT_OK if report.same else EXIT_FAILED)
+
+
+@main.command()
+@PACK_OPTION
+@click.option("--gods", nargs=2, required=True, metavar="G1 G2", help="The two seats' powers.")
+@click.option("--seconds", type=click.FloatRange(min=0.1), default=5.0, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@reports_bad_input
+def bench(pack_name: str, gods: tuple[str, str], seconds: float, seed: int) -> None:
+    """Random playouts from S0 (A on b3 d3, B on c4 c2): every turn enumerates all the distinct
+    outcomes and picks one uniformly. The last line reads `games/s: X`."""
+    from .bench import run_bench
+    result = run_bench(_pack(pack_name), list(gods), seconds, seed)
+    click.echo(f"games: {result.games}")
+    click.echo(f"turns: {result.turns}")
+    click.echo(f"elapsed: {result.elapsed:.2f}")
+    click.echo(f"games/s: {result.games / result.elapsed:.1f}")

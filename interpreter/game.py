@@ -1,0 +1,200 @@
+"""A game: a pack, a mode, seats with their powers, the compiled engine, and the state.
+
+This module turns a list of players (as scenario and record files write them) into seats and
+teams, checks the names against the pack (unknown cards, player counts, bans), and runs the
+setup (worker placement) and the turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .board import SQUARES, square_name
+from .engine import Action, Engine
+from .packs import MORTAL, Card, Mode, Pack, UnknownName
+from .state import GameState, Seat, TurnRecord
+
+SEAT_LETTERS = "ABCDEFGH"
+
+
+class SetupError(ValueError):
+    """Players, powers or mode that cannot make a game; the message says what is accepted."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat as written: its power names and, in team play, its team label."""
+
+    powers: tuple[str, ...]
+    team: str | None = None
+
+    @property
+    def label(self) -> str:
+        return " + ".join(self.powers) if self.powers else MORTAL
+
+
+def parse_players(entries: Sequence[object]) -> list[PlayerSpec]:
+    """Seat entries of the scenario spec: 'NAME', 'Mortal', {god, team} or {gods: [...]}."""
+    players = []
+    for entry in entries:
+        if isinstance(entry, str):
+            players.append(PlayerSpec(() if entry.lower() == MORTAL.lower() else (entry,)))
+        elif isinstance(entry, dict) and "gods" in entry:
+            gods = tuple(g for g in entry["gods"] if g.lower() != MORTAL.lower())
+            players.append(PlayerSpec(gods, entry.get("team")))
+        elif isinstance(entry, dict) and "god" in entry:
+            god = entry["god"]
+            players.append(PlayerSpec(() if god.lower() == MORTAL.lower() else (god,), entry.get("team")))
+        else:
+            raise SetupError(f"a seat is a god name, 'Mortal', {{god: Name, team: Letter}} or "
+                             f"{{gods: [A, B]}}; found {entry!r}")
+    return players
+
+
+@dataclass
+class Game:
+    """Everything needed to play or search: the rules compiled for these seats, and the state."""
+
+    pack: Pack
+    mode: Mode
+    players: list[PlayerSpec]
+    cards: list[list[Card]]
+    engine: Engine
+    state: GameState
+    placements: list[tuple[Action, ...]] = field(default_factory=list)
+
+    @property
+    def workers_per_seat(self) -> int:
+        return self.mode.power.workers_to_place or 2
+
+
+def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = None) -> Game:
+    """Seats, teams and compiled rules for these players; an empty board, no workers yet."""
+    if not 2 <= len(players) <= len(SEAT_LETTERS):
+        raise SetupError(f"a game has 2 to {len(SEAT_LETTERS)} seats; found {len(players)}")
+    try:
+        mode = pack.mode(mode_name, len(players))
+    except UnknownName as err:
+        raise SetupError(str(err)) from None
+    if len(players) not in mode.players:
+        raise SetupError(f"mode '{mode.name}' is for {', '.join(map(str, mode.players))} players, not {len(players)}")
+    cards: list[list[Card]] = []
+    for spec in players:
+        try:
+            seat_cards = [c for c in (pack.card(name) for name in spec.powers) if c is not None]
+        except UnknownName as err:
+            raise SetupError(str(err)) from None
+        if len(seat_cards) > mode.powers_per_seat:
+            raise SetupError(f"mode '{mode.name}' gives each seat {mode.powers_per_seat} power(s); "
+                             f"seat {spec.label} has {len(seat_cards)} (use 'Mortal' for no power)")
+        for card in seat_cards:
+            if card.kind == "base":
+                raise SetupError(f"'{card.name}' is the pack's base card, not a power")
+            if len(players) not in card.players:
+                raise SetupError(f"{card.name} is for {', '.join(map(str, card.players))} players, "
+                                 f"not {len(players)}")
+        cards.append(seat_cards)
+    _check_bans(cards)
+    seats, team_letters = _seats(players)
+    state = GameState(seats=seats, team_letters=team_letters)
+    engine = Engine(pack.base.power, [[c.power for c in seat] for seat in cards])
+    return Game(pack, mode, list(players), cards, engine, state)
+
+
+def _check_bans(cards: list[list[Card]]) -> None:
+    names = {c.name.lower(): c.name for seat in cards for c in seat}
+    for seat in cards:
+        for card in seat:
+            for banned in card.bans:
+                if banned.lower() in names:
+                    raise SetupError(f"{card.name} bans {names[banned.lower()]}: they cannot play in one game")
+
+
+def _seats(players: Sequence[PlayerSpec]) -> tuple[list[Seat], list[str]]:
+    """Seats in order; a team is the set of seats sharing a label, named by its first seat."""
+    teams: dict[str, int] = {}
+    team_letters: list[str] = []
+    seats = []
+    for index, spec in enumerate(players):
+        letter = SEAT_LETTERS[index]
+        label = spec.team if spec.team is not None else f"seat-{letter}"
+        if label not in teams:
+            teams[label] = len(team_letters)
+            team_letters.append(letter)
+        seats.append(Seat(letter=letter, team=teams[label], powers=spec.powers))
+    return seats, team_letters
+
+
+def seat_index(state: GameState, letter: str) -> int:
+    for index, seat in enumerate(state.seats):
+        if seat.letter == letter.upper():
+            return index
+    raise SetupError(f"no seat '{letter}'; seats are {', '.join(s.letter for s in state.seats)}")
+
+
+# ---- setup: placing workers
+def placing_seats(game: Game) -> list[int]:
+    """The seats that place workers, in order: the first seat of each team, from seat A."""
+    seen: set[int] = set()
+    order = []
+    for index, seat in enumerate(game.state.seats):
+        if seat.team not in seen:
+            seen.add(seat.team)
+            order.append(index)
+    return order
+
+
+def free_squares(state: GameState) -> list[int]:
+    return [s for s in SQUARES if state.occupant[s] < 0 and not state.domes[s]]
+
+
+def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action, ...]:
+    """Place the seat's team's workers on `squares` (each must be unoccupied); returns the
+    placement as steps."""
+    state = game.state
+    team = state.seats[seat].team
+    if len(squares) != game.workers_per_seat:
+        raise SetupError(f"seat {state.seats[seat].letter} places {game.workers_per_seat} workers, "
+                         f"not {len(squares)}")
+    steps = []
+    for square in squares:
+        if square not in free_squares(state):
+            raise SetupError(f"{square_name(square)} is occupied: workers are placed on unoccupied spaces")
+        number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
+        worker = state.add_worker(team, number, square)
+        steps.append(("place", worker, square))
+    state.history.append(TurnRecord(seat, tuple(steps), tuple(("place",) + s[1:] for s in steps)))
+    game.placements.append(tuple(steps))
+    return tuple(steps)
+
+
+def end_of_setup(game: Game) -> None:
+    """After placement the first seat moves first; the placement log is not part of turn history."""
+    game.state.history.clear()
+    game.state.to_move = 0
+
+
+def advance(game: Game, steps: Sequence[Action]) -> None:
+    """Play a whole turn for the seat to move (IllegalTurn if the rules refuse it)."""
+    game.state = game.engine.play(game.state, steps)
+
+
+def resolve_stuck(game: Game) -> str | None:
+    """If the seat to move cannot complete a turn, it loses: its workers leave the board; the last
+    team in play wins. Returns a sentence saying what happened, or None if it can play."""
+    state = game.state
+    if state.winner is not None or game.engine.has_turn(state):
+        return None
+    seat = state.to_move
+    letter = state.seats[seat].letter
+    team = state.seats[seat].team
+    state.out.update(i for i, info in enumerate(state.seats) if info.team == team)  # a team loses as one
+    teams = state.teams_in_play()
+    if len(teams) == 1:
+        state.winner = teams.pop()
+        return f"seat {letter} cannot complete a turn and loses"
+    for worker in state.team_workers(team):
+        state.lift(worker)
+    state.to_move = state.next_seat(seat)
+    return f"seat {letter} cannot complete a turn and is out"

@@ -1,0 +1,80 @@
+"""A human at the keyboard: picks a numbered legal step or types one in turn notation.
+
+Each choice is checked before it is taken: a typed step that the rules refuse is explained
+(what was wrong, what is allowed) and the player is asked again, never thrown out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from .board import parse_square, square_name
+from .engine import Action
+from .game import Game, free_squares
+from .notation import NotationError, format_step, parse_step
+
+END_TURN = "end"
+
+
+class HumanAgent:
+    """Reads choices from `ask` (click.prompt by default), one step at a time."""
+
+    def __init__(self, ask: Callable[[str], str] | None = None,
+                 say: Callable[[str], None] = click.echo) -> None:
+        self.ask = ask or (lambda text: click.prompt(text, prompt_suffix=" "))
+        self.say = say
+
+    def placement(self, game: Game, seat: int) -> list[int]:
+        chosen: list[int] = []
+        letter = game.state.seats[seat].letter
+        while len(chosen) < game.workers_per_seat:
+            answer = self.ask(f"seat {letter}: place worker {len(chosen) + 1} on which space?")
+            try:
+                square = parse_square(answer)
+            except ValueError as err:
+                self.say(f"  {err}")
+                continue
+            if square not in free_squares(game.state) or square in chosen:
+                self.say(f"  {square_name(square)} is occupied; choose an unoccupied space")
+                continue
+            chosen.append(square)
+        return chosen
+
+    def turn(self, game: Game) -> tuple[Action, ...]:
+        state, engine = game.state, game.engine
+        steps: list[Action] = []
+        while True:
+            legal, complete = engine.legal_next(state, steps)
+            if complete and not legal:
+                return tuple(steps)
+            self.say(f"seat {state.seats[state.to_move].letter}, your options:")
+            for number, action in enumerate(legal, start=1):
+                self.say(f"  {number}. {format_step(state, action)}")
+            if complete:
+                self.say(f"  0. end the turn here")
+            answer = self.ask("choose a number or type a step:").strip()
+            if complete and answer in ("0", END_TURN, "pass"):
+                return tuple(steps)
+            action = self._read(state, answer, legal, steps, engine)
+            if action is not None:
+                steps.append(action)
+
+    def _read(self, state, answer: str, legal: list[Action], steps: list[Action], engine) -> Action | None:  # noqa: ANN001
+        if answer.isdigit():
+            index = int(answer) - 1
+            if 0 <= index < len(legal):
+                return legal[index]
+            self.say(f"  {answer} is not on the list: choose 1 to {len(legal)}")
+            return None
+        try:
+            action = parse_step(state, answer)
+        except NotationError as err:
+            self.say(f"  {err}")
+            return None
+        same = [a for a in legal if a == action or (action[0] == "dome" and a[1:] == action[1:])]
+        if not same:
+            self.say(f"  '{answer}' is not a legal step now: {engine.why_illegal(state, [*steps, action])}")
+            return None
+        return same[0]

@@ -1,0 +1,135 @@
+"""Turn notation and board text (shared/spec/scenarios.md): parse and format.
+
+Steps are written `move A1 c4`, `build A1 c5`, `dome A1 c5`, `place A3 a1`, `use NAME`, `pass`;
+a turn is steps separated by ';'. Parsing needs the state, since worker names are resolved to
+the workers on the board. Output is always lower-case spaces and canonical steps (`build` for a
+dome on level 3).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .board import COLUMNS, SIZE, parse_square, square_name
+from .engine import Action
+from .state import GameState
+
+VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass")
+SUPPORTED = ("move", "build", "dome", "place", "use")
+
+
+class NotationError(ValueError):
+    """Text that is not valid turn notation or board text; the message says what is accepted."""
+
+
+def parse_step(state: GameState, text: str) -> Action:
+    """One step, e.g. 'move A1 c4', as an action tuple for the interpreter."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty step: write a step such as 'move A1 c4'")
+    verb = words[0].lower()
+    if verb not in VERBS:
+        raise NotationError(f"unknown verb '{words[0]}' in '{text.strip()}'; steps are: {', '.join(VERBS)}")
+    if verb == "use":
+        if len(words) < 2:
+            raise NotationError(f"'{text.strip()}': write 'use NAME'")
+        return ("use", -1, " ".join(words[1:]))
+    if verb not in SUPPORTED:
+        raise NotationError(f"'{verb}' steps are not used by any rule in this pack")
+    if len(words) != 3:
+        raise NotationError(f"'{text.strip()}': write '{verb} WORKER SPACE', e.g. '{verb} A1 c4'")
+    try:
+        worker = state.worker_by_name(words[1])
+        square = parse_square(words[2])
+    except ValueError as err:
+        raise NotationError(f"'{text.strip()}': {err}") from None
+    return (verb, worker, square)
+
+
+def parse_turn(state: GameState, text: str) -> tuple[Action, ...]:
+    """A whole turn: steps separated by ';' (spaces around them do not matter)."""
+    parts = [part for part in text.split(";")]
+    if not text.strip():
+        raise NotationError("empty turn: write steps separated by ';', e.g. 'move A1 c4; build A1 c5'")
+    if any(not part.strip() for part in parts):
+        raise NotationError(f"'{text.strip()}': an empty step between ';'")
+    return tuple(parse_step(state, part) for part in parts)
+
+
+def parse_placement(text: str) -> list[tuple[str, int]]:
+    """A placement turn ('place A1 c3; place A2 d2') as (worker name, square) pairs: the workers
+    do not exist yet, so names are kept as written."""
+    placed = []
+    for part in text.split(";"):
+        words = part.split()
+        if len(words) != 3 or words[0].lower() != "place":
+            raise NotationError(f"'{part.strip()}': a placement is 'place WORKER SPACE', e.g. 'place A1 c3'")
+        try:
+            placed.append((words[1].upper(), parse_square(words[2])))
+        except ValueError as err:
+            raise NotationError(f"'{part.strip()}': {err}") from None
+    return placed
+
+
+def format_step(state: GameState, action: Action) -> str:
+    verb, worker, target = action
+    if verb == "use":
+        return f"use {target}"
+    if verb == "pass":
+        return "pass"
+    return f"{verb} {state.worker_name(worker)} {square_name(target)}"
+
+
+def format_turn(state: GameState, actions: tuple[Action, ...] | list[Action]) -> str:
+    return "; ".join(format_step(state, a) for a in actions)
+
+
+# ---- board text
+_CELL = re.compile(r"^([0-3])(D?)$", re.IGNORECASE)
+
+
+def parse_cell(text: str) -> tuple[int, bool]:
+    """'2' -> (2, False), '3D' -> (3, True); a cell is a block count 0-3 plus D if domed."""
+    match = _CELL.match(str(text).strip())
+    if not match:
+        raise NotationError(f"'{text}' is not a cell: write a block count 0-3, with D if domed (e.g. 2, 3D, 0D)")
+    return int(match.group(1)), bool(match.group(2))
+
+
+def format_cell(height: int, dome: bool) -> str:
+    return f"{height}{'D' if dome else ''}"
+
+
+def parse_board(text: str) -> list[tuple[int, bool]]:
+    """Five rows of five cells, row 5 first; returns cells indexed by square (a1 = 0)."""
+    rows = [row.split() for row in str(text).strip().splitlines() if row.strip()]
+    if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+        shape = ", ".join(str(len(r)) for r in rows)
+        raise NotationError(f"a board is 5 rows of 5 cells, row 5 first; found {len(rows)} rows "
+                            f"with {shape or 'no'} cells")
+    cells: list[tuple[int, bool]] = [(0, False)] * (SIZE * SIZE)
+    for row_index, row in enumerate(rows):
+        rank = SIZE - 1 - row_index
+        for column, cell in enumerate(row):
+            cells[rank * SIZE + column] = parse_cell(cell)
+    return cells
+
+
+def format_board(state: GameState, with_workers: bool = False) -> str:
+    """The board text of the spec (row 5 first). With workers, each cell also shows the worker
+    standing there, and rows and columns are labelled, for people watching a game."""
+    lines = []
+    for rank in range(SIZE - 1, -1, -1):
+        cells = []
+        for column in range(SIZE):
+            square = rank * SIZE + column
+            cell = format_cell(state.heights[square], state.domes[square])
+            if with_workers:
+                worker = state.occupant[square]
+                cell = f"{cell}{':' + state.worker_name(worker) if worker >= 0 else ''}".ljust(6)
+            cells.append(cell)
+        row = " ".join(cells).rstrip()
+        lines.append(f"{rank + 1}  {row}" if with_workers else row)
+    if with_workers:
+        lines.append("   " + " ".join(f"{c:<6}" for c in COLUMNS).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,227 @@
+"""Rule packs: find them, load their cards and modes through every stage, and report all faults.
+
+A pack is a folder `powers/<name>/` with a `pack.yaml` and one YAML file per card (the base card
+among them); its modes are in `modes/<name>/`. Loading runs schema check, parse, check and compile
+on every file and collects every fault of every file before giving up, so `santorini check` can
+show them all at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+from ..dsl.checker import check_rules
+from ..dsl.compiler import compile_rules
+from ..dsl.hooks import Power
+from ..dsl.parser import Origin, parse_rules
+from ..dsl.source import Document, SourceError, SourceErrors, load_document
+
+MORTAL = "Mortal"
+
+
+class PackError(Exception):
+    """A pack (or a file of it) has faults; `errors` lists them all, located."""
+
+    def __init__(self, errors: list[SourceError]) -> None:
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))
+
+
+class UnknownName(ValueError):
+    """A pack, card or mode name that does not exist; the message lists what does."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card as its file gives it, with its compiled power."""
+
+    name: str
+    title: str
+    kind: str
+    tier: str | None
+    players: tuple[int, ...]
+    bans: tuple[str, ...]
+    summary: str
+    text: str
+    rules: str
+    power: Power = field(repr=False, compare=False)
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A game mode: player counts, powers per seat, setup and mode rules."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    summary: str
+    powers_per_seat: int
+    rules: str
+    power: Power = field(repr=False, compare=False)
+    path: str = ""
+
+
+@dataclass
+class Pack:
+    name: str
+    title: str
+    edition: str
+    description: str
+    settings: dict
+    default_modes: dict[int, str]
+    base: Card
+    cards: dict[str, Card]
+    modes: dict[str, Mode]
+    path: str
+
+    def card(self, name: str) -> Card | None:
+        """The card of that name (any case); None for 'Mortal' (no power)."""
+        if name.lower() == MORTAL.lower():
+            return None
+        for card in self.cards.values():
+            if card.name.lower() == name.lower():
+                return card
+        known = ", ".join([MORTAL, *sorted(self.cards)])
+        raise UnknownName(f"pack '{self.name}' has no card '{name}'; its cards are: {known}")
+
+    def mode(self, name: str | None, players: int) -> Mode:
+        """The named mode, or the standard mode for this player count."""
+        if name is None:
+            if players not in self.default_modes:
+                raise UnknownName(f"pack '{self.name}' has no default mode for {players} players "
+                                  f"(it has one for {', '.join(map(str, sorted(self.default_modes)))})")
+            name = self.default_modes[players]
+        if name not in self.modes:
+            raise UnknownName(f"pack '{self.name}' has no mode '{name}'; its modes are: "
+                              f"{', '.join(sorted(self.modes))}")
+        return self.modes[name]
+
+
+def package_root() -> Path:
+    return Path(str(files("santorini")))
+
+
+def pack_names() -> list[str]:
+    """The shipped packs, by folder name."""
+    root = package_root() / "powers"
+    return sorted(p.name for p in root.iterdir() if (p / "pack.yaml").is_file())
+
+
+@cache
+def load_pack(name: str) -> Pack:
+    """A shipped pack by name, fully compiled (cached per process)."""
+    if name not in pack_names():
+        raise UnknownName(f"unknown pack '{name}'; packs are: {', '.join(pack_names())}")
+    return load_pack_folder(package_root() / "powers" / name, package_root() / "modes" / name)
+
+
+def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
+    """Load a pack folder (and its modes folder); PackError with every fault found."""
+    errors: list[SourceError] = []
+    document = _document(folder / "pack.yaml", "pack", errors)
+    parent = _parent(document, errors)
+    cards: dict[str, Card] = dict(parent.cards) if parent else {}
+    modes: dict[str, Mode] = dict(parent.modes) if parent else {}
+    inherited_base = parent.base if parent else None
+    base: Card | None = None
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name == "pack.yaml":
+            continue
+        card = load_card(path, errors)
+        if card is None:
+            continue
+        if card.kind == "base":
+            if base is not None:
+                errors.append(SourceError(str(path), 1, 1, f"a pack has one base card; '{base.path}' is one already"))
+            base = card
+        elif card.name in cards and cards[card.name].path.startswith(str(folder)):
+            errors.append(SourceError(str(path), 1, 1, f"card '{card.name}' is defined twice (also in {cards[card.name].path})"))
+        else:
+            cards[card.name] = card
+    base = base or inherited_base
+    if modes_folder is not None and modes_folder.is_dir():
+        for path in sorted(modes_folder.glob("*.yaml")):
+            mode = load_mode(path, errors)
+            if mode is not None:
+                modes[mode.name] = mode
+    if document is not None and base is None and not any(str(folder) in e.file for e in errors):
+        errors.append(SourceError(str(folder / "pack.yaml"), 1, 1, "the pack has no base card (a card with 'kind: base')"))
+    if errors:
+        raise PackError(errors)
+    data = document.data
+    return Pack(name=data["name"], title=data["title"], edition=data["edition"],
+                description=data["description"], settings=dict(data["settings"]),
+                default_modes={int(k): v for k, v in data["default_modes"].items()}, base=base,
+                cards=cards, modes=modes, path=str(folder))
+
+
+def _parent(document: Document | None, errors: list[SourceError]) -> Pack | None:
+    """The pack this one extends (it restates only the cards that differ), if any."""
+    if document is None or "extends" not in document.data:
+        return None
+    name = document.data["extends"]
+    try:
+        return load_pack(name)
+    except UnknownName as err:
+        line, column = document.position(("extends",))
+        errors.append(SourceError(document.path, line, column, str(err)))
+    except PackError as err:
+        errors.extend(err.errors)
+    return None
+
+
+def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | None:
+    try:
+        return load_document(path, kind)
+    except SourceErrors as err:
+        errors.extend(err.errors)
+    except OSError as err:
+        errors.append(SourceError(str(path), 1, 1, f"cannot read the file: {err.strerror}"))
+    return None
+
+
+def _compile(document: Document, kind: str, name: str, errors: list[SourceError]) -> Power | None:
+    """Parse, check and compile the document's `rules`; faults go to `errors`."""
+    line, column, _ = document.text_origin(("rules",))
+    origin = Origin(document.path, line, column)
+    try:
+        rules = parse_rules(document.data["rules"], origin)
+    except SourceError as err:
+        errors.append(err)
+        return None
+    faults = check_rules(rules, origin, kind)
+    if faults:
+        errors.extend(faults)
+        return None
+    return compile_rules(rules, origin, name)
+
+
+def load_card(path: Path, errors: list[SourceError]) -> Card | None:
+    document = _document(path, "card", errors)
+    if document is None:
+        return None
+    data = document.data
+    power = _compile(document, data["kind"], data["name"], errors)
+    if power is None:
+        return None
+    return Card(name=data["name"], title=data["title"], kind=data["kind"], tier=data.get("tier"),
+                players=tuple(data["players"]), bans=tuple(data.get("bans", ())),
+                summary=data["summary"], text=data["text"], rules=data["rules"], power=power,
+                path=str(path))
+
+
+def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
+    document = _document(path, "mode", errors)
+    if document is None:
+        return None
+    data = document.data
+    power = _compile(document, "mode", data["name"], errors)
+    if power is None:
+        return None
+    return Mode(name=data["name"], title=data["title"], players=tuple(data["players"]),
+                summary=data["summary"], powers_per_seat=data["powers_per_seat"], rules=data["rules"],
+                power=power, path=str(path))

@@ -1,0 +1,99 @@
+"""Whole games: agents choose placements and turns, the loop applies them and logs the game.
+
+Agents see the game and answer with steps; the loop owns the rules (placement legality, turn
+legality through the engine, loss when stuck). A random agent picks uniformly among the distinct
+outcomes of the turn, seeded, so a seed gives the same game byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .board import square_name
+from .engine import Action
+from .game import Game, advance, end_of_setup, free_squares, place_workers, placing_seats, resolve_stuck
+from .notation import format_turn
+
+
+class Agent(Protocol):
+    def placement(self, game: Game, seat: int) -> list[int]:
+        """The squares on which the seat's workers are placed."""
+
+    def turn(self, game: Game) -> tuple[Action, ...]:
+        """A whole legal turn for the seat to move (which can complete a turn)."""
+
+
+class RandomAgent:
+    """Uniform over free squares for placement, uniform over distinct outcomes for turns."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def placement(self, game: Game, seat: int) -> list[int]:
+        return self.rng.sample(free_squares(game.state), game.workers_per_seat)
+
+    def turn(self, game: Game) -> tuple[Action, ...]:
+        outcomes = list(game.engine.outcomes(game.state).values())
+        return self.rng.choice(outcomes)
+
+
+@dataclass
+class GameLog:
+    """What happened: placements and turns in notation, and the result."""
+
+    placements: list[str] = field(default_factory=list)
+    turns: list[str] = field(default_factory=list)
+    winner: str | None = None
+    reason: str = ""
+
+
+def win_reason(game: Game) -> str:
+    """Why the last turn won, from its last move event."""
+    state = game.state
+    record = state.history[-1]
+    moves = [e for e in record.events if e[0] == "move"]
+    if not moves:
+        return "the turn won"
+    _, worker, origin, to, here, there = moves[-1]
+    name = state.worker_name(worker)
+    return (f"{name} moved from {square_name(origin)} (level {here}) to {square_name(to)} "
+            f"(level {there})")
+
+
+def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int, str], None] | None = None,
+             on_turn: Callable[[Game, int, str], None] | None = None, max_turns: int = 1000) -> GameLog:
+    """Place workers, then play turns until a team wins (by a win condition or because every
+    other team is stuck)."""
+    log = GameLog()
+    for seat in placing_seats(game):
+        steps = place_workers(game, seat, agents[seat].placement(game, seat))
+        text = format_turn(game.state, steps)
+        log.placements.append(text)
+        if on_placement:
+            on_placement(game, seat, text)
+    end_of_setup(game)
+    state = game.state
+    while len(log.turns) < max_turns:
+        stuck = resolve_stuck(game)
+        if stuck and game.state.winner is not None:
+            log.reason = stuck
+            break
+        seat = game.state.to_move
+        steps = agents[seat].turn(game)
+        text = format_turn(game.state, steps)
+        advance(game, steps)
+        log.turns.append(text)
+        if on_turn:
+            on_turn(game, seat, text)
+        if game.state.winner is not None:
+            log.reason = win_reason(game)
+            break
+    state = game.state
+    if state.winner is not None:
+        log.winner = state.team_letters[state.winner]
+    else:
+        log.reason = f"no winner after {max_turns} turns"
+    return log

@@ -1,0 +1,234 @@
+"""Scenario files (shared/spec/scenarios.md): load a position, check its expectations, perft.
+
+Loading is strict: a scenario that names an unknown pack, card or worker, or whose history holds
+an illegal turn, is a bad file (ScenarioError, located), not a failed expectation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..dsl.source import Document, SourceError, SourceErrors, load_document
+from .board import parse_square
+from .engine import IllegalTurn
+from .game import Game, SetupError, new_game, parse_players, seat_index
+from .notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
+from .packs import UnknownName, load_pack
+from .state import GameState
+
+
+class ScenarioError(SourceErrors):
+    """A scenario file that is not valid; every error is located in the file."""
+
+
+@dataclass
+class Scenario:
+    name: str
+    document: Document
+    game: Game
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file and set up its position (history played); ScenarioError if invalid."""
+    document = load_document(path, "scenario")
+    data = document.data
+
+    def fail(key_path: tuple, message: str) -> ScenarioError:
+        line, column = document.position(key_path)
+        return ScenarioError([SourceError(document.path, line, column, message)])
+
+    try:
+        pack = load_pack(data["edition"])
+    except UnknownName as err:
+        raise fail(("edition",), str(err)) from None
+    try:
+        game = new_game(pack, parse_players(data["players"]), data.get("mode"))
+    except SetupError as err:
+        raise fail(("players",), str(err)) from None
+    for key in ("tokens", "die", "rolls", "cards"):
+        if key in data:  # part of the spec, but no rule of language version 1 reads them yet
+            raise fail((key,), f"'{key}' is given, but no power in this game uses {key}; "
+                               "remove it (nothing is silently ignored)")
+    state = game.state
+    try:
+        cells = parse_board(data["board"])
+    except NotationError as err:
+        raise fail(("board",), str(err)) from None
+    for square, (height, dome) in enumerate(cells):
+        state.set_height(square, height)
+        state.set_dome(square, dome)
+    _place_workers(document, game, fail)
+    if "to_move" in data:
+        try:
+            state.to_move = seat_index(state, data["to_move"])
+        except SetupError as err:
+            raise fail(("to_move",), str(err)) from None
+    for index, turn_text in enumerate(data.get("history", [])):
+        try:
+            game.state = game.engine.play(game.state, parse_turn(game.state, turn_text))
+        except (NotationError, IllegalTurn) as err:
+            raise fail(("history", index), f"history turn {index + 1} '{turn_text}': {err}") from None
+    return Scenario(data["name"], document, game)
+
+
+def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+    state = game.state
+    letters = {letter: team for team, letter in enumerate(state.team_letters)}
+    entries = sorted(document.data["workers"].items(), key=lambda kv: (kv[0][0].upper(), int(kv[0][1:])))
+    for name, value in entries:
+        where = value if isinstance(value, str) else value["at"]
+        kind = 1 if isinstance(value, dict) and value.get("sex") == "female" else 0
+        letter = name[0].upper()
+        if letter not in letters:
+            raise fail(("workers", name), f"worker '{name}': no team '{letter}' (workers are named "
+                                          f"by a team's first seat: {', '.join(letters)})")
+        square = parse_square(where)
+        if state.occupant[square] >= 0 or state.domes[square]:
+            raise fail(("workers", name), f"worker '{name}': {where} already holds a worker or a dome")
+        state.add_worker(letters[letter], int(name[1:]), square, kind)
+
+
+# ---- expectations
+def check(scenario: Scenario) -> list[str]:
+    """What fails in the scenario's expectations (empty when it passes)."""
+    expect = scenario.document.data.get("expect", {})
+    game = scenario.game
+    engine, state = game.engine, game.state
+    failures: list[str] = []
+    if "turns" in expect:
+        count = len(engine.outcomes(state))
+        if count != expect["turns"]:
+            failures.append(f"turns: expected {expect['turns']}, found {count}")
+    if "win" in expect and engine.can_win(state) != expect["win"]:
+        failures.append(f"win: expected {expect['win']}, found {not expect['win']}")
+    if "lose" in expect and (not engine.has_turn(state)) != expect["lose"]:
+        failures.append(f"lose: expected {expect['lose']}, found {not expect['lose']}")
+    for text in expect.get("legal", []):
+        try:
+            engine.play(state, parse_turn(state, text))
+        except (IllegalTurn, NotationError) as err:
+            failures.append(f"legal '{text}' was rejected: {err}")
+    for text in expect.get("illegal", []):
+        try:
+            engine.play(state, parse_turn(state, text))
+            failures.append(f"illegal '{text}' was accepted")
+        except (IllegalTurn, NotationError):
+            pass
+    if "includes" in expect or "excludes" in expect:
+        outcomes = [engine.play(state, steps) for steps in engine.outcomes(state).values()]
+        for fact in expect.get("includes", []):
+            if not any(_fact_holds(o, fact) is None for o in outcomes):
+                failures.append(f"includes {fact}: no outcome matches")
+        for fact in expect.get("excludes", []):
+            matching = [o for o in outcomes if _fact_holds(o, fact) is None]
+            if matching:
+                failures.append(f"excludes {fact}: an outcome matches "
+                                f"('{format_turn(state, matching[0].history[-1].steps)}')")
+    if "after" in expect:
+        after = expect["after"]
+        try:
+            result = engine.play(state, parse_turn(state, after["turn"]))
+            mismatch = _fact_holds(result, after, exact_workers=True)
+            if mismatch:
+                failures.append(f"after '{after['turn']}': {mismatch}")
+        except (IllegalTurn, NotationError) as err:
+            failures.append(f"after '{after['turn']}' was rejected: {err}")
+    for depth, count in sorted(expect.get("perft", {}).items(), key=lambda kv: int(kv[0])):
+        found = engine.perft(state, int(depth))
+        if found != count:
+            failures.append(f"perft {depth}: expected {count}, found {found}")
+    return failures
+
+
+def _fact_holds(state: GameState, fact: dict, exact_workers: bool = False) -> str | None:
+    """None if every fact written holds in `state`, else what differs.
+
+    An outcome does not know which of two interchangeable workers stands where (spec:
+    'Outcomes'), so worker facts about outcomes hold up to swapping such workers; after one
+    given turn (`exact_workers`) the names are compared as written."""
+    for space, cell in fact.get("board", {}).items():
+        height, dome = parse_cell(str(cell))
+        square = parse_square(space)
+        if (state.heights[square], state.domes[square]) != (height, dome):
+            found = f"{state.heights[square]}{'D' if state.domes[square] else ''}"
+            return f"{space} is {found}, expected {cell}"
+    mismatch = (_workers_hold if exact_workers else _workers_hold_up_to_swaps)(state, fact.get("workers", {}))
+    if mismatch:
+        return mismatch
+    if "winner" in fact:
+        winner = None if state.winner is None else state.team_letters[state.winner]
+        expected = fact["winner"].upper() if isinstance(fact["winner"], str) else fact["winner"]
+        if winner != expected:
+            return f"winner is {winner}, expected {expected}"
+    return None
+
+
+def _workers_hold(state: GameState, workers: dict) -> str | None:
+    for name, where in workers.items():
+        position = state.worker_pos[state.worker_by_name(name)]
+        if where is None:
+            if position >= 0:
+                return f"{name} is on the board, expected removed"
+        elif position != parse_square(where):
+            return f"{name} is not on {where}"
+    return None
+
+
+def _workers_hold_up_to_swaps(state: GameState, workers: dict) -> str | None:
+    """Per class of interchangeable workers: the spaces named are held by that class, and as
+    many of its workers are off the board as the fact removes."""
+    wanted: dict[int, list[int | None]] = {}
+    for name, where in workers.items():
+        worker = state.worker_by_name(name)
+        wanted.setdefault(state.worker_class[worker], []).append(None if where is None else parse_square(where))
+    for cls, squares in wanted.items():
+        members = [w for w, c in enumerate(state.worker_class) if c == cls]
+        held = {state.worker_pos[w] for w in members if state.worker_pos[w] >= 0}
+        named = {sq for sq in squares if sq is not None}
+        removed = sum(1 for sq in squares if sq is None)
+        if not named <= held or removed > len(members) - len(held):
+            names = ", ".join(f"{n}: {w}" for n, w in workers.items())
+            return f"no worker placement matches {{{names}}}"
+    return None
+
+
+@dataclass
+class RunResult:
+    passed: int
+    failed: int
+    lines: list[str]
+
+
+def scenario_files(paths: list[str]) -> list[Path]:
+    """Files named, and every *.yaml under folders named, in a stable order."""
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found.extend(sorted(path.rglob("*.yaml")))
+        else:
+            found.append(path)
+    return found
+
+
+def run_scenarios(paths: list[str]) -> RunResult:
+    """Run every scenario file under `paths`: one line per scenario, then the tally.
+
+    ScenarioError/SourceErrors (a bad file) propagate: the runner reports them with exit code 2.
+    """
+    result = RunResult(0, 0, [])
+    for path in scenario_files(paths):
+        scenario = load_scenario(path)
+        failures = check(scenario)
+        if failures:
+            result.failed += 1
+            result.lines.append(f"FAIL {scenario.name}: {'; '.join(failures)}")
+        else:
+            result.passed += 1
+            result.lines.append(f"PASS {scenario.name}")
+    return result

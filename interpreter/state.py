@@ -1,0 +1,138 @@
+"""Game state: the board, the workers, the seats, and the log of the turns played.
+
+The state is flat and mutable on purpose: the interpreter searches a turn by applying each step
+and undoing it (no copies), and keeps a Zobrist hash up to date on every change, so comparing two
+outcomes is comparing two integers.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from .board import SQUARES, ZOBRIST
+
+#: Event kinds of the turn log, as the first item of each event tuple.
+#: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
+#: ("build", worker, square, new_height, dome) ("use", -1, name)
+Event = tuple
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: a seat letter, the team it plays for, and the powers it holds."""
+
+    letter: str
+    team: int
+    powers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A turn as the log keeps it: who played, the steps, and what happened."""
+
+    seat: int
+    steps: tuple[tuple, ...]
+    events: tuple[Event, ...]
+
+
+@dataclass
+class GameState:
+    """Everything a rule may read. Teams own workers; seats take turns."""
+
+    seats: list[Seat]
+    team_letters: list[str]
+    heights: list[int] = field(default_factory=lambda: [0] * len(SQUARES))
+    domes: list[bool] = field(default_factory=lambda: [False] * len(SQUARES))
+    occupant: list[int] = field(default_factory=lambda: [-1] * len(SQUARES))
+    worker_pos: list[int] = field(default_factory=list)
+    worker_team: list[int] = field(default_factory=list)
+    worker_number: list[int] = field(default_factory=list)
+    worker_class: list[int] = field(default_factory=list)
+    to_move: int = 0
+    winner: int | None = None
+    out: set[int] = field(default_factory=set)
+    history: list[TurnRecord] = field(default_factory=list)
+    hash: int = 0
+
+    # ---- workers
+    def add_worker(self, team: int, number: int, square: int, kind: int = 0) -> int:
+        """Put a new worker on the board; returns its index."""
+        index = len(self.worker_pos)
+        self.worker_pos.append(-1)
+        self.worker_team.append(team)
+        self.worker_number.append(number)
+        self.worker_class.append(team * 2 + kind)
+        self.place(index, square)
+        return index
+
+    def place(self, worker: int, square: int) -> None:
+        self.worker_pos[worker] = square
+        self.occupant[square] = worker
+        self.hash ^= ZOBRIST.worker[self.worker_class[worker]][square]
+
+    def lift(self, worker: int) -> None:
+        square = self.worker_pos[worker]
+        self.occupant[square] = -1
+        self.worker_pos[worker] = -1
+        self.hash ^= ZOBRIST.worker[self.worker_class[worker]][square]
+
+    def relocate(self, worker: int, square: int) -> None:
+        """Move or force a worker (no rule checks: the interpreter made them)."""
+        keys = ZOBRIST.worker[self.worker_class[worker]]
+        old = self.worker_pos[worker]
+        self.occupant[old] = -1
+        self.occupant[square] = worker
+        self.worker_pos[worker] = square
+        self.hash ^= keys[old] ^ keys[square]
+
+    def worker_name(self, worker: int) -> str:
+        return f"{self.team_letters[self.worker_team[worker]]}{self.worker_number[worker]}"
+
+    def worker_by_name(self, name: str) -> int:
+        """The index of worker 'A1'; ValueError naming the workers there are."""
+        for index in range(len(self.worker_pos)):
+            if self.worker_name(index).lower() == name.strip().lower():
+                return index
+        known = ", ".join(self.worker_name(i) for i in range(len(self.worker_pos))) or "none"
+        raise ValueError(f"there is no worker '{name}' (workers: {known})")
+
+    def team_workers(self, team: int) -> list[int]:
+        return [w for w, t in enumerate(self.worker_team) if t == team and self.worker_pos[w] >= 0]
+
+    # ---- buildings
+    def set_height(self, square: int, height: int) -> None:
+        keys = ZOBRIST.height[square]
+        self.hash ^= keys[self.heights[square]] ^ keys[height]
+        self.heights[square] = height
+
+    def set_dome(self, square: int, dome: bool) -> None:
+        if self.domes[square] != dome:
+            self.domes[square] = dome
+            self.hash ^= ZOBRIST.dome[square]
+
+    # ---- turns
+    def outcome_key(self) -> int:
+        """Identity of the state as a turn outcome (spec: 'Outcomes')."""
+        return self.hash if self.winner is None else self.hash ^ ZOBRIST.winner[self.winner]
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in play after `seat` (seats that lost are skipped)."""
+        count = len(self.seats)
+        for step in range(1, count + 1):
+            candidate = (seat + step) % count
+            if candidate not in self.out:
+                return candidate
+        return seat
+
+    def teams_in_play(self) -> set[int]:
+        return {self.seats[s].team for s in range(len(self.seats)) if s not in self.out}
+
+    def copy(self) -> GameState:
+        """An independent copy (the turn log's records are immutable and shared)."""
+        clone = copy.copy(self)
+        for name in ("heights", "domes", "occupant", "worker_pos", "worker_team", "worker_number",
+                     "worker_class", "history"):
+            setattr(clone, name, list(getattr(self, name)))
+        clone.out = set(self.out)
+        return clone

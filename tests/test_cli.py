@@ -1,0 +1,151 @@
+"""The command line as a user meets it: outputs, exit codes (0 ok, 1 failed, 2 bad input), and a
+clear message instead of a traceback for bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from santorini.interpreter.cli import main
+from support import REPO, SCENARIOS, s0_text
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+@pytest.mark.parametrize("command", ["check", "scenario", "perft", "cards", "show", "play", "replay", "bench"])
+def test_every_command_has_help(command: str) -> None:
+    result = run(command, "--help")
+    assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_play_prints_a_whole_game_and_is_deterministic() -> None:
+    first = run("play", "--pack", "bga", "--gods", "Apollo", "Athena", "--seed", "7")
+    second = run("play", "--pack", "bga", "--gods", "Apollo", "Athena", "--seed", "7")
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output
+    assert "setup A: place A1" in first.output and "turn 1 A: move" in first.output
+    assert first.output.strip().splitlines()[-1].startswith("winner: ")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "--gods", "Apollo", "Zeuss"], "has no card 'Zeuss'"),
+    (["play", "--pack", "bgaa", "--gods", "Apollo", "Pan"], "unknown pack 'bgaa'"),
+    (["play", "--gods", "Apollo", "Pan", "--mode", "chaos"], "has no mode 'chaos'"),
+    (["play", "--gods", "Artemis", "Mortal", "--human", "Z"], "seats are A, B"),
+    (["show", "Zeus"], "has no card 'Zeus'"),
+    (["scenario", "no/such/file.yaml"], "no such file"),
+])
+def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cards_and_show() -> None:
+    cards = run("cards", "--pack", "pantheon")
+    assert cards.exit_code == 0
+    lines = cards.output.splitlines()
+    assert lines[0].startswith("Mortal") and any(line.startswith("Prometheus") for line in lines)
+    shown = run("show", "prometheus", "--pack", "pantheon")
+    assert shown.exit_code == 0 and "Alternative Turn (optional):" in shown.output
+
+
+def test_check_passes_on_the_shipped_packs() -> None:
+    result = run("check")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith(", 0 faults")
+
+
+def test_check_reports_a_misspelt_key_and_a_rule_error_in_a_copied_card(tmp_path: Path) -> None:
+    card = (REPO / "powers" / "bga" / "demeter.yaml").read_text(encoding="utf-8")
+    card = card.replace("summary:", "sumary:").replace("not on the same space", "not on the same spce")
+    path = tmp_path / "demeter.yaml"
+    path.write_text(card, encoding="utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert "unknown key 'sumary' (did you mean 'summary'?)" in result.output
+    lines = [line for line in result.output.splitlines() if line.startswith(str(path))]
+    assert lines and all(line.count(":") >= 3 for line in lines)
+
+
+def test_check_reports_every_rule_fault_with_position(tmp_path: Path) -> None:
+    card = (REPO / "powers" / "bga" / "demeter.yaml").read_text(encoding="utf-8")
+    card = card.replace("not on the same space", "not on the same spce")
+    path = tmp_path / "demeter.yaml"
+    path.write_text(card, encoding="utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    lines = card.splitlines()
+    line_number = max(i for i, line in enumerate(lines, start=1) if "spce" in line)  # in `rules:`
+    column = lines[line_number - 1].index("spce") + 1
+    assert f"{path}:{line_number}:{column}: unknown word 'spce' (did you mean 'space'?)" in result.output
+
+
+def test_scenario_runner_outputs_and_exit_codes(tmp_path: Path) -> None:
+    good = run("scenario", str(SCENARIOS / "examples"))
+    assert good.exit_code == 0, good.output
+    assert good.output.strip().splitlines()[-1] == "2 passed, 0 failed"
+    failing = yaml.safe_load(s0_text("bga", ["Mortal", "Mortal"]))
+    failing["expect"] = {"turns": 67}
+    (tmp_path / "fail.yaml").write_text(yaml.safe_dump(failing))
+    bad = run("scenario", str(tmp_path / "fail.yaml"))
+    assert bad.exit_code == 1
+    assert "FAIL S0 Mortal v Mortal: turns: expected 67, found 68" in bad.output
+    failing["workers"]["A3"] = "z9"
+    (tmp_path / "invalid.yaml").write_text(yaml.safe_dump(failing))
+    invalid = run("scenario", str(tmp_path / "invalid.yaml"))
+    assert invalid.exit_code == 2
+    assert f"{tmp_path / 'invalid.yaml'}:" in invalid.output
+
+
+def test_perft_command(tmp_path: Path) -> None:
+    (tmp_path / "s0.yaml").write_text(s0_text("bga", ["Mortal", "Mortal"]))
+    result = run("perft", str(tmp_path / "s0.yaml"), "--depth", "2")
+    assert result.exit_code == 0
+    assert result.output.splitlines() == ["1: 68", "2: 5156"]
+
+
+def test_record_and_replay(tmp_path: Path) -> None:
+    record = tmp_path / "game.yaml"
+    played = run("play", "--gods", "Prometheus", "Apollo", "--seed", "3", "--record", str(record))
+    assert played.exit_code == 0, played.output
+    data = yaml.safe_load(record.read_text())
+    assert data["pack"] == "bga" and data["turns"] and data["result"]["winner"] in ("A", "B")
+    same = run("replay", str(record))
+    assert same.exit_code == 0, same.output
+    assert "the result is the same" in same.output
+
+
+def test_replay_reports_where_the_editions_part(tmp_path: Path) -> None:
+    """A BGA Prometheus turn that builds first is not allowed in Pantheon without `use`."""
+    record = {
+        "pack": "bga", "mode": "standard", "seed": None, "players": ["Prometheus", "Mortal"],
+        "placements": ["place A1 b3; place A2 d3", "place B1 c4; place B2 c2"],
+        "turns": ["move A1 b2; build A1 a1", "move B1 c5; build B1 c4", "build A1 b1; move A1 a2; build A1 b1"],
+        "result": {"winner": None, "reason": "unfinished"},
+    }
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(record))
+    assert run("replay", str(path)).exit_code == 0
+    other = run("replay", str(path), "--pack", "pantheon")
+    assert other.exit_code == 1
+    assert other.output.startswith("turn 3 (A) 'build A1 b1; move A1 a2; build A1 b1' is not allowed under pantheon")
+
+
+def test_human_is_told_why_a_step_is_illegal_and_asked_again() -> None:
+    answers = "\n".join(["b3", "d3", "move A1 e5", "move A1 a4", "1", "1"] + ["1"] * 400) + "\n"
+    result = run("play", "--gods", "Mortal", "Mortal", "--seed", "1", "--human", "A", input=answers)
+    assert "'move A1 e5' is not a legal step now" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bench_prints_games_per_second() -> None:
+    result = run("bench", "--gods", "Mortal", "Mortal", "--seconds", "0.5", "--seed", "1")
+    assert result.exit_code == 0
+    assert result.output.strip().splitlines()[-1].startswith("games/s: ")

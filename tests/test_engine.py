@@ -1,0 +1,99 @@
+"""The turn interpreter's queries beyond counting: the legal next steps (lookahead), whether a
+prefix is complete, why a turn is refused, and step-by-step tracing."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from santorini.interpreter.engine import IllegalTurn
+from santorini.interpreter.notation import format_step, parse_turn
+from support import s0_text
+
+
+def steps_text(scenario, actions) -> list[str]:
+    return [format_step(scenario.state, a) for a in actions]
+
+
+def test_legal_next_offers_every_program_first_step(position) -> None:
+    """Prometheus may build first or move first: both are offered at the start."""
+    scenario = position(s0_text("bga", ["Prometheus", "Mortal"]))
+    legal, complete = scenario.game.engine.legal_next(scenario.state, [])
+    texts = steps_text(scenario, legal)
+    assert not complete
+    assert "build A1 a3" in texts and "move A1 a3" in texts
+    assert "move A1 c4" not in texts  # occupied by B1
+
+
+def test_after_prometheus_builds_first_the_move_cannot_go_up(position) -> None:
+    scenario = position(s0_text("bga", ["Prometheus", "Mortal"]))
+    prefix = parse_turn(scenario.state, "build A1 a3")
+    legal, _ = scenario.game.engine.legal_next(scenario.state, prefix)
+    assert "move A1 a3" not in steps_text(scenario, legal)  # a3 is now level 1: up
+    assert "move A1 a2" in steps_text(scenario, legal)
+
+
+def test_demeter_prefix_is_complete_after_one_build(position) -> None:
+    scenario = position(s0_text("bga", ["Demeter", "Mortal"]))
+    prefix = parse_turn(scenario.state, "move A1 a3; build A1 a4")
+    legal, complete = scenario.game.engine.legal_next(scenario.state, prefix)
+    texts = steps_text(scenario, legal)
+    assert complete
+    assert "build A1 a2" in texts and "build A1 a4" not in texts
+
+
+def test_lookahead_hides_a_move_after_which_no_build_is_possible(position) -> None:
+    """Apollo may not swap into a corner where nothing can be built afterwards: from a1 the
+    neighbours are a2 and b1 (domed) and b2 (where the swapped worker lands)."""
+    data = yaml.safe_load(s0_text("bga", ["Apollo", "Mortal"]))
+    data["board"] = "0 0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n0D 0 0 0 0\n0 0D 0 0 0\n"
+    data["workers"] = {"A1": "b2", "A2": "e5", "B1": "a1", "B2": "e1"}
+    scenario = position(yaml.safe_dump(data))
+    engine = scenario.game.engine
+    legal, _ = engine.legal_next(scenario.state, [])
+    assert "move A1 a1" not in steps_text(scenario, legal)
+    assert "move A1 c3" in steps_text(scenario, legal)
+    with pytest.raises(IllegalTurn, match="'move A1 a1' \\(step 1\\) is not allowed here"):
+        engine.play(scenario.state, parse_turn(scenario.state, "move A1 a1"))
+
+
+def test_refused_turn_says_which_step_and_what_is_allowed(position) -> None:
+    scenario = position(s0_text("bga", ["Mortal", "Mortal"]))
+    engine = scenario.game.engine
+    with pytest.raises(IllegalTurn) as caught:
+        engine.play(scenario.state, parse_turn(scenario.state, "move A1 b4; build A1 d1"))
+    assert "'build A1 d1' (step 2) is not allowed here; allowed: build A1 a3" in str(caught.value)
+    with pytest.raises(IllegalTurn, match="the turn is not complete; it must go on with one of: build A1"):
+        engine.play(scenario.state, parse_turn(scenario.state, "move A1 b4"))
+
+
+def test_trace_visits_the_state_after_each_step(position) -> None:
+    scenario = position(s0_text("bga", ["Artemis", "Mortal"]))
+    seen = []
+    steps = parse_turn(scenario.state, "move A1 b4; move A1 a5; build A1 b5")
+    accepted = scenario.game.engine.trace(scenario.state, steps,
+                                          lambda state, prefix: seen.append((len(prefix), state.worker_pos[0])))
+    assert accepted
+    assert [depth for depth, _ in seen] == [1, 2, 3]
+
+
+def test_play_does_not_change_the_given_state(position) -> None:
+    scenario = position(s0_text("bga", ["Minotaur", "Mortal"]))
+    before = scenario.state.hash
+    after = scenario.game.engine.play(scenario.state, parse_turn(scenario.state, "move A1 c4; build A1 b4"))
+    assert scenario.state.hash == before
+    assert after.to_move == 1 and after.history[-1].seat == 0
+
+
+def test_interchangeable_workers_make_one_outcome(position) -> None:
+    """Hermes from A1 a1, A2 c1: the long way round swaps which worker stands where, the short
+    way does not; both leave A's workers on b1 and c1 with a1 built: one outcome."""
+    data = yaml.safe_load(s0_text("bga", ["Hermes", "Mortal"]))
+    data["workers"] = {"A1": "a1", "A2": "c1", "B1": "a5", "B2": "e5"}
+    scenario = position(yaml.safe_dump(data))
+    engine, state = scenario.game.engine, scenario.state
+    long_way = engine.play(state, parse_turn(state, "move A2 b2; move A1 b1; move A1 c1; move A2 b1; build A2 a1"))
+    short_way = engine.play(state, parse_turn(state, "move A1 b1; build A1 a1"))
+    assert long_way.worker_pos[:2] == short_way.worker_pos[1::-1]
+    assert long_way.outcome_key() == short_way.outcome_key()
+    assert short_way.outcome_key() in engine.outcomes(state)

@@ -1,0 +1,109 @@
+"""The rule language: parse errors point at the word and say what was expected; the checker
+refuses sentences that make no sense where they stand; the compiler gives the hooks."""
+
+from __future__ import annotations
+
+import pytest
+
+from santorini.dsl.checker import check_rules
+from santorini.dsl.compiler import compile_rules
+from santorini.dsl.parser import Origin, ParseError, parse_rules
+
+ORIGIN = Origin("card.yaml", line=10, column=3)
+
+
+def parse_error(text: str) -> ParseError:
+    with pytest.raises(ParseError) as caught:
+        parse_rules(text, ORIGIN)
+    return caught.value
+
+
+def test_unknown_word_is_located_with_a_suggestion() -> None:
+    err = parse_error("Your Move:\n  your workerz may move.")
+    assert (err.file, err.line, err.column) == ("card.yaml", 11, 10)
+    assert "unknown word 'workerz' (did you mean 'worker'?)" in err.message
+    assert err.message.splitlines()[-1].strip() == "^"
+
+
+def test_unexpected_word_lists_what_was_expected() -> None:
+    err = parse_error("Turn:\n  one of your workers moves up.")
+    assert (err.line, err.column) == (11, 31)
+    assert "unexpected 'up'" in err.message
+    assert "'.' (the end of the sentence)" in err.message and "','" in err.message
+
+
+def test_missing_period_at_end_of_rules() -> None:
+    err = parse_error("Turn:\n  one of your workers moves")
+    assert "the rules end here" in err.message
+    assert (err.line, err.column) == (11, 30)
+
+
+def test_unexpected_character() -> None:
+    err = parse_error("Turn:\n  one of your workers moves!")
+    assert "unexpected character '!'" in err.message
+
+
+def check(text: str, kind: str = "god") -> list[str]:
+    return [f"{e.line}:{e.column}: {e.message}" for e in check_rules(parse_rules(text, ORIGIN), ORIGIN, kind)]
+
+
+def test_unknown_section_suggests_the_right_one() -> None:
+    [message] = check("Your Mvoe:\n  your worker may build a dome at any level.")
+    assert message.startswith("10:3: unknown section 'your mvoe:' (did you mean 'your move:'?)")
+
+
+def test_statement_in_the_wrong_section() -> None:
+    [message] = check("Your Move:\n  your worker may build a dome at any level.")
+    assert message.startswith("11:5: a build option cannot stand in 'your move:'")
+
+
+def test_that_worker_needs_an_earlier_step() -> None:
+    messages = check("Your Turn:\n  that worker moves.\n  that worker builds.")
+    assert any("first step must choose a worker" in m for m in messages)
+
+
+def test_constraint_must_fit_its_verb() -> None:
+    [message] = check("Your Turn:\n  one of your workers moves, not a dome.\n  that worker builds.")
+    assert message == "11:32: 'not a dome' does not apply to a move"
+
+
+def test_same_space_needs_an_earlier_build() -> None:
+    [message] = check("Your Turn:\n  one of your workers moves.\n  that worker builds, on the same space.")
+    assert "refers to an earlier build, and there is none" in message
+
+
+def test_power_win_condition_says_also() -> None:
+    [message] = check("Win Condition:\n  you win if your worker moves down two or more levels.")
+    assert "write 'you also win'" in message
+
+
+def test_only_the_base_card_has_a_turn_section() -> None:
+    messages = check("Turn:\n  one of your workers moves.\n  the moved worker builds.")
+    assert any("only the pack's base card" in m for m in messages)
+
+
+def test_base_card_must_be_complete() -> None:
+    messages = check("Turn:\n  one of your workers moves.\n  the moved worker builds.", kind="base")
+    assert any("the movement rule" in m for m in messages)
+    assert any("a loss condition" in m for m in messages)
+
+
+def test_all_faults_are_reported() -> None:
+    messages = check("Your Move:\n  your worker may build a dome at any level.\n"
+                     "Your Build:\n  your worker may move into an opponent worker's space by forcing "
+                     "that worker one space straight backwards.")
+    assert len(messages) == 2
+
+
+def test_compiled_hooks_keep_their_source_position() -> None:
+    text = "Your Build:\n  after your worker builds, it may build one additional time, not on the same space."
+    power = compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Demeter-like")
+    [followup] = power.followups
+    assert followup.after == "build"
+    assert followup.step.optional and followup.step.constraints == ("not_same_space",)
+    assert (followup.step.where.line, followup.step.where.column) == (11, 31)
+
+
+def test_keywords_are_case_insensitive() -> None:
+    rules = parse_rules("YOUR BUILD:\n  Your Worker MAY build a DOME at any level.", ORIGIN)
+    assert rules.sections[0].header == "your build"
