@@ -106,18 +106,31 @@ def gather(base: Power, powers: Sequence[Power]) -> SeatRules:
 class Engine:
     """The rules of one game: the base card and each seat's powers, compiled."""
 
-    def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]]) -> None:
+    def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True) -> None:
+        """`fast=False` turns the plain-turn fast paths off, so tests can compare them with the
+        generic chain they stand in for."""
+        self.fast = fast
         self.seat_rules = [gather(base, powers) for powers in seat_powers]
+        self.restricting = [(seat, rules.restrictions) for seat, rules in enumerate(self.seat_rules)
+                            if rules.restrictions]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
+        self.plain_players = [[player for program in rules.programs
+                               if (player := _plain_player(program, rules)) is not None] if fast else []
+                              for rules in self.seat_rules]
 
     # ---- compilation
     def _compile_seat(self, rules: SeatRules) -> StepFn:
-        programs = [self._compile_program(program, rules) for program in rules.programs]
+        programs = [(self._compile_program(program, rules),
+                     _plain_enumerator(program, rules) if self.fast else None)
+                    for program in rules.programs]
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
-            for program in programs:
-                if program(walk):
+            enumerating = walk.found is not None and walk.probe is None and walk.script is None
+            for program, plain in programs:
+                if plain is not None and enumerating:
+                    plain(walk)
+                elif program(walk):
                     return True
             return False
         return root
@@ -143,10 +156,10 @@ class Engine:
     def _start_turn(self, walk: Walk) -> None:
         """Apply the restrictions that other seats' powers put on this turn."""
         state = walk.state
-        for seat, rules in enumerate(self.seat_rules):
+        for seat, restrictions in self.restricting:
             if seat in state.out or state.seats[seat].team == walk.team:
                 continue
-            for restriction in rules.restrictions:
+            for restriction in restrictions:
                 if restriction.condition is None or _moved_last_turn(state, seat, restriction.condition.direction):
                     if restriction.direction == "up":
                         walk.forbid_up = True
@@ -201,7 +214,14 @@ class Engine:
             walk.result = (walk.state.copy(), tuple(walk.events))
             return True
         walk = Walk(state, leaf, script=tuple(steps))
-        self.roots[state.to_move](walk)
+        if self.plain_players[state.to_move]:
+            self._start_turn(walk)
+            for player in self.plain_players[state.to_move]:
+                walk.result = player(walk, steps)
+                if walk.result is not None:
+                    break
+        if walk.result is None:
+            self.roots[state.to_move](walk)
         if walk.result is None:
             raise IllegalTurn(self.why_illegal(state, steps))
         after, events = walk.result
@@ -329,6 +349,125 @@ def _use_step(name: str, rest: StepFn) -> StepFn:
     return step
 
 
+def _win_table(wins: list[tuple[str, int]]) -> tuple[tuple[bool, ...], ...]:
+    """WIN[from_height][to_height]: whether a move between those levels wins for the seat."""
+    return tuple(tuple(any((kind == "up_onto_level" and here < there == amount)
+                           or (kind == "down_at_least" and here - there >= amount)
+                           for kind, amount in wins) for there in range(4)) for here in range(4))
+
+
+def _plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
+    """The fast path of the commonest turn: when a program is just 'one of your workers moves,
+    the moved worker builds' and no hook of the seat touches those steps (no option, follow-up
+    or constraint), its outcomes are enumerated by hash arithmetic alone, without applying a
+    single step. It must agree with the generic chain exactly (tests compare the two)."""
+    if not _is_plain(program, rules):
+        return None
+    climb = rules.climb
+    win = _win_table(rules.wins)
+    worker_keys, height_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome, ZOBRIST.winner
+
+    def enumerate_plain(walk: Walk) -> bool:
+        st = walk.state
+        heights, occupant, domes, found = st.heights, st.occupant, st.domes, walk.found
+        forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
+        winner_key = winner_keys[walk.team]
+        for worker in st.team_workers(walk.team):
+            origin = st.worker_pos[worker]
+            here = heights[origin]
+            keys = worker_keys[st.worker_class[worker]]
+            lifted = st.hash ^ keys[origin]
+            wins_from = win[here]
+            for to in NEIGHBOURS[origin]:
+                if occupant[to] >= 0 or domes[to]:
+                    continue
+                there = heights[to]
+                if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
+                    continue
+                moved = lifted ^ keys[to]
+                move = ("move", worker, to)
+                if wins_from[there]:
+                    key = moved ^ winner_key
+                    if key not in found:
+                        found[key] = (move,)
+                    continue
+                for square in NEIGHBOURS[to]:
+                    if square != origin and (occupant[square] >= 0 or domes[square]):
+                        continue
+                    height = heights[square]
+                    if height == 3:
+                        key = moved ^ dome_keys[square]
+                    else:
+                        pieces = height_keys[square]
+                        key = moved ^ pieces[height] ^ pieces[height + 1]
+                    if key not in found:
+                        found[key] = (move, ("build", worker, square))
+        return False
+    return enumerate_plain
+
+
+def _is_plain(program: Program, rules: SeatRules) -> bool:
+    """'One of your workers moves, the moved worker builds', untouched by any hook."""
+    if program.announced or len(program.steps) != 2:
+        return False
+    move, build = program.steps
+    return (move.verb == "move" and move.actor == "any" and build.verb == "build"
+            and build.actor in ("moved", "that")
+            and not (move.optional or build.optional or move.repeat or build.repeat
+                     or move.constraints or build.constraints)
+            and not (rules.move_options or rules.build_options or rules.followups))
+
+
+def _plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence[Action]], tuple | None] | None:
+    """The fast path of playing a written plain turn: check the two steps against the rules and
+    apply them to a copy. Returns (state after, events), or None to leave the turn to the generic
+    chain (which also gives the reason when a turn is illegal)."""
+    if not _is_plain(program, rules):
+        return None
+    climb = rules.climb
+    win = _win_table(rules.wins)
+
+    def play_plain(walk: Walk, steps: Sequence[Action]) -> tuple | None:
+        st = walk.state
+        if not 1 <= len(steps) <= 2 or steps[0][0] != "move":
+            return None
+        _, worker, to = steps[0]
+        if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != walk.team:
+            return None
+        origin = st.worker_pos[worker]
+        if origin < 0 or to not in NEIGHBOURS[origin] or st.occupant[to] >= 0 or st.domes[to]:
+            return None
+        here, there = st.heights[origin], st.heights[to]
+        if there - here > climb or (walk.forbid_up and there > here) or (walk.forbid_down and there < here):
+            return None
+        move_event = ("move", worker, origin, to, here, there)
+        if win[here][there]:
+            if len(steps) != 1:
+                return None
+            after = st.copy()
+            after.relocate(worker, to)
+            after.winner = walk.team
+            return after, (move_event,)
+        if len(steps) != 2:
+            return None
+        verb, builder, square = steps[1]
+        if builder != worker or square not in NEIGHBOURS[to]:
+            return None
+        if square != origin and (st.occupant[square] >= 0 or st.domes[square]):
+            return None
+        height = st.heights[square]
+        if not (verb == "build" or (verb == "dome" and height == 3)):
+            return None
+        after = st.copy()
+        after.relocate(worker, to)
+        if height == 3:
+            after.set_dome(square, True)
+        else:
+            after.set_height(square, height + 1)
+        return after, (move_event, ("build", worker, square, min(height + 1, 3), height == 3))
+    return play_plain
+
+
 def _actors(spec: StepSpec) -> Callable[[Walk], list[int]]:
     """Which workers may take a step: chosen freshly, or bound by an earlier step."""
     if spec.actor in ("any", "each"):
@@ -342,6 +481,14 @@ def _actors(spec: StepSpec) -> Callable[[Walk], list[int]]:
                 return [event[1]]
         return []
     return moved
+
+
+def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
+    """When matching a written step, only the worker it names can take it."""
+    script = walk.script
+    if script is not None and depth < len(script) and script[depth][1] >= 0:
+        return [script[depth][1]] if script[depth][1] in workers else []
+    return workers
 
 
 def _turn_start_square(walk: Walk, worker: int) -> int:
@@ -456,7 +603,7 @@ def _move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) ->
         if spec.optional and rest(walk):
             return True
         depth = len(walk.path)
-        for worker in actors(walk):
+        for worker in _scripted(walk, actors(walk), depth):
             for to, victim, dest in candidates(walk, worker):
                 if walk.script is not None and not walk.admits(("move", worker, to), depth):
                     continue
@@ -522,7 +669,7 @@ def _build_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) -
     def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
         if then is _finish and walk.found is not None and walk.probe is None:
             return final_builds(walk)
-        for worker in actors(walk):
+        for worker in _scripted(walk, actors(walk), depth):
             for action in candidates(walk, worker):
                 if walk.script is not None and not walk.admits(action, depth):
                     continue

@@ -181,13 +181,22 @@ def advance(game: Game, steps: Sequence[Action]) -> None:
 
 
 def resolve_stuck(game: Game) -> str | None:
-    """If the seat to move cannot complete a turn, it loses: its workers leave the board; the last
-    team in play wins. Returns a sentence saying what happened, or None if it can play."""
-    state = game.state
-    if state.winner is not None or game.engine.has_turn(state):
+    """If the seat to move cannot complete a turn, settle it (see `settle_stuck`); returns what
+    happened, or None if the seat can play."""
+    if game.state.winner is not None or game.engine.has_turn(game.state):
         return None
+    return settle_stuck(game)
+
+
+def settle_stuck(game: Game) -> str:
+    """The seat to move cannot complete a turn. Under the base card's loss condition it loses:
+    its team's workers leave the board and the last team in play wins; without one it passes."""
+    state = game.state
     seat = state.to_move
     letter = state.seats[seat].letter
+    if not game.engine.seat_rules[seat].lose_when_stuck:
+        state.to_move = state.next_seat(seat)
+        return f"seat {letter} cannot complete a turn and passes"
     team = state.seats[seat].team
     state.out.update(i for i, info in enumerate(state.seats) if info.team == team)  # a team loses as one
     teams = state.teams_in_play()

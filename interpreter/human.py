@@ -42,11 +42,14 @@ class HumanAgent:
             chosen.append(square)
         return chosen
 
-    def turn(self, game: Game) -> tuple[Action, ...]:
+    def turn(self, game: Game) -> tuple[Action, ...] | None:
         state, engine = game.state, game.engine
         steps: list[Action] = []
         while True:
             legal, complete = engine.legal_next(state, steps)
+            if not steps and not legal and not complete:
+                self.say(f"seat {state.seats[state.to_move].letter} cannot complete a turn")
+                return None
             if complete and not legal:
                 return tuple(steps)
             self.say(f"seat {state.seats[state.to_move].letter}, your options:")

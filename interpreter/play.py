@@ -14,7 +14,7 @@ from typing import Protocol
 
 from .board import square_name
 from .engine import Action
-from .game import Game, advance, end_of_setup, free_squares, place_workers, placing_seats, resolve_stuck
+from .game import Game, advance, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
 from .notation import format_turn
 
 
@@ -22,8 +22,8 @@ class Agent(Protocol):
     def placement(self, game: Game, seat: int) -> list[int]:
         """The squares on which the seat's workers are placed."""
 
-    def turn(self, game: Game) -> tuple[Action, ...]:
-        """A whole legal turn for the seat to move (which can complete a turn)."""
+    def turn(self, game: Game) -> tuple[Action, ...] | None:
+        """A whole legal turn for the seat to move, or None if it has none."""
 
 
 class RandomAgent:
@@ -35,9 +35,9 @@ class RandomAgent:
     def placement(self, game: Game, seat: int) -> list[int]:
         return self.rng.sample(free_squares(game.state), game.workers_per_seat)
 
-    def turn(self, game: Game) -> tuple[Action, ...]:
+    def turn(self, game: Game) -> tuple[Action, ...] | None:
         outcomes = list(game.engine.outcomes(game.state).values())
-        return self.rng.choice(outcomes)
+        return self.rng.choice(outcomes) if outcomes else None
 
 
 @dataclass
@@ -77,12 +77,13 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
     end_of_setup(game)
     state = game.state
     while len(log.turns) < max_turns:
-        stuck = resolve_stuck(game)
-        if stuck and game.state.winner is not None:
-            log.reason = stuck
-            break
         seat = game.state.to_move
         steps = agents[seat].turn(game)
+        if steps is None:
+            log.reason = settle_stuck(game)
+            if game.state.winner is not None:
+                break
+            continue
         text = format_turn(game.state, steps)
         advance(game, steps)
         log.turns.append(text)

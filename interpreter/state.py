@@ -7,7 +7,6 @@ outcomes is comparing two integers.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from .board import SQUARES, ZOBRIST
@@ -129,10 +128,16 @@ class GameState:
         return {self.seats[s].team for s in range(len(self.seats)) if s not in self.out}
 
     def copy(self) -> GameState:
-        """An independent copy (the turn log's records are immutable and shared)."""
-        clone = copy.copy(self)
-        for name in ("heights", "domes", "occupant", "worker_pos", "worker_team", "worker_number",
-                     "worker_class", "history"):
-            setattr(clone, name, list(getattr(self, name)))
+        """An independent copy (seats and the turn log's records are immutable and shared)."""
+        clone = object.__new__(GameState)
+        clone.__dict__.update(self.__dict__)
+        clone.heights = self.heights[:]
+        clone.domes = self.domes[:]
+        clone.occupant = self.occupant[:]
+        clone.worker_pos = self.worker_pos[:]
+        clone.worker_team = self.worker_team[:]
+        clone.worker_number = self.worker_number[:]
+        clone.worker_class = self.worker_class[:]
+        clone.history = self.history[:]
         clone.out = set(self.out)
         return clone

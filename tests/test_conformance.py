@@ -37,6 +37,9 @@ class CheckingAgent(RandomAgent):
 
     def turn(self, game):
         steps = super().turn(game)
+        if steps is None:
+            assert not game.engine.has_turn(game.state)
+            return None
         visited = []
         accepted = game.engine.trace(game.state, steps, lambda state, prefix: (invariants(state), visited.append(prefix)))
         assert accepted and len(visited) == len(steps)
