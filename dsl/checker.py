@@ -37,8 +37,21 @@ ALLOWED: dict[str, tuple[type, ...]] = {
     "setup": (ast.Placement,),
 }
 
-#: Sections only the base card (the pack's standard rules) may have.
-BASE_ONLY = {"turn", "loss condition"}
+#: Sections only the base card (the pack's standard rules) may have, and what a power writes instead.
+BASE_ONLY = {
+    "turn": "a power adds a turn with 'Your Turn:' or 'Alternative Turn (optional):'",
+    "loss condition": "losing when stuck is a base rule; a power cannot change it in language version 1",
+}
+
+#: Statements that only mean something on one kind of file, and why.
+ONLY_ON = {
+    ast.MoveRule: ({"base"}, "the movement rule belongs to the base card"),
+    ast.BuildRule: ({"base"}, "the building rule belongs to the base card"),
+    ast.Placement: ({"mode"}, "worker placement belongs to a mode's 'Setup:'"),
+    ast.Restriction: ({"god", "hero"}, "a 'cannot' restriction is a power's: it binds the power's opponents"),
+}
+
+LANGUAGE_VERSION = 1
 
 CONSTRAINT_WORDS = {
     "not_up": "not up", "not_up_or_down": "not up or down", "not_back_to_start": "not back to its starting space",
@@ -85,7 +98,10 @@ class _Checker:
             return
         if section.header in BASE_ONLY and self.kind != "base":
             self.error(section, f"only the pack's base card may have a '{section.header}:' section; "
-                                "a power adds 'Your Turn:' or 'Alternative Turn (optional):' instead")
+                                f"{BASE_ONLY[section.header]}")
+        if self.kind == "mode" and section.header != "setup":
+            self.error(section, f"a mode's rules are its 'Setup:' in language version 1, not "
+                                f"'{section.header}:'")
         if not section.statements:
             self.error(section, f"section '{section.header}:' is empty")
         for statement in section.statements:
@@ -93,6 +109,11 @@ class _Checker:
                 allowed = " or ".join(STATEMENT_NAMES[t] for t in ALLOWED[section.header])
                 self.error(statement, f"{STATEMENT_NAMES[type(statement)]} cannot stand in "
                                       f"'{section.header}:'; this section holds {allowed}")
+                continue
+            kinds, why = ONLY_ON.get(type(statement), (None, ""))
+            if kinds is not None and self.kind not in kinds:
+                self.error(statement, f"{why}, not on a {self.kind} card" if self.kind != "mode"
+                           else f"{why}, not in a mode")
                 continue
             self.statement(section.header, statement)
         if section.header in PROGRAM_HEADERS:
@@ -136,6 +157,8 @@ class _Checker:
             if step.repeat != (step.actor == "any_worker_each"):
                 self.error(step, "'your workers' goes with 'any number of times' (each repetition "
                                  "may use any of them); a single step uses 'one of your workers'")
+            elif step.repeat and not step.optional:
+                self.error(step, "'any number of times' includes zero times: write 'may'")
             self.constraints(step, earlier_build=seen_build)
             seen_move |= step.verb == "move"
             seen_build |= step.verb == "build"
@@ -154,10 +177,14 @@ class _Checker:
             seen.add(constraint.kind)
         if {"same_space", "not_same_space"} <= seen:
             self.error(step, "a build cannot be both on and not on the same space")
+        if {"not_up", "not_up_or_down"} <= seen:
+            self.error(step, "'not up or down' already says 'not up'")
 
     def base_complete(self, rules: ast.Rules) -> None:
         statements = [s for section in rules.sections for s in section.statements]
-        needs = {ast.Step: "a 'Turn:' section", ast.MoveRule: "the movement rule ('At All Times:')",
+        if not any(section.header == "turn" for section in rules.sections):
+            self.error(rules, "the base card needs a 'Turn:' section (the standard turn)")
+        needs = {ast.MoveRule: "the movement rule ('At All Times:')",
                  ast.BuildRule: "the building rule ('At All Times:')", ast.Win: "a win condition",
                  ast.Loss: "a loss condition"}
         for node_type, what in needs.items():

@@ -62,6 +62,7 @@ class WordLexer(Lexer):
         self.keywords = vocabulary()
 
     def lex(self, data: str) -> Iterator[Token]:  # type: ignore[override]
+        data = data.replace("\u2019", "'")  # a typographic apostrophe, as in pasted card text
         for line_no, line in enumerate(data.split("\n"), start=1):
             header = _HEADER.match(line)
             if header:

@@ -229,23 +229,24 @@ class _ToAst(Transformer):
         movement, amount = next(r for r in rest if isinstance(r, tuple))
         return ast.Win(**_pos(first), also=also, movement=movement, amount=amount)
 
-    def up_onto_level(self, *tokens: Token) -> tuple[str, int]:
-        return "up_onto_level", int(tokens[-1].value)
+    def number(self, token: Token) -> int:
+        return 1 if token.type == "ONE" else int(token.value)
 
-    def down_at_least(self, _down: Token, amount: Token, *_: Token) -> tuple[str, int]:
-        return "down_at_least", int(amount.value)
+    def up_onto_level(self, *items: object) -> tuple[str, int]:
+        return "up_onto_level", next(i for i in items if type(i) is int)
+
+    def down_at_least(self, _down: Token, amount: int, *_: Token) -> tuple[str, int]:
+        return "down_at_least", amount
 
     def loss(self, first: Token, *_: Token) -> ast.Loss:
         return ast.Loss(**_pos(first))
 
     # -- board rules and setup
-    def move_rule(self, first: Token, *rest: Token) -> ast.MoveRule:
-        climb = next(t for t in rest if t.type == "INT")
-        return ast.MoveRule(**_pos(first), climb=int(climb.value))
+    def move_rule(self, first: Token, *rest: object) -> ast.MoveRule:
+        return ast.MoveRule(**_pos(first), climb=next(i for i in rest if type(i) is int))
 
     def build_rule(self, first: Token, *_: Token) -> ast.BuildRule:
         return ast.BuildRule(**_pos(first))
 
-    def placement(self, first: Token, *rest: Token) -> ast.Placement:
-        count = next(t for t in rest if t.type == "INT")
-        return ast.Placement(**_pos(first), count=int(count.value))
+    def placement(self, first: Token, *rest: object) -> ast.Placement:
+        return ast.Placement(**_pos(first), count=next(i for i in rest if type(i) is int))

@@ -13,7 +13,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from ..dsl.checker import check_rules
+from ..dsl.checker import LANGUAGE_VERSION, check_rules
 from ..dsl.compiler import compile_rules
 from ..dsl.hooks import Power
 from ..dsl.parser import Origin, parse_rules
@@ -123,6 +123,10 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
     """Load a pack folder (and its modes folder); PackError with every fault found."""
     errors: list[SourceError] = []
     document = _document(folder / "pack.yaml", "pack", errors)
+    if document is not None and document.data["language"] > LANGUAGE_VERSION:
+        line, column = document.position(("language",))
+        errors.append(SourceError(document.path, line, column, f"the pack is written in rule language "
+                                  f"version {document.data['language']}; this engine reads version {LANGUAGE_VERSION}"))
     parent = _parent(document, errors)
     cards: dict[str, Card] = dict(parent.cards) if parent else {}
     modes: dict[str, Mode] = dict(parent.modes) if parent else {}
@@ -186,6 +190,11 @@ def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | No
 
 def _compile(document: Document, kind: str, name: str, errors: list[SourceError]) -> Power | None:
     """Parse, check and compile the document's `rules`; faults go to `errors`."""
+    if document.data.get("language", LANGUAGE_VERSION) > LANGUAGE_VERSION:
+        line, column = document.position(("language",))
+        errors.append(SourceError(document.path, line, column, f"written in rule language version "
+                                  f"{document.data['language']}; this engine reads version {LANGUAGE_VERSION}"))
+        return None
     line, column, _ = document.text_origin(("rules",))
     origin = Origin(document.path, line, column)
     try:

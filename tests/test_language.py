@@ -107,3 +107,36 @@ def test_compiled_hooks_keep_their_source_position() -> None:
 def test_keywords_are_case_insensitive() -> None:
     rules = parse_rules("YOUR BUILD:\n  Your Worker MAY build a DOME at any level.", ORIGIN)
     assert rules.sections[0].header == "your build"
+
+
+def test_a_repeated_step_must_say_may() -> None:
+    [message] = check("Your Turn:\n  your workers move any number of times.\n  one of your workers builds.")
+    assert "includes zero times: write 'may'" in message
+
+
+@pytest.mark.parametrize(("kind", "text", "expected"), [
+    ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
+     "the movement rule belongs to the base card, not on a god card"),
+    ("god", "Setup:\n  each player places 3 workers.", "worker placement belongs to a mode's 'Setup:'"),
+    ("mode", "Your Move:\n  your worker may move into an opponent worker's space by forcing that worker "
+             "to the space yours just vacated.", "a mode's rules are its 'Setup:'"),
+    ("god", "Loss Condition:\n  you lose if you cannot complete a turn.", "losing when stuck is a base rule"),
+])
+def test_sentences_that_would_have_no_effect_are_refused(kind: str, text: str, expected: str) -> None:
+    messages = check(text, kind=kind)
+    assert any(expected in m for m in messages), messages
+
+
+def test_one_is_a_number_where_a_number_is_expected() -> None:
+    rules = parse_rules("Win Condition:\n  you also win if your worker moves down one or more levels.", ORIGIN)
+    assert rules.sections[0].statements[0].amount == 1
+
+
+def test_a_typographic_apostrophe_in_a_header() -> None:
+    rules = parse_rules("Opponent\u2019s Turn:\n  opponent workers cannot move up.", ORIGIN)
+    assert rules.sections[0].header == "opponent's turn"
+
+
+def test_not_up_and_not_up_or_down_together() -> None:
+    messages = check("Your Turn:\n  one of your workers moves, not up, not up or down.\n  that worker builds.")
+    assert any("already says 'not up'" in m for m in messages)

@@ -78,3 +78,11 @@ def test_renaming_a_card_changes_nothing_but_its_name(tmp_path: Path, position) 
     game = new_game(renamed, parse_players(["Asterion", "Apollo"]))
     game.state = original.state  # same position, rules compiled from the renamed card
     assert game.engine.perft(original.state, 2) == original.game.engine.perft(original.state, 2)
+
+
+def test_a_card_in_a_newer_language_version_is_refused(tmp_path: Path) -> None:
+    from santorini.interpreter.validate import check_file
+    path = tmp_path / "atlas.yaml"
+    path.write_text((REPO / "powers" / "bga" / "atlas.yaml").read_text() + "language: 2\n")
+    [error] = check_file(path)
+    assert "rule language version 2; this engine reads version 1" in error.message
