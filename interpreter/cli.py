@@ -188,6 +188,20 @@ def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | No
         click.echo(f"record written to {record_path}")
 
 
+@main.command()
+@click.argument("first")
+@click.argument("second")
+@reports_bad_input
+def diff(first: str, second: str) -> None:
+    """List, card by card, what changes from pack FIRST to pack SECOND."""
+    from .packs import diff_packs
+    changes = diff_packs(_pack(first), _pack(second))
+    for line in changes:
+        click.echo(line)
+    if not changes:
+        click.echo(f"{first} and {second} have the same cards and rules")
+
+
 @main.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--pack", "pack_name", default=None, help="Replay under this pack (default: the record's).")

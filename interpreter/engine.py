@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..dsl.hooks import FollowUp, Power, Program, StepSpec
-from .board import BEYOND, NEIGHBOURS, ZOBRIST
+from .board import BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from .state import GameState, TurnRecord
 
 Action = tuple
@@ -368,18 +368,25 @@ def _plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
     worker_keys, height_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome, ZOBRIST.winner
 
     def enumerate_plain(walk: Walk) -> bool:
+        # Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
+        # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
+        # keeping either turn is right: no membership test is needed.
         st = walk.state
         heights, occupant, domes, found = st.heights, st.occupant, st.domes, walk.found
         forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
         winner_key = winner_keys[walk.team]
+        blocked = [occupant[s] >= 0 or domes[s] for s in SQUARES]
+        built = [dome_keys[s] if heights[s] == 3 else height_keys[s][heights[s]] ^ height_keys[s][heights[s] + 1]
+                 for s in SQUARES]
         for worker in st.team_workers(walk.team):
             origin = st.worker_pos[worker]
             here = heights[origin]
             keys = worker_keys[st.worker_class[worker]]
             lifted = st.hash ^ keys[origin]
             wins_from = win[here]
+            blocked[origin] = False  # the mover leaves: its square can be built on
             for to in NEIGHBOURS[origin]:
-                if occupant[to] >= 0 or domes[to]:
+                if blocked[to]:
                     continue
                 there = heights[to]
                 if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
@@ -387,21 +394,12 @@ def _plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                 moved = lifted ^ keys[to]
                 move = ("move", worker, to)
                 if wins_from[there]:
-                    key = moved ^ winner_key
-                    if key not in found:
-                        found[key] = (move,)
+                    found[moved ^ winner_key] = (move,)
                     continue
                 for square in NEIGHBOURS[to]:
-                    if square != origin and (occupant[square] >= 0 or domes[square]):
-                        continue
-                    height = heights[square]
-                    if height == 3:
-                        key = moved ^ dome_keys[square]
-                    else:
-                        pieces = height_keys[square]
-                        key = moved ^ pieces[height] ^ pieces[height + 1]
-                    if key not in found:
-                        found[key] = (move, ("build", worker, square))
+                    if not blocked[square]:
+                        found[moved ^ built[square]] = (move, ("build", worker, square))
+            blocked[origin] = True
         return False
     return enumerate_plain
 

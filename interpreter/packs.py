@@ -8,6 +8,7 @@ show them all at once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -234,3 +235,43 @@ def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
     return Mode(name=data["name"], title=data["title"], players=tuple(data["players"]),
                 summary=data["summary"], powers_per_seat=data["powers_per_seat"], rules=data["rules"],
                 power=power, path=str(path))
+
+
+def diff_packs(first: Pack, second: Pack) -> list[str]:
+    """What changes from one pack to another, card by card (the base card and modes included):
+    cards only in one of them, and for shared cards the fields whose text differs, with the rules
+    of both side by side when the rules differ."""
+    lines: list[str] = []
+
+    def compare(label: str, a: Card | Mode | None, b: Card | Mode | None, fields: tuple[str, ...]) -> None:
+        if a is None or b is None:
+            lines.append(f"{label}: only in {first.name if b is None else second.name}")
+            return
+        changed = [f for f in fields if _normal(getattr(a, f)) != _normal(getattr(b, f))]
+        if not changed:
+            return
+        if "rules" in changed and _meaning(a.power) == _meaning(b.power):
+            changed[changed.index("rules")] = "rules (wording only: they compile to the same hooks)"
+        lines.append(f"{label}: {', '.join(changed)} differ")
+        if "rules" in changed:
+            for pack, item in ((first, a), (second, b)):
+                lines.append(f"  {pack.name}:")
+                lines.extend(f"    {line}" for line in item.rules.strip().splitlines())
+
+    card_fields = ("rules", "text", "title", "tier", "players", "bans")
+    compare("base rules", first.base, second.base, ("rules",))
+    for name in sorted(set(first.cards) | set(second.cards)):
+        compare(name, first.cards.get(name), second.cards.get(name), card_fields)
+    for name in sorted(set(first.modes) | set(second.modes)):
+        compare(f"mode {name}", first.modes.get(name), second.modes.get(name), ("rules", "players", "powers_per_seat"))
+    return lines
+
+
+def _normal(value: object) -> object:
+    """Compare texts without regard to line wrapping and letter case."""
+    return " ".join(value.lower().split()) if isinstance(value, str) else value
+
+
+def _meaning(power: Power) -> str:
+    """A compiled power with its source positions left out: equal meanings compare equal."""
+    return re.sub(r"where=Where\([^)]*\)", "", repr(power))

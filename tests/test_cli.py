@@ -149,3 +149,15 @@ def test_bench_prints_games_per_second() -> None:
     result = run("bench", "--gods", "Mortal", "Mortal", "--seconds", "0.5", "--seed", "1")
     assert result.exit_code == 0
     assert result.output.strip().splitlines()[-1].startswith("games/s: ")
+
+
+def test_diff_lists_what_changes_card_by_card() -> None:
+    result = run("diff", "bga", "pantheon")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert "Apollo: rules, text differ" in lines
+    assert any(line.startswith("Prometheus: rules, text") for line in lines)
+    assert any(line.startswith("Hermes: rules (wording only") for line in lines)
+    assert "    your worker may move into an opponent worker's space on the same or lower level by forcing " \
+           "that worker to the space yours just vacated." in lines
+    assert run("diff", "bga", "bga").output.strip() == "bga and bga have the same cards and rules"
