@@ -158,6 +158,6 @@ def test_diff_lists_what_changes_card_by_card() -> None:
     assert "Apollo: rules, text differ" in lines
     assert any(line.startswith("Prometheus: rules, text") for line in lines)
     assert any(line.startswith("Hermes: rules (wording only") for line in lines)
-    assert "    your worker may move into an opponent worker's space on the same or lower level by forcing " \
+    assert "      your worker may move into an opponent worker's space on the same or lower level by forcing " \
            "that worker to the space yours just vacated." in lines
     assert run("diff", "bga", "bga").output.strip() == "bga and bga have the same cards and rules"
