@@ -11,11 +11,11 @@ from pathlib import Path
 
 import yaml
 
-from ..dsl.source import load_document
+from ..dsl.source import SourceError, SourceErrors, load_document
 from .engine import IllegalTurn
 from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
 from .notation import NotationError, parse_placement, parse_turn
-from .packs import load_pack
+from .packs import UnknownName, load_pack
 from .play import GameLog
 
 def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
@@ -40,19 +40,39 @@ class ReplayReport:
 
 
 def replay(path: str, pack_name: str | None) -> ReplayReport:
-    """Replay the record; `same` is False at the first turn where the pack parts ways."""
+    """Replay the record; `same` is False at the first turn where the pack parts ways.
+
+    A record that is malformed (bad notation, an impossible placement) is bad input: SourceErrors
+    located at the entry. A turn that the pack does not allow is a parting of ways, not an error.
+    """
     document = load_document(path, "record")
     data = document.data
+
+    def located(key_path: tuple, message: str) -> SourceErrors:
+        line, column = document.position(key_path)
+        return SourceErrors([SourceError(document.path, line, column, message)])
+
     name = pack_name or data["pack"]
-    game = new_game(load_pack(name), parse_players(data["players"]), data.get("mode"))
+    try:
+        game = new_game(load_pack(name), parse_players(data["players"]), data.get("mode"))
+    except (SetupError, UnknownName) as err:
+        raise located(("players",), str(err)) from None
     seats = placing_seats(game)
     if len(data["placements"]) != len(seats):
-        raise SetupError(f"{path}: the record has {len(data['placements'])} placements; "
-                         f"{len(seats)} seats place workers")
-    for seat, text in zip(seats, data["placements"]):
-        place_workers(game, seat, [square for _, square in parse_placement(text)])
+        raise located(("placements",), f"the record has {len(data['placements'])} placements; "
+                                       f"{len(seats)} seats place workers")
+    for index, (seat, text) in enumerate(zip(seats, data["placements"])):
+        try:
+            placed = parse_placement(text)
+            letter = game.state.team_letters[game.state.seats[seat].team]
+            expected = [f"{letter}{n}" for n in range(1, len(placed) + 1)]
+            if [worker for worker, _ in placed] != expected:
+                raise SetupError(f"seat {game.state.seats[seat].letter} places {', '.join(expected)} "
+                                 f"in this order; the record names {', '.join(w for w, _ in placed)}")
+            place_workers(game, seat, [square for _, square in placed])
+        except (SetupError, NotationError) as err:
+            raise located(("placements", index), str(err)) from None
     end_of_setup(game)
-    recorded = data.get("result", {}).get("winner")
     turns = data["turns"]
     for number, text in enumerate(turns, start=1):
         resolve_stuck(game)
@@ -62,17 +82,21 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
                                        f"(winner {state.team_letters[state.winner]})")
         letter = state.seats[state.to_move].letter
         try:
-            game.state = game.engine.play(state, parse_turn(state, text))
-        except (IllegalTurn, NotationError) as err:
+            steps = parse_turn(state, text)
+        except NotationError as err:
+            raise located(("turns", number - 1), f"turn {number}: {err}") from None
+        try:
+            game.state = game.engine.play(state, steps)
+        except IllegalTurn as err:
             return ReplayReport(False, f"turn {number} ({letter}) '{text}' is not allowed under {name}: {err}")
-        winner = game.state.winner
-        if winner is not None and number < len(turns):
+        if game.state.winner is not None and number < len(turns):
             return ReplayReport(False, f"turn {number} ({letter}) '{text}' wins under {name}; "
                                        f"in the record the game goes on")
-        if number == len(turns):
-            found = None if winner is None else game.state.team_letters[winner]
-            if recorded is not None and found != recorded and resolve_stuck(game) is None:
-                return ReplayReport(False, f"turn {number} ({letter}) '{text}' ends differently under "
-                                           f"{name}: winner {found}, recorded {recorded}")
+    resolve_stuck(game)
+    found = None if game.state.winner is None else game.state.team_letters[game.state.winner]
+    recorded = (data.get("result") or {}).get("winner")
+    if "result" in data and found != recorded:
+        return ReplayReport(False, f"after turn {len(turns)} the game ends differently under {name}: "
+                                   f"winner {found}, recorded {recorded}")
     return ReplayReport(True, f"replayed {len(turns)} turns under {name}: every turn is allowed and "
-                              f"the result is the same (winner {recorded})")
+                              f"the result is the same (winner {found})")

@@ -161,3 +161,19 @@ def test_diff_lists_what_changes_card_by_card() -> None:
     assert "      your worker may move into an opponent worker's space on the same or lower level by forcing " \
            "that worker to the space yours just vacated." in lines
     assert run("diff", "bga", "bga").output.strip() == "bga and bga have the same cards and rules"
+
+
+@pytest.mark.parametrize(("placements", "turns", "message"), [
+    (["place A1 c3; place A2 z9", "place B1 a1; place B2 a2"], [], ":3:"),
+    (["place A1 c3; place A2 c3", "place B1 a1; place B2 a2"], [], "c3 is occupied"),
+    (["place A1 c3; place A2 d3", "place A1 a1; place A2 a2"], [], "seat B places B1, B2"),
+    (["place A1 c3; place A2 d3", "place B1 a1; place B2 a2"], ["move A1 c4; build A1 c5", "fly B1 b1"],
+     "turn 2: unknown verb 'fly'"),
+])
+def test_a_malformed_record_is_bad_input_located(tmp_path: Path, placements, turns, message: str) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump({"pack": "bga", "players": ["Apollo", "Pan"], "placements": placements,
+                                    "turns": turns}))
+    result = run("replay", str(path))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:") and message in result.output
