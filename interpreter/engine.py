@@ -508,7 +508,7 @@ def _move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) ->
     step and the restrictions of other powers; a win ends the turn at once."""
     climb = rules.climb
     options = rules.move_options
-    wins = rules.wins
+    wins = _win_table(rules.wins)
     actors = _actors(spec)
     not_up = "not_up" in spec.constraints
     level_only = "not_up_or_down" in spec.constraints
@@ -560,9 +560,7 @@ def _move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) ->
         walk.last_actor = worker
         if walk.probe is not None:
             walk.probe(walk)
-        won = any((kind == "up_onto_level" and here < there == amount)
-                  or (kind == "down_at_least" and here - there >= amount) for kind, amount in wins)
-        if won:
+        if wins[here][there]:
             st.winner = walk.team
             stop = walk.leaf(walk)
             st.winner = None

@@ -1,0 +1,428 @@
+"""Measure the rule interpreter against the hand-written mortal reference generator.
+
+The interpreter runs every rule from data through one generic turn engine; the reference
+(`benchmarks/reference_mortal.py`) hard-codes the mortal rules in tight loops. The reference is
+the yardstick, so every figure is printed with its ratio to it (interpreter / reference, higher
+is better for the interpreter), and the two are measured in the same process, alternately,
+round after round: a machine that is busier during one measurement than another (other jobs,
+frequency scaling, a warming cache) then disturbs both sides alike instead of biasing the ratio.
+
+Figures:
+
+* games/s of random games from S0, Mortal v Mortal, every turn choosing uniformly among all
+  distinct outcomes (the interpreter's `run_bench`, the reference's `bench`);
+* games/s of each simple god against a Mortal, as a ratio to the Mortal v Mortal games/s of the
+  same run (what a power costs over the plain turn);
+* perft from S0 (350,208 leaves at depth 3): leaves/s of both, the counts cross-checked;
+* start-up: the wall time of fresh processes (`python -m santorini cards`, loading all packs);
+* the peak resident memory of this process, at the end.
+
+Speed is never asserted by a test; this script reports it. Run it from the repository, with the
+package installed (`pip install .`) or with PYTHONPATH pointing at a folder holding `santorini`:
+
+    python benchmarks/compare.py                      # 3 rounds x 5 s, all simple gods
+    python benchmarks/compare.py --rounds 5 --seconds 10 --gods Apollo Minotaur
+    python benchmarks/compare.py --no-gods --perft-depth 2
+
+The last section is a Markdown table for docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from santorini.interpreter.bench import S0_SQUARES, run_bench
+from santorini.interpreter.board import parse_square
+from santorini.interpreter.game import Game, end_of_setup, new_game, parse_players, place_workers, placing_seats
+from santorini.interpreter.packs import load_pack
+
+HERE = Path(__file__).resolve().parent
+REFERENCE_PATH = HERE / "reference_mortal.py"
+
+SIMPLE_GODS = ("Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hephaestus", "Hermes",
+               "Minotaur", "Pan", "Prometheus")
+PACKS = ("bga", "pantheon", "first-edition")
+
+#: Perft of S0 under the mortal rules, cross-checked by independent enumerators
+#: (tests/scenarios/bga/mortal-perft.yaml, tests/test_reference_mortal.py).
+S0_PERFT = {1: 68, 2: 5_156, 3: 350_208}
+
+#: The start-up commands: what a user waits for before the first line of output.
+CARDS_COMMAND = ("-m", "santorini", "cards", "--pack", "bga")
+LOAD_ALL_COMMAND = ("-c", "from santorini.interpreter.packs import load_pack; "
+                          "[load_pack(p) for p in ('bga','pantheon','first-edition')]")
+
+
+def load_reference() -> ModuleType:
+    """The reference generator, imported by path: benchmarks/ is a folder of scripts, not a
+    package, and the reference must not depend on the package it measures."""
+    spec = importlib.util.spec_from_file_location("reference_mortal", REFERENCE_PATH)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {REFERENCE_PATH}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("reference_mortal", module)  # dataclasses/typing look the module up
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------------------- small helpers
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """numerator / denominator, NaN when the denominator is zero (a budget too small to finish
+    one game must not crash the report)."""
+    return numerator / denominator if denominator else float("nan")
+
+
+def rate(count: float, elapsed: float) -> float:
+    """count per second; infinite for an elapsed time too small to measure."""
+    return count / elapsed if elapsed > 0 else float("inf")
+
+
+def fmt_ratio(value: float) -> str:
+    """Ratios span 0.1 to 10: three significant digits are what the eye compares."""
+    return f"{value:.3g}"
+
+
+def fmt_rate(value: float) -> str:
+    """Large rates (leaves/s) with thousands separators, small ones (games/s) with a decimal."""
+    return f"{value:,.0f}" if value >= 10_000 else f"{value:,.1f}"
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process in MiB. ru_maxrss is in KiB on Linux and in bytes
+    on macOS."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def machine_lines(now: datetime.datetime | None = None) -> list[str]:
+    """Date and machine, printed first: a figure without its machine cannot be compared."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return [
+        f"date: {now:%Y-%m-%d %H:%M %Z}",
+        f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs",
+        f"python: {platform.python_implementation()} {platform.python_version()} ({sys.executable})",
+    ]
+
+
+# ---------------------------------------------------------------------------- the figures
+
+
+@dataclass
+class Row:
+    """One line of the final table: a figure for the interpreter, the reference's figure when
+    there is one, and the ratio to compare them (or a note for figures without a reference)."""
+
+    figure: str
+    interpreter: str
+    reference: str = "-"
+    ratio: str = "-"
+
+
+@dataclass
+class Report:
+    """The printed lines, and the table rows, gathered while measuring."""
+
+    out: Callable[[str], None] = print
+    rows: list[Row] = field(default_factory=list)
+
+    def line(self, text: str = "") -> None:
+        """Print at once: a long run should show progress, not one block at the end."""
+        self.out(text)
+
+
+@dataclass
+class MortalRounds:
+    """Games/s per round, for each side, Mortal v Mortal from S0."""
+
+    interpreter: list[float] = field(default_factory=list)
+    reference: list[float] = field(default_factory=list)
+    turns_per_game: list[float] = field(default_factory=list)
+
+    @property
+    def interpreter_median(self) -> float:
+        return statistics.median(self.interpreter)
+
+    @property
+    def reference_median(self) -> float:
+        return statistics.median(self.reference)
+
+
+def bench_interpreter(pack_name: str, gods: Sequence[str], seconds: float, seed: int) -> tuple[float, float]:
+    """(games/s, turns per game) of the interpreter's random games from S0."""
+    result = run_bench(load_pack(pack_name), list(gods), seconds, seed)
+    return rate(result.games, result.elapsed), ratio(result.turns, result.games)
+
+
+def bench_reference(reference: ModuleType, seconds: float, seed: int) -> float:
+    """games/s of the reference's random games from S0."""
+    games, elapsed = reference.bench(seconds, seed)
+    return rate(games, elapsed)
+
+
+def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds: int, seconds: float,
+                  seed: int, gods: Sequence[str]) -> tuple[MortalRounds, dict[str, list[float]], dict[str, str]]:
+    """Mortal v Mortal on both sides and each god v Mortal on the interpreter, interleaved.
+
+    Every round runs all of them once, so a god's figure and the Mortal figure it is divided by
+    come from the same stretches of time. Inside a round the side that goes first alternates
+    (interpreter first in odd rounds, reference first in even ones) so that neither side always
+    runs on a freshly warmed or freshly disturbed machine. Round r uses seed `seed + r`: the
+    rounds sample different games, both sides the same seed.
+    """
+    mortal = MortalRounds()
+    god_rates: dict[str, list[float]] = {god: [] for god in gods}
+    skipped: dict[str, str] = {}
+    load_pack(pack_name)  # compile the pack before the clock starts (cached per process)
+    for index in range(rounds):
+        round_seed = seed + index
+
+        def run_interpreter() -> None:
+            games_per_s, turns = bench_interpreter(pack_name, ("Mortal", "Mortal"), seconds, round_seed)
+            mortal.interpreter.append(games_per_s)
+            mortal.turns_per_game.append(turns)
+
+        def run_reference() -> None:
+            mortal.reference.append(bench_reference(reference, seconds, round_seed))
+
+        for run in ((run_interpreter, run_reference) if index % 2 == 0 else (run_reference, run_interpreter)):
+            run()
+        report.line(f"round {index + 1} Mortal v Mortal games/s: interpreter {fmt_rate(mortal.interpreter[-1])} "
+                    f"({mortal.turns_per_game[-1]:.1f} turns/game), reference {fmt_rate(mortal.reference[-1])}, "
+                    f"ratio {fmt_ratio(ratio(mortal.interpreter[-1], mortal.reference[-1]))}")
+        for god in gods:
+            if god in skipped:
+                continue
+            try:
+                games_per_s, _ = bench_interpreter(pack_name, (god, "Mortal"), seconds, round_seed)
+            except Exception as err:  # an unknown or banned name: report it, measure the rest
+                skipped[god] = f"{type(err).__name__}: {err}"
+                report.line(f"round {index + 1} {god} v Mortal: skipped ({skipped[god]})")
+                continue
+            god_rates[god].append(games_per_s)
+            report.line(f"round {index + 1} {god} v Mortal games/s: {fmt_rate(games_per_s)}, "
+                        f"ratio to Mortal v Mortal {fmt_ratio(ratio(games_per_s, mortal.interpreter[-1]))}")
+    return mortal, {g: r for g, r in god_rates.items() if r}, skipped
+
+
+def report_games(report: Report, mortal: MortalRounds, god_rates: dict[str, list[float]],
+                 skipped: dict[str, str], rounds: int, seconds: float) -> None:
+    """Medians and ratios of the game figures, printed and added to the table."""
+    interp, ref = mortal.interpreter_median, mortal.reference_median
+    report.line(f"Mortal v Mortal games/s median: interpreter {fmt_rate(interp)}, reference {fmt_rate(ref)}, "
+                f"ratio {fmt_ratio(ratio(interp, ref))} "
+                f"(interpreter turns/game {statistics.median(mortal.turns_per_game):.1f})")
+    report.rows.append(Row(f"games/s, Mortal v Mortal from S0 (median of {rounds} x {seconds:g} s)",
+                           fmt_rate(interp), fmt_rate(ref), fmt_ratio(ratio(interp, ref))))
+    for god, rates in god_rates.items():
+        median = statistics.median(rates)
+        share = ratio(median, interp)
+        report.line(f"{god} v Mortal games/s median: {fmt_rate(median)}, ratio to Mortal v Mortal {fmt_ratio(share)}")
+        report.rows.append(Row(f"games/s, {god} v Mortal (ratio: to interpreter Mortal v Mortal)",
+                               fmt_rate(median), "-", fmt_ratio(share)))
+    for god, why in skipped.items():
+        report.rows.append(Row(f"games/s, {god} v Mortal", f"skipped: {why.split(';')[0]}"))
+
+
+# ---------------------------------------------------------------------------- perft
+
+
+def s0_game(pack_name: str) -> Game:
+    """Mortal v Mortal at S0 (A on b3 and d3, B on c4 and c2, A to move), built through the game
+    API the same way `santorini bench` places its workers; no scenario file is needed, so this
+    works for any pack and when the package is installed without its tests."""
+    game = new_game(load_pack(pack_name), parse_players(["Mortal", "Mortal"]))
+    for seat, squares in zip(placing_seats(game), S0_SQUARES):
+        place_workers(game, seat, [parse_square(s) for s in squares])
+    end_of_setup(game)
+    return game
+
+
+@dataclass
+class PerftResult:
+    """Leaf counts (they must all agree) and elapsed times per round, for each counter."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+    def leaves_per_s(self, name: str) -> float:
+        return rate(self.counts[name], statistics.median(self.times[name]))
+
+    @property
+    def agree(self) -> bool:
+        return len(set(self.counts.values())) == 1
+
+
+#: The perft counters, in table order. The interpreter's perft finds the leaves of the last ply
+#: as Zobrist outcome keys (each leaf's key is computed and deduplicated, no leaf state is
+#: built); the reference's non-bulk perft builds every leaf Position, and its bulk perft only
+#: counts the last ply (popcounts, no leaf at all). The interpreter does more than the bulk
+#: counter and less than the non-bulk one, so both are shown.
+INTERPRETER, REFERENCE_NO_BULK, REFERENCE_BULK = "interpreter", "reference, bulk counting off", "reference, bulk counting on"
+
+
+def measure_perft(report: Report, reference: ModuleType, pack_name: str, depth: int, rounds: int) -> PerftResult:
+    """Perft from S0 at `depth`, each counter once per round, the order rotating by round."""
+    game = s0_game(pack_name)
+    engine, state = game.engine, game.state
+    ref_s0 = reference.s0()
+    counters: dict[str, Callable[[], int]] = {
+        INTERPRETER: lambda: engine.perft(state, depth),
+        REFERENCE_NO_BULK: lambda: reference.perft(ref_s0, depth, bulk=False),
+        REFERENCE_BULK: lambda: reference.perft(ref_s0, depth, bulk=True),
+    }
+    result = PerftResult(times={name: [] for name in counters})
+    names = list(counters)
+    for index in range(rounds):
+        shift = index % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            count = counters[name]()
+            result.times[name].append(time.perf_counter() - start)
+            if result.counts.setdefault(name, count) != count:
+                raise AssertionError(f"perft {name}: {count} leaves now, {result.counts[name]} before")
+    expected = S0_PERFT.get(depth)
+    interp = result.leaves_per_s(INTERPRETER)
+    for name in names:
+        median_time = statistics.median(result.times[name])
+        line = f"perft depth {depth} {name}: {result.counts[name]:,} leaves, {median_time:.3f} s, " \
+               f"{fmt_rate(result.leaves_per_s(name))} leaves/s"
+        if name != INTERPRETER:
+            line += f", ratio {fmt_ratio(ratio(interp, result.leaves_per_s(name)))}"
+        report.line(line)
+    counts = " = ".join(f"{result.counts[n]:,}" for n in names)
+    if result.agree and (expected is None or result.counts[INTERPRETER] == expected):
+        known = f" (the known count is {expected:,})" if expected is not None else ""
+        report.line(f"perft counts agree: {counts}{known}")
+    else:
+        report.line(f"perft counts DISAGREE: {', '.join(f'{n} {result.counts[n]:,}' for n in names)}"
+                    + (f" (the known count is {expected:,})" if expected is not None else ""))
+    for name in names[1:]:
+        report.rows.append(Row(f"leaves/s, perft S0 depth {depth} (interpreter v {name})",
+                               fmt_rate(interp), fmt_rate(result.leaves_per_s(name)),
+                               fmt_ratio(ratio(interp, result.leaves_per_s(name)))))
+    return result
+
+
+# ---------------------------------------------------------------------------- start-up
+
+
+def time_process(arguments: Sequence[str], runs: int) -> list[float]:
+    """Wall times of `runs` fresh processes of this same interpreter, in this same environment
+    (PYTHONPATH, working folder), so they import the very package being measured. A failing
+    process is an error, not a fast start."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, env=os.environ.copy())
+        times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(arguments)} exited {done.returncode}: {done.stderr.strip()}")
+    return times
+
+
+def measure_startup(report: Report, runs: int) -> dict[str, float]:
+    """Median wall time of a fresh `cards` command and of a fresh process loading every pack:
+    start-up is paid on every command and is where parsing and compiling the cards show."""
+    medians = {}
+    for label, arguments in (("python -m santorini cards --pack bga", CARDS_COMMAND),
+                             ("python -c load_pack(bga, pantheon, first-edition)", LOAD_ALL_COMMAND)):
+        times = time_process(arguments, runs)
+        medians[label] = statistics.median(times)
+        report.line(f"start-up {label}: median {medians[label]:.3f} s of {runs} "
+                    f"(min {min(times):.3f} s, max {max(times):.3f} s)")
+        report.rows.append(Row(f"start-up, `{label}` (median of {runs})", f"{medians[label]:.3f} s"))
+    return medians
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def markdown_table(rows: Sequence[Row]) -> list[str]:
+    """The rows as a Markdown table, ready for docs/performance.md."""
+    lines = ["| figure | interpreter | reference | ratio |", "| --- | ---: | ---: | ---: |"]
+    lines += [f"| {r.figure} | {r.interpreter} | {r.reference} | {r.ratio} |" for r in rows]
+    return lines
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The options; every budget can be made small so a test can run the whole script."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of every measurement (default 3)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="seconds of random games per side, per god and per round (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of round 1; round r uses seed + r - 1 (default 1)")
+    parser.add_argument("--pack", default="bga", choices=PACKS, help="rule pack of the interpreter (default bga)")
+    gods = parser.add_mutually_exclusive_group()
+    gods.add_argument("--gods", nargs="+", metavar="GOD", default=list(SIMPLE_GODS),
+                      help="gods to measure against a Mortal (default: the ten simple gods)")
+    gods.add_argument("--no-gods", action="store_true", help="skip the gods")
+    parser.add_argument("--perft-depth", type=int, default=3, help="perft depth from S0 (default 3: 350,208 leaves)")
+    parser.add_argument("--startup-runs", type=int, default=5,
+                        help="fresh processes per start-up figure; 0 skips start-up (default 5)")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0 or args.perft_depth < 1 or args.startup_runs < 0:
+        parser.error("--rounds and --perft-depth must be at least 1, --seconds positive, --startup-runs >= 0")
+    return args
+
+
+def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
+    """Measure everything the options ask for, printing as it goes; returns the report (the
+    rows of the table) so that tests can inspect it."""
+    report = Report(out)
+    reference = load_reference()
+    report.line("# Rule interpreter v hand-written mortal reference")
+    for text in machine_lines():
+        report.line(text)
+    gods = [] if args.no_gods else list(args.gods)
+    report.line(f"pack: {args.pack}; {args.rounds} rounds x {args.seconds:g} s; seed {args.seed}; "
+                f"gods: {', '.join(gods) or 'none'}; perft depth {args.perft_depth}")
+
+    report.line("\n## Random games from S0 (games/s; ratio interpreter / reference)")
+    mortal, god_rates, skipped = measure_games(report, reference, args.pack, args.rounds, args.seconds,
+                                               args.seed, gods)
+    report_games(report, mortal, god_rates, skipped, args.rounds, args.seconds)
+
+    report.line(f"\n## Perft from S0, depth {args.perft_depth} (leaves/s; median of {args.rounds})")
+    measure_perft(report, reference, args.pack, args.perft_depth, args.rounds)
+
+    if args.startup_runs:
+        report.line("\n## Start-up (wall time of a fresh process)")
+        measure_startup(report, args.startup_runs)
+
+    peak = peak_rss_mib()
+    report.line("\n## Memory")
+    report.line(f"peak resident memory of this process: {peak:.1f} MiB")
+    report.rows.append(Row("peak resident memory of the benchmark process (both engines)", f"{peak:.1f} MiB"))
+
+    report.line("\n## Table (Markdown)\n")
+    for text in machine_lines():
+        report.line(text + "  ")
+    report.line("")
+    for text in markdown_table(report.rows):
+        report.line(text)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command line entry point: see the module docstring."""
+    run(parse_args(argv), out=lambda text: print(text, flush=True))
+
+
+if __name__ == "__main__":
+    main()

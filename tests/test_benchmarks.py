@@ -1,0 +1,78 @@
+"""The benchmark script (benchmarks/compare.py) runs and reports every figure.
+
+Speed is never asserted here: a test that fails on a busy machine teaches nothing. These tests
+run the script on tiny budgets and check that it prints every figure, that its Markdown table is
+well formed, and that the interpreter and the reference agree on perft.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "compare.py"
+_spec = importlib.util.spec_from_file_location("benchmarks_compare", _PATH)
+compare = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("benchmarks_compare", compare)  # dataclasses look their module up
+_spec.loader.exec_module(compare)
+
+TINY = ["--rounds", "1", "--seconds", "0.2", "--no-gods", "--perft-depth", "2"]
+
+
+def run(argv: list[str]) -> tuple[list[str], object]:
+    lines: list[str] = []
+    report = compare.run(compare.parse_args(argv), out=lines.append)
+    return "\n".join(lines).splitlines(), report
+
+
+def test_whole_script_on_tiny_budgets():
+    lines, report = run([*TINY, "--startup-runs", "1"])
+    text = "\n".join(lines)
+    assert lines[0].startswith("# Rule interpreter v hand-written mortal reference")
+    for prefix in ("date: ", "machine: ", "python: ", "round 1 Mortal v Mortal games/s: interpreter ",
+                   "Mortal v Mortal games/s median: interpreter ", "perft depth 2 interpreter: 5,156 leaves",
+                   "perft depth 2 reference, bulk counting off: 5,156 leaves",
+                   "perft depth 2 reference, bulk counting on: 5,156 leaves",
+                   "perft counts agree: 5,156 = 5,156 = 5,156 (the known count is 5,156)",
+                   "start-up python -m santorini cards --pack bga: median ",
+                   "start-up python -c load_pack(bga, pantheon, first-edition): median ",
+                   "peak resident memory of this process: "):
+        assert any(line.startswith(prefix) for line in lines), f"no line starts with {prefix!r}:\n{text}"
+    assert "DISAGREE" not in text and "skipped" not in text
+    assert re.search(r"ratio \d", text)
+
+    # The Markdown table: a header, a separator, one row per figure, four cells each.
+    table = lines[lines.index("| figure | interpreter | reference | ratio |"):]
+    assert table[1] == "| --- | ---: | ---: | ---: |"
+    assert len(table) == 2 + len(report.rows) == 2 + 6
+    assert all(row.startswith("| ") and row.endswith(" |") and row.count(" | ") == 3 for row in table)
+    assert table[2].startswith("| games/s, Mortal v Mortal from S0 (median of 1 x 0.2 s) |")
+
+
+def test_gods_are_measured_and_unknown_names_skipped():
+    lines, report = run(["--rounds", "1", "--seconds", "0.1", "--gods", "Pan", "Nobody",
+                         "--perft-depth", "1", "--startup-runs", "0"])
+    assert any(line.startswith("Pan v Mortal games/s median: ") and "ratio to Mortal v Mortal" in line
+               for line in lines)
+    assert any(line.startswith("round 1 Nobody v Mortal: skipped") for line in lines)
+    assert not any(line.startswith("start-up") for line in lines)
+    assert [row.figure.split(",")[0] for row in report.rows].count("games/s") == 3
+
+
+def test_perft_counts_agree_with_the_reference():
+    reference = compare.load_reference()
+    result = compare.measure_perft(compare.Report(out=lambda text: None), reference, "bga", 2, 1)
+    assert result.agree
+    assert result.counts == {compare.INTERPRETER: 5156, compare.REFERENCE_NO_BULK: 5156,
+                             compare.REFERENCE_BULK: 5156}
+    game = compare.s0_game("pantheon")
+    assert game.engine.perft(game.state, 1) == reference.perft(reference.s0(), 1) == compare.S0_PERFT[1]
+
+
+def test_options():
+    args = compare.parse_args([])
+    assert (args.rounds, args.seconds, args.seed, args.pack, args.perft_depth) == (3, 5.0, 1, "bga", 3)
+    assert tuple(args.gods) == compare.SIMPLE_GODS and not args.no_gods
+    assert compare.parse_args(["--no-gods"]).no_gods
