@@ -46,8 +46,9 @@ from types import ModuleType
 
 from santorini.interpreter.bench import S0_SQUARES, run_bench
 from santorini.interpreter.board import parse_square
-from santorini.interpreter.game import Game, end_of_setup, new_game, parse_players, place_workers, placing_seats
-from santorini.interpreter.packs import load_pack
+from santorini.interpreter.game import (Game, SetupError, end_of_setup, new_game, parse_players, place_workers,
+                                       placing_seats)
+from santorini.interpreter.packs import UnknownName, load_pack
 
 HERE = Path(__file__).resolve().parent
 REFERENCE_PATH = HERE / "reference_mortal.py"
@@ -199,8 +200,8 @@ def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds:
         def run_reference() -> None:
             mortal.reference.append(bench_reference(reference, seconds, round_seed))
 
-        for run in ((run_interpreter, run_reference) if index % 2 == 0 else (run_reference, run_interpreter)):
-            run()
+        for measure in ((run_interpreter, run_reference) if index % 2 == 0 else (run_reference, run_interpreter)):
+            measure()
         report.line(f"round {index + 1} Mortal v Mortal games/s: interpreter {fmt_rate(mortal.interpreter[-1])} "
                     f"({mortal.turns_per_game[-1]:.1f} turns/game), reference {fmt_rate(mortal.reference[-1])}, "
                     f"ratio {fmt_ratio(ratio(mortal.interpreter[-1], mortal.reference[-1]))}")
@@ -209,7 +210,9 @@ def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds:
                 continue
             try:
                 games_per_s, _ = bench_interpreter(pack_name, (god, "Mortal"), seconds, round_seed)
-            except Exception as err:  # an unknown or banned name: report it, measure the rest
+            except (SetupError, UnknownName) as err:  # a name the pack does not have: say so, go on
+                # Anything else is a fault of the engine and stops the run: figures of a broken
+                # engine mean nothing, and a "skipped" line would hide the fault.
                 skipped[god] = f"{type(err).__name__}: {err}"
                 report.line(f"round {index + 1} {god} v Mortal: skipped ({skipped[god]})")
                 continue

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 
 import click
-import yaml
 
-from ..dsl.source import SourceError, SourceErrors, load_document
-from .engine import IllegalTurn
+from ..dsl.source import SourceError, SourceErrors
 from .game import Game, SetupError, new_game, parse_players
 from .human import HumanAgent
 from .notation import NotationError, format_board
-from .packs import MORTAL, PackError, UnknownName, load_pack, pack_names
+from .packs import MORTAL, PackError, UnknownName, load_pack
 from .play import RandomAgent, run_game
 from .records import ReplayReport, replay, write_record
 from .scenario import load_scenario, run_scenarios

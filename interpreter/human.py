@@ -56,7 +56,7 @@ class HumanAgent:
             for number, action in enumerate(legal, start=1):
                 self.say(f"  {number}. {format_step(state, action)}")
             if complete:
-                self.say(f"  0. end the turn here")
+                self.say("  0. end the turn here")
             answer = self.ask("choose a number or type a step:").strip()
             if complete and answer in ("0", END_TURN, "pass"):
                 return tuple(steps)

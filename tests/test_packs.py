@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from santorini.interpreter.game import new_game, parse_players
-from santorini.interpreter.packs import PackError, load_pack, load_pack_folder, pack_names, package_root
-from santorini.interpreter.scenario import load_scenario
+from santorini.interpreter.packs import PackError, load_pack, load_pack_folder, pack_names
 from support import PACKS, REPO, s0_text
 
 SIMPLE_GODS = {"Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hephaestus", "Hermes", "Minotaur",

@@ -1,0 +1,121 @@
+"""Fast paths of the commonest turn, 'one of your workers moves, the moved worker builds', when
+no hook of the seat touches it: enumeration by hash arithmetic, and playing a written turn by
+checking its two steps. Each must agree exactly with the generic step chain it stands in for
+(tests/test_fast_paths.py compares them on random positions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..dsl.hooks import Program
+from .board import NEIGHBOURS, SQUARES, ZOBRIST
+from .walk import Action, SeatRules, StepFn, Walk, win_table
+
+def is_plain(program: Program, rules: SeatRules) -> bool:
+    """'One of your workers moves, the moved worker builds', untouched by any hook."""
+    if program.announced or len(program.steps) != 2:
+        return False
+    move, build = program.steps
+    return (move.verb == "move" and move.actor == "any" and build.verb == "build"
+            and build.actor in ("moved", "that")
+            and not (move.optional or build.optional or move.repeat or build.repeat
+                     or move.constraints or build.constraints)
+            and not (rules.move_options or rules.build_options or rules.followups))
+
+
+def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
+    """The fast path of the commonest turn: when a program is just 'one of your workers moves,
+    the moved worker builds' and no hook of the seat touches those steps (no option, follow-up
+    or constraint), its outcomes are enumerated by hash arithmetic alone, without applying a
+    single step. It must agree with the generic chain exactly (tests compare the two)."""
+    if not is_plain(program, rules):
+        return None
+    climb = rules.climb
+    win = win_table(rules.wins)
+    worker_keys, height_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome, ZOBRIST.winner
+
+    def enumerate_plain(walk: Walk) -> bool:
+        # Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
+        # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
+        # keeping either turn is right: no membership test is needed.
+        st = walk.state
+        heights, occupant, domes, found = st.heights, st.occupant, st.domes, walk.found
+        forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
+        winner_key = winner_keys[walk.team]
+        blocked = [occupant[s] >= 0 or domes[s] for s in SQUARES]
+        built = [dome_keys[s] if heights[s] == 3 else height_keys[s][heights[s]] ^ height_keys[s][heights[s] + 1]
+                 for s in SQUARES]
+        for worker in st.team_workers(walk.team):
+            origin = st.worker_pos[worker]
+            here = heights[origin]
+            keys = worker_keys[st.worker_class[worker]]
+            lifted = st.hash ^ keys[origin]
+            wins_from = win[here]
+            blocked[origin] = False  # the mover leaves: its square can be built on
+            for to in NEIGHBOURS[origin]:
+                if blocked[to]:
+                    continue
+                there = heights[to]
+                if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
+                    continue
+                moved = lifted ^ keys[to]
+                move = ("move", worker, to)
+                if wins_from[there]:
+                    found[moved ^ winner_key] = (move,)
+                    continue
+                for square in NEIGHBOURS[to]:
+                    if not blocked[square]:
+                        found[moved ^ built[square]] = (move, ("build", worker, square))
+            blocked[origin] = True
+        return False
+    return enumerate_plain
+
+
+def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence[Action]], tuple | None] | None:
+    """The fast path of playing a written plain turn: check the two steps against the rules and
+    apply them to a copy. Returns (state after, events), or None to leave the turn to the generic
+    chain (which also gives the reason when a turn is illegal)."""
+    if not is_plain(program, rules):
+        return None
+    climb = rules.climb
+    win = win_table(rules.wins)
+
+    def play_plain(walk: Walk, steps: Sequence[Action]) -> tuple | None:
+        st = walk.state
+        if not 1 <= len(steps) <= 2 or steps[0][0] != "move":
+            return None
+        _, worker, to = steps[0]
+        if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != walk.team:
+            return None
+        origin = st.worker_pos[worker]
+        if origin < 0 or to not in NEIGHBOURS[origin] or st.occupant[to] >= 0 or st.domes[to]:
+            return None
+        here, there = st.heights[origin], st.heights[to]
+        if there - here > climb or (walk.forbid_up and there > here) or (walk.forbid_down and there < here):
+            return None
+        move_event = ("move", worker, origin, to, here, there)
+        if win[here][there]:
+            if len(steps) != 1:
+                return None
+            after = st.copy()
+            after.relocate(worker, to)
+            after.winner = walk.team
+            return after, (move_event,)
+        if len(steps) != 2:
+            return None
+        verb, builder, square = steps[1]
+        if builder != worker or square not in NEIGHBOURS[to]:
+            return None
+        if square != origin and (st.occupant[square] >= 0 or st.domes[square]):
+            return None
+        height = st.heights[square]
+        if not (verb == "build" or (verb == "dome" and height == 3)):
+            return None
+        after = st.copy()
+        after.relocate(worker, to)
+        if height == 3:
+            after.set_dome(square, True)
+        else:
+            after.set_height(square, height + 1)
+        return after, (move_event, ("build", worker, square, min(height + 1, 3), height == 3))
+    return play_plain
