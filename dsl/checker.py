@@ -13,7 +13,7 @@ import difflib
 from . import ast
 from .hooks import BUILD_CONSTRAINTS, MOVE_CONSTRAINTS
 from .parser import Origin
-from .source import SourceError
+from .errors import SourceError
 
 
 class CheckError(SourceError):
@@ -51,7 +51,6 @@ ONLY_ON = {
     ast.Restriction: ({"god", "hero"}, "a 'cannot' restriction is a power's: it binds the power's opponents"),
 }
 
-LANGUAGE_VERSION = 1
 
 CONSTRAINT_WORDS = {
     "not_up": "not up", "not_up_or_down": "not up or down", "not_back_to_start": "not back to its starting space",

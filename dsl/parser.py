@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .lexer import LexError, WordLexer
-from .source import SourceError
+from .errors import SourceError
 
 
 class ParseError(SourceError):

@@ -22,6 +22,8 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from .errors import SourceError, SourceErrors
+
 KINDS: tuple[str, ...] = ("card", "pack", "mode", "scenario", "record")
 
 Key = str | int
@@ -29,31 +31,6 @@ KeyPath = tuple[Key, ...]
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _STR_TAG = "tag:yaml.org,2002:str"
-
-
-class SourceError(Exception):
-    """One fault in a data file, at a 1-based line and column, printed like a compiler error."""
-
-    def __init__(self, file: str, line: int, column: int, message: str) -> None:
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.message}"
-
-
-class SourceErrors(Exception):
-    """All the faults of one file: an author fixes them in one pass instead of one run per fault."""
-
-    def __init__(self, errors: list[SourceError]) -> None:
-        self.errors = errors
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(str(error) for error in self.errors)
 
 
 @dataclass

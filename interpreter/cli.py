@@ -15,15 +15,15 @@ from pathlib import Path
 
 import click
 
-from ..dsl.source import SourceError, SourceErrors
+from ..dsl.errors import SourceError, SourceErrors
 from .game import Game, SetupError, new_game, parse_players
 from .human import HumanAgent
 from .notation import NotationError, format_board
 from .packs import MORTAL, PackError, UnknownName, load_pack
 from .play import RandomAgent, run_game
-from .records import ReplayReport, replay, write_record
-from .scenario import load_scenario, run_scenarios
-from .validate import check_paths
+
+# Commands that read YAML files import their modules when they run: `santorini cards` and
+# `santorini play` then start without loading the YAML and JSON Schema libraries.
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -66,6 +66,7 @@ def check(paths: tuple[str, ...]) -> None:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         bad_input(f"no such file or folder: {', '.join(missing)}")
+    from .validate import check_paths
     checked, errors = check_paths(list(paths))
     for error in errors:
         click.echo(str(error))
@@ -81,6 +82,7 @@ def scenario(paths: tuple[str, ...]) -> None:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         bad_input(f"no such file or folder: {', '.join(missing)}")
+    from .scenario import run_scenarios
     result = run_scenarios(list(paths))
     for line in result.lines:
         click.echo(line)
@@ -94,6 +96,7 @@ def scenario(paths: tuple[str, ...]) -> None:
 @reports_bad_input
 def perft(file: str, depth: int) -> None:
     """Count the leaves of the tree of distinct outcomes from a scenario's position."""
+    from .scenario import load_scenario
     loaded = load_scenario(file)
     for d in range(1, depth + 1):
         click.echo(f"{d}: {loaded.game.engine.perft(loaded.state, d)}")
@@ -181,6 +184,7 @@ def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | No
     log = run_game(game, agents, on_placement=placed, on_turn=turned)
     click.echo(f"\n{'winner: ' + log.winner if log.winner else 'no winner'} ({log.reason})")
     if record_path:
+        from .records import write_record
         write_record(record_path, game, log, seed)
         click.echo(f"record written to {record_path}")
 
@@ -205,7 +209,8 @@ def diff(first: str, second: str) -> None:
 @reports_bad_input
 def replay_command(file: str, pack_name: str | None) -> None:
     """Replay a game record, under its own pack or another one, and report where they part."""
-    report: ReplayReport = replay(file, pack_name)
+    from .records import replay
+    report = replay(file, pack_name)
     click.echo(report.message)
     sys.exit(EXIT_OK if report.same else EXIT_FAILED)
 

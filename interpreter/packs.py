@@ -14,11 +14,16 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from ..dsl.checker import LANGUAGE_VERSION, check_rules
-from ..dsl.compiler import compile_rules
+from typing import TYPE_CHECKING
+
+from .. import __version__
+from ..dsl import LANGUAGE_VERSION
+from ..dsl.errors import SourceError, SourceErrors
 from ..dsl.hooks import Power
-from ..dsl.parser import Origin, parse_rules
-from ..dsl.source import Document, SourceError, SourceErrors, load_document
+from .cache import cached, source_key
+
+if TYPE_CHECKING:
+    from ..dsl.source import Document
 
 MORTAL = "Mortal"
 
@@ -114,10 +119,18 @@ def pack_names() -> list[str]:
 
 @cache
 def load_pack(name: str) -> Pack:
-    """A shipped pack by name, fully compiled (cached per process)."""
+    """A shipped pack by name, fully compiled: from the compile cache when its sources are
+    unchanged (see cache.py), else compiled now and cached (once per process in any case)."""
     if name not in pack_names():
         raise UnknownName(f"unknown pack '{name}'; packs are: {', '.join(pack_names())}")
-    return load_pack_folder(package_root() / "powers" / name, package_root() / "modes" / name)
+    root = package_root()
+    return cached(f"pack-{name}", _shipped_key(),
+                  lambda: load_pack_folder(root / "powers" / name, root / "modes" / name))
+
+
+@cache
+def _shipped_key() -> str:
+    return source_key(package_root(), __version__)
 
 
 def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
@@ -180,6 +193,7 @@ def _parent(document: Document | None, errors: list[SourceError]) -> Pack | None
 
 
 def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | None:
+    from ..dsl.source import load_document  # YAML and JSON Schema: only when compiling
     try:
         return load_document(path, kind)
     except SourceErrors as err:
@@ -191,6 +205,9 @@ def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | No
 
 def _compile(document: Document, kind: str, name: str, errors: list[SourceError]) -> Power | None:
     """Parse, check and compile the document's `rules`; faults go to `errors`."""
+    from ..dsl.checker import check_rules
+    from ..dsl.compiler import compile_rules
+    from ..dsl.parser import Origin, parse_rules
     if document.data.get("language", LANGUAGE_VERSION) > LANGUAGE_VERSION:
         line, column = document.position(("language",))
         errors.append(SourceError(document.path, line, column, f"written in rule language version "

@@ -1,0 +1,73 @@
+"""A cache of compiled packs, so that a command starts without parsing a single card.
+
+The shipped packs are compiled once (schema, parse, check, compile) and pickled under the user's
+cache folder. The key is a hash of everything the result depends on: every file of powers/,
+modes/ and schema/, the grammar and the compiler's own source, and the package version. A change
+to any card, mode, schema or to the language makes a new key, so a stale pack is never used.
+Set SANTORINI_CACHE_DIR to move the cache, or to an empty string to turn it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: Folders (under the package root) and file patterns whose content a compiled pack depends on.
+INPUTS = (("powers", "*/*"), ("modes", "*/*.yaml"), ("schema", "*.json"), ("dsl", "*.py"),
+          ("dsl", "*.lark"), ("interpreter", "packs.py"), ("interpreter", "cache.py"))
+
+
+def cache_folder() -> Path | None:
+    """Where compiled packs are kept; None when caching is turned off."""
+    configured = os.environ.get("SANTORINI_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "santorini"
+
+
+def source_key(root: Path, version: str) -> str:
+    """A hash of every input file's path and content under `root`, and the version."""
+    digest = hashlib.sha256(version.encode())
+    for folder, pattern in INPUTS:
+        for path in sorted((root / folder).glob(pattern)):
+            if path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def cached(name: str, key: str, build: Callable[[], T]) -> T:
+    """The object stored under (name, key), or `build()`'s result, stored for next time.
+
+    An unreadable or corrupt entry is rebuilt; a cache that cannot be written is skipped (the
+    cache only saves time, it never decides a result).
+    """
+    folder = cache_folder()
+    if folder is None:
+        return build()
+    path = folder / f"{name}-{key}.pickle"
+    try:
+        with path.open("rb") as handle:
+            return pickle.load(handle)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        pass
+    value = build()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(handle.name, path)
+        for stale in folder.glob(f"{name}-*.pickle"):  # entries of older sources are dead
+            if stale != path:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return value
