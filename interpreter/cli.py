@@ -176,6 +176,7 @@ def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | No
 
     def placed(g: Game, seat: int, text: str) -> None:
         click.echo(f"setup {g.state.seats[seat].letter}: {text}")
+        click.echo(format_board(g.state, with_workers=True))
 
     def turned(g: Game, seat: int, text: str) -> None:
         click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {text}")

@@ -13,7 +13,7 @@ import click
 from .board import parse_square, square_name
 from .engine import Action
 from .game import Game, free_squares
-from .notation import NotationError, format_step, parse_step
+from .notation import NotationError, format_board, format_step, parse_step
 
 END_TURN = "end"
 
@@ -63,6 +63,15 @@ class HumanAgent:
             action = self._read(state, answer, legal, steps, engine)
             if action is not None:
                 steps.append(action)
+                self._show(game, steps)
+
+    def _show(self, game: Game, steps: list[Action]) -> None:
+        """The board after the steps taken so far, so the player sees what a step did (a push,
+        a swap) before choosing the next one."""
+        boards: list[str] = []
+        game.engine.trace(game.state, steps, lambda state, prefix: boards.append(format_board(state, with_workers=True)))
+        if len(boards) == len(steps):
+            self.say(boards[-1])
 
     def _read(self, state, answer: str, legal: list[Action], steps: list[Action], engine) -> Action | None:  # noqa: ANN001
         if answer.isdigit():
