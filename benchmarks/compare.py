@@ -14,7 +14,8 @@ Figures:
 * games/s of each simple god against a Mortal, as a ratio to the Mortal v Mortal games/s of the
   same run (what a power costs over the plain turn);
 * perft from S0 (350,208 leaves at depth 3): leaves/s of both, the counts cross-checked;
-* start-up: the wall time of fresh processes (`python -m santorini cards`, loading all packs);
+* start-up: the wall time of fresh processes (`python -m santorini cards`, loading all packs),
+  with the compile cache warm and turned off when the package has one;
 * the peak resident memory of this process, at the end.
 
 Speed is never asserted by a test; this script reports it. Run it from the repository, with the
@@ -46,16 +47,15 @@ from types import ModuleType
 
 from santorini.interpreter.bench import S0_SQUARES, run_bench
 from santorini.interpreter.board import parse_square
-from santorini.interpreter.game import (Game, SetupError, end_of_setup, new_game, parse_players, place_workers,
-                                       placing_seats)
-from santorini.interpreter.packs import UnknownName, load_pack
+from santorini.interpreter.game import (Game, SetupError, end_of_setup, new_game, parse_players,
+                                       place_workers, placing_seats)
+from santorini.interpreter.packs import UnknownName, load_pack, pack_names
 
 HERE = Path(__file__).resolve().parent
 REFERENCE_PATH = HERE / "reference_mortal.py"
 
 SIMPLE_GODS = ("Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hephaestus", "Hermes",
                "Minotaur", "Pan", "Prometheus")
-PACKS = ("bga", "pantheon", "first-edition")
 
 #: Perft of S0 under the mortal rules, cross-checked by independent enumerators
 #: (tests/scenarios/bga/mortal-perft.yaml, tests/test_reference_mortal.py).
@@ -140,6 +140,8 @@ class Report:
 
     out: Callable[[str], None] = print
     rows: list[Row] = field(default_factory=list)
+    #: False when the perft counts disagree: a wrong count makes every speed figure moot.
+    counts_agree: bool = True
 
     def line(self, text: str = "") -> None:
         """Print at once: a long run should show progress, not one block at the end."""
@@ -176,17 +178,18 @@ def bench_reference(reference: ModuleType, seconds: float, seed: int) -> float:
 
 
 def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds: int, seconds: float,
-                  seed: int, gods: Sequence[str]) -> tuple[MortalRounds, dict[str, list[float]], dict[str, str]]:
+                  seed: int, gods: Sequence[str]) -> tuple[MortalRounds, dict[str, list[tuple[float, float]]],
+                                                           dict[str, str]]:
     """Mortal v Mortal on both sides and each god v Mortal on the interpreter, interleaved.
 
     Every round runs all of them once, so a god's figure and the Mortal figure it is divided by
     come from the same stretches of time. Inside a round the side that goes first alternates
     (interpreter first in odd rounds, reference first in even ones) so that neither side always
-    runs on a freshly warmed or freshly disturbed machine. Round r uses seed `seed + r`: the
-    rounds sample different games, both sides the same seed.
+    runs on a freshly warmed or freshly disturbed machine. Round r (from 1) uses seed
+    `seed + r - 1`: the rounds sample different games, both sides the same seed.
     """
     mortal = MortalRounds()
-    god_rates: dict[str, list[float]] = {god: [] for god in gods}
+    god_rates: dict[str, list[tuple[float, float]]] = {god: [] for god in gods}  # (games/s, turns/game)
     skipped: dict[str, str] = {}
     load_pack(pack_name)  # compile the pack before the clock starts (cached per process)
     for index in range(rounds):
@@ -200,42 +203,54 @@ def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds:
         def run_reference() -> None:
             mortal.reference.append(bench_reference(reference, seconds, round_seed))
 
-        for measure in ((run_interpreter, run_reference) if index % 2 == 0 else (run_reference, run_interpreter)):
+        order = (run_interpreter, run_reference) if index % 2 == 0 else (run_reference, run_interpreter)
+        for measure in order:
             measure()
-        report.line(f"round {index + 1} Mortal v Mortal games/s: interpreter {fmt_rate(mortal.interpreter[-1])} "
-                    f"({mortal.turns_per_game[-1]:.1f} turns/game), reference {fmt_rate(mortal.reference[-1])}, "
-                    f"ratio {fmt_ratio(ratio(mortal.interpreter[-1], mortal.reference[-1]))}")
+        interp, ref = mortal.interpreter[-1], mortal.reference[-1]
+        report.line(f"round {index + 1} Mortal v Mortal games/s: interpreter {fmt_rate(interp)} "
+                    f"({mortal.turns_per_game[-1]:.1f} turns/game), reference {fmt_rate(ref)}, "
+                    f"ratio {fmt_ratio(ratio(interp, ref))}")
         for god in gods:
             if god in skipped:
                 continue
             try:
-                games_per_s, _ = bench_interpreter(pack_name, (god, "Mortal"), seconds, round_seed)
+                games_per_s, turns = bench_interpreter(pack_name, (god, "Mortal"), seconds, round_seed)
             except (SetupError, UnknownName) as err:  # a name the pack does not have: say so, go on
                 # Anything else is a fault of the engine and stops the run: figures of a broken
                 # engine mean nothing, and a "skipped" line would hide the fault.
                 skipped[god] = f"{type(err).__name__}: {err}"
                 report.line(f"round {index + 1} {god} v Mortal: skipped ({skipped[god]})")
                 continue
-            god_rates[god].append(games_per_s)
-            report.line(f"round {index + 1} {god} v Mortal games/s: {fmt_rate(games_per_s)}, "
+            god_rates[god].append((games_per_s, turns))
+            report.line(f"round {index + 1} {god} v Mortal games/s: {fmt_rate(games_per_s)} "
+                        f"({turns:.1f} turns/game), "
                         f"ratio to Mortal v Mortal {fmt_ratio(ratio(games_per_s, mortal.interpreter[-1]))}")
     return mortal, {g: r for g, r in god_rates.items() if r}, skipped
 
 
-def report_games(report: Report, mortal: MortalRounds, god_rates: dict[str, list[float]],
+def report_games(report: Report, mortal: MortalRounds, god_rates: dict[str, list[tuple[float, float]]],
                  skipped: dict[str, str], rounds: int, seconds: float) -> None:
-    """Medians and ratios of the game figures, printed and added to the table."""
+    """Medians and ratios of the game figures, printed and added to the table.
+
+    Turns per game are shown beside games/s because a power changes how long games last (Pan
+    wins sooner, Athena's opponent climbs less): games/s mixes the cost of a turn with the
+    length of a game, and the two are told apart only with both numbers."""
     interp, ref = mortal.interpreter_median, mortal.reference_median
     report.line(f"Mortal v Mortal games/s median: interpreter {fmt_rate(interp)}, reference {fmt_rate(ref)}, "
                 f"ratio {fmt_ratio(ratio(interp, ref))} "
                 f"(interpreter turns/game {statistics.median(mortal.turns_per_game):.1f})")
-    report.rows.append(Row(f"games/s, Mortal v Mortal from S0 (median of {rounds} x {seconds:g} s)",
+    turns = statistics.median(mortal.turns_per_game)
+    report.rows.append(Row(f"games/s, Mortal v Mortal from S0 ({turns:.1f} turns/game; "
+                           f"median of {rounds} x {seconds:g} s)",
                            fmt_rate(interp), fmt_rate(ref), fmt_ratio(ratio(interp, ref))))
-    for god, rates in god_rates.items():
-        median = statistics.median(rates)
+    for god, figures in god_rates.items():
+        median = statistics.median(games for games, _ in figures)
+        turns = statistics.median(turns for _, turns in figures)
         share = ratio(median, interp)
-        report.line(f"{god} v Mortal games/s median: {fmt_rate(median)}, ratio to Mortal v Mortal {fmt_ratio(share)}")
-        report.rows.append(Row(f"games/s, {god} v Mortal (ratio: to interpreter Mortal v Mortal)",
+        report.line(f"{god} v Mortal games/s median: {fmt_rate(median)} ({turns:.1f} turns/game), "
+                    f"ratio to Mortal v Mortal {fmt_ratio(share)}")
+        report.rows.append(Row(f"games/s, {god} v Mortal ({turns:.1f} turns/game; "
+                               "ratio to interpreter Mortal v Mortal)",
                                fmt_rate(median), "-", fmt_ratio(share)))
     for god, why in skipped.items():
         report.rows.append(Row(f"games/s, {god} v Mortal", f"skipped: {why.split(';')[0]}"))
@@ -275,10 +290,13 @@ class PerftResult:
 #: built); the reference's non-bulk perft builds every leaf Position, and its bulk perft only
 #: counts the last ply (popcounts, no leaf at all). The interpreter does more than the bulk
 #: counter and less than the non-bulk one, so both are shown.
-INTERPRETER, REFERENCE_NO_BULK, REFERENCE_BULK = "interpreter", "reference, bulk counting off", "reference, bulk counting on"
+INTERPRETER = "interpreter"
+REFERENCE_NO_BULK = "reference, bulk counting off"
+REFERENCE_BULK = "reference, bulk counting on"
 
 
-def measure_perft(report: Report, reference: ModuleType, pack_name: str, depth: int, rounds: int) -> PerftResult:
+def measure_perft(report: Report, reference: ModuleType, pack_name: str, depth: int,
+                  rounds: int) -> PerftResult:
     """Perft from S0 at `depth`, each counter once per round, the order rotating by round."""
     game = s0_game(pack_name)
     engine, state = game.engine, game.state
@@ -312,6 +330,7 @@ def measure_perft(report: Report, reference: ModuleType, pack_name: str, depth: 
         known = f" (the known count is {expected:,})" if expected is not None else ""
         report.line(f"perft counts agree: {counts}{known}")
     else:
+        report.counts_agree = False
         report.line(f"perft counts DISAGREE: {', '.join(f'{n} {result.counts[n]:,}' for n in names)}"
                     + (f" (the known count is {expected:,})" if expected is not None else ""))
     for name in names[1:]:
@@ -324,15 +343,27 @@ def measure_perft(report: Report, reference: ModuleType, pack_name: str, depth: 
 # ---------------------------------------------------------------------------- start-up
 
 
-def time_process(arguments: Sequence[str], runs: int) -> list[float]:
+def has_compile_cache() -> bool:
+    """Whether the package keeps compiled packs between processes (interpreter/cache.py). A
+    fresh process then starts from the cache, so start-up is measured both ways: as the user's
+    environment has it, and with the cache turned off (SANTORINI_CACHE_DIR set to ''), which is
+    what the first command after a change to any card pays."""
+    return importlib.util.find_spec("santorini.interpreter.cache") is not None
+
+
+def time_process(arguments: Sequence[str], runs: int, env_changes: dict[str, str] | None = None,
+                 warm_up: bool = False) -> list[float]:
     """Wall times of `runs` fresh processes of this same interpreter, in this same environment
-    (PYTHONPATH, working folder), so they import the very package being measured. A failing
-    process is an error, not a fast start."""
+    (PYTHONPATH, working folder) but for `env_changes`, so they import the very package being
+    measured. `warm_up` runs the command once untimed first, so that a cache the command fills
+    is filled before the clock runs. A failing process is an error, not a fast start."""
+    env = {**os.environ, **(env_changes or {})}
     times = []
-    for _ in range(runs):
+    for index in range(-1 if warm_up else 0, runs):
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, env=os.environ.copy())
-        times.append(time.perf_counter() - start)
+        done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, env=env)
+        if index >= 0:
+            times.append(time.perf_counter() - start)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(arguments)} exited {done.returncode}: {done.stderr.strip()}")
     return times
@@ -341,14 +372,19 @@ def time_process(arguments: Sequence[str], runs: int) -> list[float]:
 def measure_startup(report: Report, runs: int) -> dict[str, float]:
     """Median wall time of a fresh `cards` command and of a fresh process loading every pack:
     start-up is paid on every command and is where parsing and compiling the cards show."""
+    variants: list[tuple[str, dict[str, str], bool]] = [("", {}, False)]
+    if has_compile_cache():
+        variants = [(", compile cache warm", {}, True),
+                    (", compile cache off", {"SANTORINI_CACHE_DIR": ""}, False)]
     medians = {}
     for label, arguments in (("python -m santorini cards --pack bga", CARDS_COMMAND),
                              ("python -c load_pack(bga, pantheon, first-edition)", LOAD_ALL_COMMAND)):
-        times = time_process(arguments, runs)
-        medians[label] = statistics.median(times)
-        report.line(f"start-up {label}: median {medians[label]:.3f} s of {runs} "
-                    f"(min {min(times):.3f} s, max {max(times):.3f} s)")
-        report.rows.append(Row(f"start-up, `{label}` (median of {runs})", f"{medians[label]:.3f} s"))
+        for note, env_changes, warm_up in variants:
+            times = time_process(arguments, runs, env_changes, warm_up)
+            median = medians[label + note] = statistics.median(times)
+            report.line(f"start-up {label}{note}: median {median:.3f} s of {runs} "
+                        f"(min {min(times):.3f} s, max {max(times):.3f} s)")
+            report.rows.append(Row(f"start-up, `{label}`{note} (median of {runs})", f"{median:.3f} s"))
     return medians
 
 
@@ -364,23 +400,28 @@ def markdown_table(rows: Sequence[Row]) -> list[str]:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The options; every budget can be made small so a test can run the whole script."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of every measurement (default 3)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of every measurement (default 3)")
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="seconds of random games per side, per god and per round (default 5)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of round 1; round r uses seed + r - 1 (default 1)")
-    parser.add_argument("--pack", default="bga", choices=PACKS, help="rule pack of the interpreter (default bga)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of round 1; round r uses seed + r - 1 (default 1)")
+    parser.add_argument("--pack", default="bga", choices=pack_names(),
+                        help="rule pack of the interpreter (default bga)")
     gods = parser.add_mutually_exclusive_group()
     gods.add_argument("--gods", nargs="+", metavar="GOD", default=list(SIMPLE_GODS),
                       help="gods to measure against a Mortal (default: the ten simple gods)")
     gods.add_argument("--no-gods", action="store_true", help="skip the gods")
-    parser.add_argument("--perft-depth", type=int, default=3, help="perft depth from S0 (default 3: 350,208 leaves)")
+    parser.add_argument("--perft-depth", type=int, default=3,
+                        help="perft depth from S0 (default 3: 350,208 leaves)")
     parser.add_argument("--startup-runs", type=int, default=5,
                         help="fresh processes per start-up figure; 0 skips start-up (default 5)")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0 or args.perft_depth < 1 or args.startup_runs < 0:
-        parser.error("--rounds and --perft-depth must be at least 1, --seconds positive, --startup-runs >= 0")
+        parser.error("--rounds and --perft-depth must be at least 1, --seconds positive, "
+                     "--startup-runs at least 0")
     return args
 
 
@@ -389,8 +430,9 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
     rows of the table) so that tests can inspect it."""
     report = Report(out)
     reference = load_reference()
+    started = datetime.datetime.now(datetime.timezone.utc)
     report.line("# Rule interpreter v hand-written mortal reference")
-    for text in machine_lines():
+    for text in machine_lines(started):
         report.line(text)
     gods = [] if args.no_gods else list(args.gods)
     report.line(f"pack: {args.pack}; {args.rounds} rounds x {args.seconds:g} s; seed {args.seed}; "
@@ -414,8 +456,8 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
     report.rows.append(Row("peak resident memory of the benchmark process (both engines)", f"{peak:.1f} MiB"))
 
     report.line("\n## Table (Markdown)\n")
-    for text in machine_lines():
-        report.line(text + "  ")
+    for text in machine_lines(started):
+        report.line(text + "  ")  # two spaces: a Markdown line break
     report.line("")
     for text in markdown_table(report.rows):
         report.line(text)
@@ -423,8 +465,11 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Command line entry point: see the module docstring."""
-    run(parse_args(argv), out=lambda text: print(text, flush=True))
+    """Command line entry point: see the module docstring. Exits 1 when the perft counts
+    disagree, so that a script or CI job running the benchmark notices."""
+    report = run(parse_args(argv), out=lambda text: print(text, flush=True))
+    if not report.counts_agree:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -33,12 +33,12 @@ class S0Agent(RandomAgent):
 
 
 def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchResult:
-    players = parse_players(gods)
+    template = new_game(pack, parse_players(gods))
     rng = random.Random(seed)
     games = turns = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = new_game(pack, players)
+        game = template.restart()
         agents = [S0Agent(rng), S0Agent(rng)]
         log = run_game(game, agents)
         games += 1

@@ -13,9 +13,16 @@ SQUARES = tuple(range(SIZE * SIZE))
 COLUMNS = "abcde"
 
 
+def _name(square: int) -> str:
+    return f"{COLUMNS[square % SIZE]}{square // SIZE + 1}"
+
+
+SQUARE_NAMES = tuple(_name(s) for s in SQUARES)
+
+
 def square_name(square: int) -> str:
     """'a1' for 0, 'e5' for 24."""
-    return f"{COLUMNS[square % SIZE]}{square // SIZE + 1}"
+    return SQUARE_NAMES[square]
 
 
 def parse_square(text: str) -> int:
@@ -61,6 +68,10 @@ class Zobrist:
         self.dome = tuple(rng.getrandbits(64) for _ in SQUARES)
         self.worker = tuple(tuple(rng.getrandbits(64) for _ in SQUARES) for _ in range(classes))
         self.winner = tuple(rng.getrandbits(64) for _ in range(classes))
+        #: build[s][h]: what building the next piece on s, at height h, does to the hash (a
+        #: block for h < 3, a dome on level 3).
+        self.build = tuple(tuple(self.height[s][h] ^ self.height[s][h + 1] for h in range(3)) + (self.dome[s],)
+                           for s in SQUARES)
 
 
 ZOBRIST = Zobrist()

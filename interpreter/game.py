@@ -68,6 +68,12 @@ class Game:
     def workers_per_seat(self) -> int:
         return self.mode.power.workers_to_place or 2
 
+    def restart(self) -> Game:
+        """A new game with the same seats and compiled rules, on an empty board (compiling the
+        engine once for many games)."""
+        state = GameState(seats=self.state.seats, team_letters=self.state.team_letters)
+        return Game(self.pack, self.mode, self.players, self.cards, self.engine, state)
+
 
 def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = None) -> Game:
     """Seats, teams and compiled rules for these players; an empty board, no workers yet."""

@@ -11,6 +11,18 @@ from ..dsl.hooks import Program
 from .board import NEIGHBOURS, SQUARES, ZOBRIST
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
+#: Ready-made step tuples ("move"/"build", worker, square): the enumeration stores one turn per
+#: outcome, and building those tuples anew was a good part of its time. 32 workers is 8 seats
+#: of 4; a game with more workers makes its own (see `_steps`).
+_TABLE_WORKERS = 32
+_MOVES = tuple(tuple(("move", w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
+_BUILDS = tuple(tuple(("build", w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
+
+
+def _steps(table: tuple, verb: str, worker: int) -> tuple:
+    return table[worker] if worker < _TABLE_WORKERS else tuple((verb, worker, s) for s in SQUARES)
+
+
 def is_plain(program: Program, rules: SeatRules) -> bool:
     """'One of your workers moves, the moved worker builds', untouched by any hook."""
     if program.announced or len(program.steps) != 2:
@@ -32,19 +44,17 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         return None
     climb = rules.climb
     win = win_table(rules.wins)
-    worker_keys, height_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome, ZOBRIST.winner
+    worker_keys, build_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.winner
 
     def enumerate_plain(walk: Walk) -> bool:
         # Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
         # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
         # keeping either turn is right: no membership test is needed.
         st = walk.state
-        heights, occupant, domes, found = st.heights, st.occupant, st.domes, walk.found
+        heights, occupant, found = st.heights, st.occupant, walk.found
         forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
         winner_key = winner_keys[walk.team]
-        blocked = [occupant[s] >= 0 or domes[s] for s in SQUARES]
-        built = [dome_keys[s] if heights[s] == 3 else height_keys[s][heights[s]] ^ height_keys[s][heights[s] + 1]
-                 for s in SQUARES]
+        blocked = [o >= 0 or d for o, d in zip(occupant, st.domes)]
         for worker in st.team_workers(walk.team):
             origin = st.worker_pos[worker]
             here = heights[origin]
@@ -52,6 +62,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
             lifted = st.hash ^ keys[origin]
             wins_from = win[here]
             blocked[origin] = False  # the mover leaves: its square can be built on
+            moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:
                     continue
@@ -59,13 +70,13 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                 if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
                     continue
                 moved = lifted ^ keys[to]
-                move = ("move", worker, to)
+                move = moves[to]
                 if wins_from[there]:
                     found[moved ^ winner_key] = (move,)
                     continue
                 for square in NEIGHBOURS[to]:
                     if not blocked[square]:
-                        found[moved ^ built[square]] = (move, ("build", worker, square))
+                        found[moved ^ build_keys[square][heights[square]]] = (move, builds[square])
             blocked[origin] = True
         return False
     return enumerate_plain

@@ -48,6 +48,7 @@ class GameState:
     worker_team: list[int] = field(default_factory=list)
     worker_number: list[int] = field(default_factory=list)
     worker_class: list[int] = field(default_factory=list)
+    worker_names: list[str] = field(default_factory=list)
     to_move: int = 0
     winner: int | None = None
     out: set[int] = field(default_factory=set)
@@ -62,6 +63,7 @@ class GameState:
         self.worker_team.append(team)
         self.worker_number.append(number)
         self.worker_class.append(team * 2 + kind)
+        self.worker_names.append(f"{self.team_letters[team]}{number}")
         self.place(index, square)
         return index
 
@@ -86,7 +88,7 @@ class GameState:
         self.hash ^= keys[old] ^ keys[square]
 
     def worker_name(self, worker: int) -> str:
-        return f"{self.team_letters[self.worker_team[worker]]}{self.worker_number[worker]}"
+        return self.worker_names[worker]
 
     def worker_by_name(self, name: str) -> int:
         """The index of worker 'A1'; ValueError naming the workers there are."""
@@ -138,6 +140,7 @@ class GameState:
         clone.worker_team = self.worker_team[:]
         clone.worker_number = self.worker_number[:]
         clone.worker_class = self.worker_class[:]
+        clone.worker_names = self.worker_names[:]
         clone.history = self.history[:]
         clone.out = set(self.out)
         return clone

@@ -27,7 +27,11 @@ def run(argv: list[str]) -> tuple[list[str], object]:
     return "\n".join(lines).splitlines(), report
 
 
-def test_whole_script_on_tiny_budgets():
+def test_whole_script_on_tiny_budgets(monkeypatch):
+    # Start-up is timed on a process that only imports the package, to keep the test quick; the
+    # real commands are run by test_startup_commands_run.
+    monkeypatch.setattr(compare, "CARDS_COMMAND", ("-c", "import santorini"))
+    monkeypatch.setattr(compare, "LOAD_ALL_COMMAND", ("-c", "import santorini"))
     lines, report = run([*TINY, "--startup-runs", "1"])
     text = "\n".join(lines)
     assert lines[0].startswith("# Rule interpreter v hand-written mortal reference")
@@ -36,19 +40,21 @@ def test_whole_script_on_tiny_budgets():
                    "perft depth 2 reference, bulk counting off: 5,156 leaves",
                    "perft depth 2 reference, bulk counting on: 5,156 leaves",
                    "perft counts agree: 5,156 = 5,156 = 5,156 (the known count is 5,156)",
-                   "start-up python -m santorini cards --pack bga: median ",
-                   "start-up python -c load_pack(bga, pantheon, first-edition): median ",
+                   "start-up python -m santorini cards --pack bga",
+                   "start-up python -c load_pack(bga, pantheon, first-edition)",
                    "peak resident memory of this process: "):
         assert any(line.startswith(prefix) for line in lines), f"no line starts with {prefix!r}:\n{text}"
-    assert "DISAGREE" not in text and "skipped" not in text
+    assert "DISAGREE" not in text and "skipped" not in text and report.counts_agree
     assert re.search(r"ratio \d", text)
 
     # The Markdown table: a header, a separator, one row per figure, four cells each.
     table = lines[lines.index("| figure | interpreter | reference | ratio |"):]
     assert table[1] == "| --- | ---: | ---: | ---: |"
-    assert len(table) == 2 + len(report.rows) == 2 + 6
+    startup_rows = 4 if compare.has_compile_cache() else 2  # with a compile cache: warm and off
+    assert len(table) == 2 + len(report.rows) == 2 + 1 + 2 + startup_rows + 1
     assert all(row.startswith("| ") and row.endswith(" |") and row.count(" | ") == 3 for row in table)
-    assert table[2].startswith("| games/s, Mortal v Mortal from S0 (median of 1 x 0.2 s) |")
+    assert re.match(r"\| games/s, Mortal v Mortal from S0 \([\d.]+ turns/game; median of 1 x 0.2 s\) \| ",
+                    table[2])
 
 
 def test_gods_are_measured_and_unknown_names_skipped():
@@ -69,6 +75,29 @@ def test_perft_counts_agree_with_the_reference():
                              compare.REFERENCE_BULK: 5156}
     game = compare.s0_game("pantheon")
     assert game.engine.perft(game.state, 1) == reference.perft(reference.s0(), 1) == compare.S0_PERFT[1]
+
+
+def test_a_wrong_count_is_reported():
+    class WrongReference:
+        s0 = staticmethod(lambda: None)
+        perft = staticmethod(lambda pos, depth, bulk=True: 69)
+
+    lines: list[str] = []
+    report = compare.Report(out=lines.append)
+    result = compare.measure_perft(report, WrongReference, "bga", 1, 1)
+    assert not result.agree and not report.counts_agree
+    assert any(line.startswith("perft counts DISAGREE: interpreter 68") for line in lines)
+
+
+def test_startup_commands_run(tmp_path, monkeypatch):
+    """The real `cards` command works in a fresh process of this interpreter and environment
+    (installed package or PYTHONPATH alike); the compile cache, if any, goes to tmp_path."""
+    monkeypatch.setenv("SANTORINI_CACHE_DIR", str(tmp_path))
+    [seconds] = compare.time_process(compare.CARDS_COMMAND, 1)
+    assert seconds > 0
+    flag, code = compare.LOAD_ALL_COMMAND
+    assert flag == "-c" and "load_pack" in code
+    compile(code, "<load all packs>", "exec")
 
 
 def test_options():
