@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from ..dsl.hooks import Power, Program, StepSpec
 from .plain import plain_enumerator, plain_player
-from .state import GameState, TurnRecord
+from .state import GameState, TurnRecord, apply_events
 from .steps import build_step, move_step, use_step
 from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
 
@@ -40,6 +40,8 @@ class Engine:
         self.restricting = [(seat, rules.restrictions) for seat, rules in enumerate(self.seat_rules)
                             if rules.restrictions]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
+        self.only_plain = [fast and len(rules.programs) == 1 and plain_enumerator(rules.programs[0], rules) is not None
+                           for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
                                if (player := plain_player(program, rules)) is not None] if fast else []
                               for rules in self.seat_rules]
@@ -107,6 +109,18 @@ class Engine:
         self.roots[state.to_move](walk)
         return found
 
+    def turns(self, state: GameState) -> list[tuple[Action, ...]]:
+        """One turn for each distinct outcome, in the order of `outcomes`: what a random player
+        picks from. When the seat's only program is the plain turn its turns are already
+        distinct outcomes (see plain.py), so they are listed without computing keys."""
+        if not self.only_plain[state.to_move]:
+            return list(self.outcomes(state).values())
+        walk = Walk(state, stop)
+        walk.found = {}
+        walk.listed = []
+        self.roots[state.to_move](walk)
+        return walk.listed
+
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all."""
         return self.roots[state.to_move](Walk(state, stop))
@@ -133,11 +147,25 @@ class Engine:
 
     def play(self, state: GameState, steps: Sequence[Action]) -> GameState:
         """The state after the seat to move plays `steps` (a whole turn), with the turn logged
-        and the next seat to move; IllegalTurn if the rules do not accept the turn."""
+        and the next seat to move; IllegalTurn if the rules do not accept the turn. The given
+        state is left as it was."""
+        events, won = self.accept(state, steps)
+        after = state.copy()
+        _conclude(after, steps, events, won)
+        return after
+
+    def play_in_place(self, state: GameState, steps: Sequence[Action]) -> None:
+        """`play`, changing the given state (for game loops and searches that own their state)."""
+        events, won = self.accept(state, steps)
+        _conclude(state, steps, events, won)
+
+    def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, bool]:
+        """The events of `steps` as a turn of the seat to move, and whether it wins; IllegalTurn
+        (with the reason) if the rules do not accept it."""
         def leaf(walk: Walk) -> bool:
             if len(walk.path) != len(steps):
                 return False
-            walk.result = (walk.state.copy(), tuple(walk.events))
+            walk.result = (tuple(walk.events), walk.state.winner is not None)
             return True
         walk = Walk(state, leaf, script=tuple(steps))
         if self.plain_players[state.to_move]:
@@ -150,11 +178,7 @@ class Engine:
             self.roots[state.to_move](walk)
         if walk.result is None:
             raise IllegalTurn(self.why_illegal(state, steps))
-        after, events = walk.result
-        after.history.append(TurnRecord(state.to_move, tuple(steps), events))
-        if after.winner is None:
-            after.to_move = after.next_seat(state.to_move)
-        return after
+        return walk.result
 
     def trace(self, state: GameState, steps: Sequence[Action],
               visit: Callable[[GameState, tuple[Action, ...]], None]) -> bool:
@@ -221,6 +245,17 @@ class Engine:
             return False
         self.roots[state.to_move](Walk(state, leaf))
         return total
+
+
+def _conclude(state: GameState, steps: Sequence[Action], events: tuple, won: bool) -> None:
+    """Make a turn's events happen, log the turn, and pass the turn on (unless it won)."""
+    apply_events(state, events)
+    mover = state.to_move
+    state.history.append(TurnRecord(mover, tuple(steps), events))
+    if won:
+        state.winner = state.seats[mover].team
+    else:
+        state.to_move = state.next_seat(mover)
 
 
 def _action_order(action: Action) -> tuple:

@@ -183,7 +183,7 @@ def end_of_setup(game: Game) -> None:
 
 def advance(game: Game, steps: Sequence[Action]) -> None:
     """Play a whole turn for the seat to move (IllegalTurn if the rules refuse it)."""
-    game.state = game.engine.play(game.state, steps)
+    game.engine.play_in_place(game.state, steps)
 
 
 def resolve_stuck(game: Game) -> str | None:

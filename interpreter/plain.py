@@ -51,7 +51,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
         # keeping either turn is right: no membership test is needed.
         st = walk.state
-        heights, occupant, found = st.heights, st.occupant, walk.found
+        heights, occupant, found, listed = st.heights, st.occupant, walk.found, walk.listed
         forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
         winner_key = winner_keys[walk.team]
         blocked = [o >= 0 or d for o, d in zip(occupant, st.domes)]
@@ -71,6 +71,14 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                     continue
                 moved = lifted ^ keys[to]
                 move = moves[to]
+                if listed is not None:  # only this program: the turns are the outcomes, no keys needed
+                    if wins_from[there]:
+                        listed.append((move,))
+                        continue
+                    for square in NEIGHBOURS[to]:
+                        if not blocked[square]:
+                            listed.append((move, builds[square]))
+                    continue
                 if wins_from[there]:
                     found[moved ^ winner_key] = (move,)
                     continue
@@ -83,15 +91,15 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
 
 
 def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence[Action]], tuple | None] | None:
-    """The fast path of playing a written plain turn: check the two steps against the rules and
-    apply them to a copy. Returns (state after, events), or None to leave the turn to the generic
-    chain (which also gives the reason when a turn is illegal)."""
+    """The fast path of accepting a written plain turn: check its two steps against the rules.
+    Returns (events, won) as the generic chain would log them, or None to leave the turn to the
+    generic chain (which also gives the reason when a turn is illegal)."""
     if not is_plain(program, rules):
         return None
     climb = rules.climb
     win = win_table(rules.wins)
 
-    def play_plain(walk: Walk, steps: Sequence[Action]) -> tuple | None:
+    def accept_plain(walk: Walk, steps: Sequence[Action]) -> tuple | None:
         st = walk.state
         if not 1 <= len(steps) <= 2 or steps[0][0] != "move":
             return None
@@ -106,12 +114,7 @@ def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence
             return None
         move_event = ("move", worker, origin, to, here, there)
         if win[here][there]:
-            if len(steps) != 1:
-                return None
-            after = st.copy()
-            after.relocate(worker, to)
-            after.winner = walk.team
-            return after, (move_event,)
+            return ((move_event,), True) if len(steps) == 1 else None
         if len(steps) != 2:
             return None
         verb, builder, square = steps[1]
@@ -122,11 +125,5 @@ def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence
         height = st.heights[square]
         if not (verb == "build" or (verb == "dome" and height == 3)):
             return None
-        after = st.copy()
-        after.relocate(worker, to)
-        if height == 3:
-            after.set_dome(square, True)
-        else:
-            after.set_height(square, height + 1)
-        return after, (move_event, ("build", worker, square, min(height + 1, 3), height == 3))
-    return play_plain
+        return (move_event, ("build", worker, square, min(height + 1, 3), height == 3)), False
+    return accept_plain

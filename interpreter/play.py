@@ -36,8 +36,8 @@ class RandomAgent:
         return self.rng.sample(free_squares(game.state), game.workers_per_seat)
 
     def turn(self, game: Game) -> tuple[Action, ...] | None:
-        outcomes = list(game.engine.outcomes(game.state).values())
-        return self.rng.choice(outcomes) if outcomes else None
+        turns = game.engine.turns(game.state)
+        return self.rng.choice(turns) if turns else None
 
 
 @dataclass

@@ -79,10 +79,12 @@ class GameState:
         self.hash ^= ZOBRIST.worker[self.worker_class[worker]][square]
 
     def relocate(self, worker: int, square: int) -> None:
-        """Move or force a worker (no rule checks: the interpreter made them)."""
+        """Move or force a worker (no rule checks: the interpreter made them). The square left
+        is only cleared if this worker still holds it, so a swap can be made in either order."""
         keys = ZOBRIST.worker[self.worker_class[worker]]
         old = self.worker_pos[worker]
-        self.occupant[old] = -1
+        if self.occupant[old] == worker:
+            self.occupant[old] = -1
         self.occupant[square] = worker
         self.worker_pos[worker] = square
         self.hash ^= keys[old] ^ keys[square]
@@ -144,3 +146,16 @@ class GameState:
         clone.history = self.history[:]
         clone.out = set(self.out)
         return clone
+
+
+def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
+    """Replay a turn's event log on a state: the log says everything a turn changed."""
+    for event in events:
+        kind = event[0]
+        if kind == "move" or kind == "force":
+            state.relocate(event[1], event[3])
+        elif kind == "build":
+            if event[4]:
+                state.set_dome(event[2], True)
+            else:
+                state.set_height(event[2], event[3])

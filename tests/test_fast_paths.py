@@ -42,6 +42,7 @@ def test_fast_enumeration_equals_generic(case) -> None:
     fast = game.engine.outcomes(game.state)
     slow = generic.outcomes(game.state)
     assert set(fast) == set(slow)
+    assert game.engine.turns(game.state) == list(fast.values())
     assert game.engine.perft(game.state, 2) == generic.perft(game.state, 2)
 
 
