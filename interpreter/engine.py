@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..dsl.hooks import Power, Program, StepSpec
-from .plain import plain_enumerator, plain_player
+from .notation import format_step
+from .plain import is_plain, plain_enumerator, plain_player
 from .state import GameState, TurnRecord, apply_events
 from .steps import build_step, move_step, use_step
 from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
@@ -40,7 +41,7 @@ class Engine:
         self.restricting = [(seat, rules.restrictions) for seat, rules in enumerate(self.seat_rules)
                             if rules.restrictions]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
-        self.only_plain = [fast and len(rules.programs) == 1 and plain_enumerator(rules.programs[0], rules) is not None
+        self.only_plain = [fast and len(rules.programs) == 1 and is_plain(rules.programs[0], rules)
                            for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
                                if (player := plain_player(program, rules)) is not None] if fast else []
@@ -203,7 +204,6 @@ class Engine:
 
     def why_illegal(self, state: GameState, steps: Sequence[Action]) -> str:
         """Which step of a refused turn fails, and what the rules allow there instead."""
-        from .notation import format_step  # local: notation imports this module's types
         for index in range(len(steps) + 1):
             legal, complete = self.legal_next(state, steps[:index])
             if index == len(steps):
@@ -233,7 +233,7 @@ class Engine:
             if key in seen:
                 return False
             seen.add(key)
-            if st.winner is not None or depth == 1:
+            if st.winner is not None:
                 total += 1
                 return False
             mover = st.to_move

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .board import COLUMNS, SIZE, parse_square, square_name
-from .engine import Action
+from .walk import Action
 from .state import GameState
 
 VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass")
