@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from ..dsl.hooks import Power, Program, StepSpec
 from .notation import format_step
-from .plain import is_plain, plain_enumerator, plain_player
+from .plain import plain_enumerator, plain_lister, plain_player
 from .state import GameState, TurnRecord, apply_events
 from .steps import build_step, move_step, use_step
 from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
@@ -41,8 +41,8 @@ class Engine:
         self.restricting = [(seat, rules.restrictions) for seat, rules in enumerate(self.seat_rules)
                             if rules.restrictions]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
-        self.only_plain = [fast and len(rules.programs) == 1 and is_plain(rules.programs[0], rules)
-                           for rules in self.seat_rules]
+        self.plain_listers = [plain_lister(rules.programs[0], rules)
+                              if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
                                if (player := plain_player(program, rules)) is not None] if fast else []
                               for rules in self.seat_rules]
@@ -84,16 +84,22 @@ class Engine:
     # ---- turn start
     def _start_turn(self, walk: Walk) -> None:
         """Apply the restrictions that other seats' powers put on this turn."""
-        state = walk.state
+        if self.restricting:
+            walk.forbid_up, walk.forbid_down = self._forbidden(walk.state, walk.team)
+
+    def _forbidden(self, state: GameState, team: int) -> tuple[bool, bool]:
+        """Whether other seats' powers forbid moving up, and moving down, to `team` this turn."""
+        up = down = False
         for seat, restrictions in self.restricting:
-            if seat in state.out or state.seats[seat].team == walk.team:
+            if seat in state.out or state.seats[seat].team == team:
                 continue
             for restriction in restrictions:
                 if restriction.condition is None or _moved_last_turn(state, seat, restriction.condition.direction):
                     if restriction.direction == "up":
-                        walk.forbid_up = True
+                        up = True
                     else:
-                        walk.forbid_down = True
+                        down = True
+        return up, down
 
     # ---- queries
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
@@ -114,13 +120,12 @@ class Engine:
         """One turn for each distinct outcome, in the order of `outcomes`: what a random player
         picks from. When the seat's only program is the plain turn its turns are already
         distinct outcomes (see plain.py), so they are listed without computing keys."""
-        if not self.only_plain[state.to_move]:
+        lister = self.plain_listers[state.to_move]
+        if lister is None:
             return list(self.outcomes(state).values())
-        walk = Walk(state, stop)
-        walk.found = {}
-        walk.listed = []
-        self.roots[state.to_move](walk)
-        return walk.listed
+        team = state.seats[state.to_move].team
+        up, down = self._forbidden(state, team) if self.restricting else (False, False)
+        return lister(state, team, up, down)
 
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from ..dsl.hooks import Program
 from .board import NEIGHBOURS, SQUARES, ZOBRIST
+from .state import GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
 #: Ready-made step tuples ("move"/"build", worker, square): the enumeration stores one turn per
@@ -51,7 +52,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
         # keeping either turn is right: no membership test is needed.
         st = walk.state
-        heights, occupant, found, listed = st.heights, st.occupant, walk.found, walk.listed
+        heights, occupant, found = st.heights, st.occupant, walk.found
         forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
         winner_key = winner_keys[walk.team]
         blocked = [o >= 0 or d for o, d in zip(occupant, st.domes)]
@@ -71,14 +72,6 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                     continue
                 moved = lifted ^ keys[to]
                 move = moves[to]
-                if listed is not None:  # only this program: the turns are the outcomes, no keys needed
-                    if wins_from[there]:
-                        listed.append((move,))
-                        continue
-                    for square in NEIGHBOURS[to]:
-                        if not blocked[square]:
-                            listed.append((move, builds[square]))
-                    continue
                 if wins_from[there]:
                     found[moved ^ winner_key] = (move,)
                     continue
@@ -88,6 +81,42 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
             blocked[origin] = True
         return False
     return enumerate_plain
+
+
+def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int, bool, bool], list] | None:
+    """When the plain turn is a seat's only program, its turns are its distinct outcomes (see
+    `plain_enumerator`): list them in the enumeration's order, without computing any key."""
+    if not is_plain(program, rules):
+        return None
+    climb = rules.climb
+    win = win_table(rules.wins)
+
+    def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
+        heights, turns = st.heights, []
+        append = turns.append
+        blocked = [o >= 0 or d for o, d in zip(st.occupant, st.domes)]
+        for worker in st.team_workers(team):
+            origin = st.worker_pos[worker]
+            here = heights[origin]
+            wins_from = win[here]
+            blocked[origin] = False
+            moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
+            for to in NEIGHBOURS[origin]:
+                if blocked[to]:
+                    continue
+                there = heights[to]
+                if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
+                    continue
+                move = moves[to]
+                if wins_from[there]:
+                    append((move,))
+                    continue
+                for square in NEIGHBOURS[to]:
+                    if not blocked[square]:
+                        append((move, builds[square]))
+            blocked[origin] = True
+        return turns
+    return list_plain
 
 
 def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence[Action]], tuple | None] | None:

@@ -20,8 +20,7 @@ class Walk:
     """The mutable context of one traversal of a turn's decision tree."""
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
-                 "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "listed")
+                 "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -43,9 +42,6 @@ class Walk:
         #: In enumeration, the outcomes found so far (key -> one turn); a final step may then add
         #: its outcomes by hash arithmetic instead of applying and undoing each candidate.
         self.found: dict[int, tuple[Action, ...]] | None = None
-        #: When the seat's only program is the plain turn, whose turns are all distinct outcomes:
-        #: the turns, listed without outcome keys.
-        self.listed: list[tuple[Action, ...]] | None = None
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""
