@@ -42,5 +42,5 @@ def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchRe
         agents = [S0Agent(rng), S0Agent(rng)]
         log = run_game(game, agents)
         games += 1
-        turns += len(log.turns)
+        turns += len(log.turn_steps)
     return BenchResult(games, turns, time.perf_counter() - start)

@@ -168,20 +168,22 @@ class Engine:
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, bool]:
         """The events of `steps` as a turn of the seat to move, and whether it wins; IllegalTurn
         (with the reason) if the rules do not accept it."""
+        players = self.plain_players[state.to_move]
+        if players:
+            team = state.seats[state.to_move].team
+            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            for player in players:
+                accepted = player(state, team, up, down, steps)
+                if accepted is not None:
+                    return accepted
+
         def leaf(walk: Walk) -> bool:
             if len(walk.path) != len(steps):
                 return False
             walk.result = (tuple(walk.events), walk.state.winner is not None)
             return True
         walk = Walk(state, leaf, script=tuple(steps))
-        if self.plain_players[state.to_move]:
-            self._start_turn(walk)
-            for player in self.plain_players[state.to_move]:
-                walk.result = player(walk, steps)
-                if walk.result is not None:
-                    break
-        if walk.result is None:
-            self.roots[state.to_move](walk)
+        self.roots[state.to_move](walk)
         if walk.result is None:
             raise IllegalTurn(self.why_illegal(state, steps))
         return walk.result

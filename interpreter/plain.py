@@ -52,17 +52,17 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
         # keeping either turn is right: no membership test is needed.
         st = walk.state
-        heights, occupant, found = st.heights, st.occupant, walk.found
+        heights, found = st.heights, walk.found
         forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
         winner_key = winner_keys[walk.team]
-        blocked = [o >= 0 or d for o, d in zip(occupant, st.domes)]
+        blocked = st.blocked
         for worker in st.team_workers(walk.team):
             origin = st.worker_pos[worker]
             here = heights[origin]
             keys = worker_keys[st.worker_class[worker]]
             lifted = st.hash ^ keys[origin]
             wins_from = win[here]
-            blocked[origin] = False  # the mover leaves: its square can be built on
+            blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
             moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:
@@ -78,7 +78,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                 for square in NEIGHBOURS[to]:
                     if not blocked[square]:
                         found[moved ^ build_keys[square][heights[square]]] = (move, builds[square])
-            blocked[origin] = True
+            blocked[origin] = 1
         return False
     return enumerate_plain
 
@@ -92,14 +92,13 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     win = win_table(rules.wins)
 
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
-        heights, turns = st.heights, []
+        heights, blocked, turns = st.heights, st.blocked, []
         append = turns.append
-        blocked = [o >= 0 or d for o, d in zip(st.occupant, st.domes)]
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
             here = heights[origin]
             wins_from = win[here]
-            blocked[origin] = False
+            blocked[origin] = 0
             moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:
@@ -114,12 +113,12 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
                 for square in NEIGHBOURS[to]:
                     if not blocked[square]:
                         append((move, builds[square]))
-            blocked[origin] = True
+            blocked[origin] = 1  # (unblocked above while its worker was away)
         return turns
     return list_plain
 
 
-def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence[Action]], tuple | None] | None:
+def plain_player(program: Program, rules: SeatRules) -> Callable[[GameState, int, bool, bool, Sequence[Action]], tuple | None] | None:
     """The fast path of accepting a written plain turn: check its two steps against the rules.
     Returns (events, won) as the generic chain would log them, or None to leave the turn to the
     generic chain (which also gives the reason when a turn is illegal)."""
@@ -128,18 +127,18 @@ def plain_player(program: Program, rules: SeatRules) -> Callable[[Walk, Sequence
     climb = rules.climb
     win = win_table(rules.wins)
 
-    def accept_plain(walk: Walk, steps: Sequence[Action]) -> tuple | None:
-        st = walk.state
+    def accept_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool,
+                     steps: Sequence[Action]) -> tuple | None:
         if not 1 <= len(steps) <= 2 or steps[0][0] != "move":
             return None
         _, worker, to = steps[0]
-        if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != walk.team:
+        if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != team:
             return None
         origin = st.worker_pos[worker]
         if origin < 0 or to not in NEIGHBOURS[origin] or st.occupant[to] >= 0 or st.domes[to]:
             return None
         here, there = st.heights[origin], st.heights[to]
-        if there - here > climb or (walk.forbid_up and there > here) or (walk.forbid_down and there < here):
+        if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
             return None
         move_event = ("move", worker, origin, to, here, there)
         if win[here][there]:

@@ -16,6 +16,7 @@ from .board import square_name
 from .engine import Action
 from .game import Game, advance, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
 from .notation import format_turn
+from .state import GameState
 
 
 class Agent(Protocol):
@@ -42,12 +43,23 @@ class RandomAgent:
 
 @dataclass
 class GameLog:
-    """What happened: placements and turns in notation, and the result."""
+    """What happened: placements and turns, and the result. Turns are kept as steps and written
+    in notation when read (worker names never change in a game), which keeps writing text out of
+    the game loop."""
 
+    state: GameState
     placements: list[str] = field(default_factory=list)
-    turns: list[str] = field(default_factory=list)
+    turn_steps: list[tuple[Action, ...]] = field(default_factory=list)
     winner: str | None = None
     reason: str = ""
+
+    @property
+    def turns(self) -> list[str]:
+        return [format_turn(self.state, steps) for steps in self.turn_steps]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameLog) and (self.placements, self.turns, self.winner, self.reason) == \
+            (other.placements, other.turns, other.winner, other.reason)
 
 
 def win_reason(game: Game) -> str:
@@ -67,7 +79,7 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
              on_turn: Callable[[Game, int, str], None] | None = None, max_turns: int = 1000) -> GameLog:
     """Place workers, then play turns until a team wins (by a win condition or because every
     other team is stuck)."""
-    log = GameLog()
+    log = GameLog(game.state)
     for seat in placing_seats(game):
         steps = place_workers(game, seat, agents[seat].placement(game, seat))
         text = format_turn(game.state, steps)
@@ -76,7 +88,7 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
             on_placement(game, seat, text)
     end_of_setup(game)
     state = game.state
-    while len(log.turns) < max_turns:
+    while len(log.turn_steps) < max_turns:
         seat = game.state.to_move
         steps = agents[seat].turn(game)
         if steps is None:
@@ -84,11 +96,10 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
             if game.state.winner is not None:
                 break
             continue
-        text = format_turn(game.state, steps)
         advance(game, steps)
-        log.turns.append(text)
+        log.turn_steps.append(steps)
         if on_turn:
-            on_turn(game, seat, text)
+            on_turn(game, seat, format_turn(game.state, steps))
         if game.state.winner is not None:
             log.reason = win_reason(game)
             break

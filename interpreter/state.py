@@ -8,6 +8,7 @@ outcomes is comparing two integers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .board import SQUARES, ZOBRIST
 
@@ -26,9 +27,9 @@ class Seat:
     powers: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class TurnRecord:
-    """A turn as the log keeps it: who played, the steps, and what happened."""
+class TurnRecord(NamedTuple):
+    """A turn as the log keeps it: who played, the steps, and what happened (a named tuple: one
+    is made for every turn played, and for every node of a perft)."""
 
     seat: int
     steps: tuple[tuple, ...]
@@ -44,6 +45,9 @@ class GameState:
     heights: list[int] = field(default_factory=lambda: [0] * len(SQUARES))
     domes: list[bool] = field(default_factory=lambda: [False] * len(SQUARES))
     occupant: list[int] = field(default_factory=lambda: [-1] * len(SQUARES))
+    #: 1 where a worker or a dome stands: derived from occupant and domes, kept up to date by
+    #: every change because the commonest question of a search is "is this space free?".
+    blocked: bytearray = field(default_factory=lambda: bytearray(len(SQUARES)))
     worker_pos: list[int] = field(default_factory=list)
     worker_team: list[int] = field(default_factory=list)
     worker_number: list[int] = field(default_factory=list)
@@ -70,11 +74,13 @@ class GameState:
     def place(self, worker: int, square: int) -> None:
         self.worker_pos[worker] = square
         self.occupant[square] = worker
+        self.blocked[square] = 1
         self.hash ^= ZOBRIST.worker[self.worker_class[worker]][square]
 
     def lift(self, worker: int) -> None:
         square = self.worker_pos[worker]
         self.occupant[square] = -1
+        self.blocked[square] = self.domes[square]
         self.worker_pos[worker] = -1
         self.hash ^= ZOBRIST.worker[self.worker_class[worker]][square]
 
@@ -85,7 +91,9 @@ class GameState:
         old = self.worker_pos[worker]
         if self.occupant[old] == worker:
             self.occupant[old] = -1
+            self.blocked[old] = self.domes[old]
         self.occupant[square] = worker
+        self.blocked[square] = 1
         self.worker_pos[worker] = square
         self.hash ^= keys[old] ^ keys[square]
 
@@ -112,6 +120,7 @@ class GameState:
     def set_dome(self, square: int, dome: bool) -> None:
         if self.domes[square] != dome:
             self.domes[square] = dome
+            self.blocked[square] = dome or self.occupant[square] >= 0
             self.hash ^= ZOBRIST.dome[square]
 
     # ---- turns
@@ -138,6 +147,7 @@ class GameState:
         clone.heights = self.heights[:]
         clone.domes = self.domes[:]
         clone.occupant = self.occupant[:]
+        clone.blocked = self.blocked[:]
         clone.worker_pos = self.worker_pos[:]
         clone.worker_team = self.worker_team[:]
         clone.worker_number = self.worker_number[:]
