@@ -181,11 +181,6 @@ def end_of_setup(game: Game) -> None:
     game.state.to_move = 0
 
 
-def advance(game: Game, steps: Sequence[Action]) -> None:
-    """Play a whole turn for the seat to move (IllegalTurn if the rules refuse it)."""
-    game.engine.play_in_place(game.state, steps)
-
-
 def resolve_stuck(game: Game) -> str | None:
     """If the seat to move cannot complete a turn, settle it (see `settle_stuck`); returns what
     happened, or None if the seat can play."""

@@ -97,6 +97,8 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
             here = heights[origin]
+            highest = here if forbid_up else here + climb  # the levels a move may reach
+            lowest = here if forbid_down else 0
             wins_from = win[here]
             blocked[origin] = 0
             moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
@@ -104,7 +106,7 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
                 if blocked[to]:
                     continue
                 there = heights[to]
-                if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
+                if there > highest or there < lowest:
                     continue
                 move = moves[to]
                 if wins_from[there]:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from .board import square_name
 from .engine import Action
-from .game import Game, advance, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
+from .game import Game, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
 from .notation import format_turn
 from .state import GameState
 
@@ -87,25 +87,22 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
         if on_placement:
             on_placement(game, seat, text)
     end_of_setup(game)
-    state = game.state
-    while len(log.turn_steps) < max_turns:
-        seat = game.state.to_move
+    state = game.state  # played in place: the same object all game long
+    for _ in range(max_turns):  # turns, and passes of a stuck seat that does not lose
+        seat = state.to_move
         steps = agents[seat].turn(game)
         if steps is None:
             log.reason = settle_stuck(game)
-            if game.state.winner is not None:
-                break
-            continue
-        advance(game, steps)
-        log.turn_steps.append(steps)
-        if on_turn:
-            on_turn(game, seat, format_turn(game.state, steps))
-        if game.state.winner is not None:
-            log.reason = win_reason(game)
+        else:
+            game.engine.play_in_place(state, steps)
+            log.turn_steps.append(steps)
+            if on_turn:
+                on_turn(game, seat, format_turn(state, steps))
+            if state.winner is not None:
+                log.reason = win_reason(game)
+        if state.winner is not None:
+            log.winner = state.team_letters[state.winner]
             break
-    state = game.state
-    if state.winner is not None:
-        log.winner = state.team_letters[state.winner]
     else:
         log.reason = f"no winner after {max_turns} turns"
     return log

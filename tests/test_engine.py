@@ -97,3 +97,24 @@ def test_interchangeable_workers_make_one_outcome(position) -> None:
     assert long_way.worker_pos[:2] == short_way.worker_pos[1::-1]
     assert long_way.outcome_key() == short_way.outcome_key()
     assert short_way.outcome_key() in engine.outcomes(state)
+
+
+def test_a_stuck_seat_loses_under_the_base_cards_loss_condition_and_passes_without_it(position) -> None:
+    import dataclasses
+
+    from santorini.interpreter.engine import Engine
+    from santorini.interpreter.game import settle_stuck
+    data = yaml.safe_load(s0_text("bga", ["Mortal", "Mortal"]))
+    data["board"] = "0 0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n0D 0D 0D 0 0\n0 0 0D 0 0\n"  # a1, b1 walled in
+    data["workers"] = {"A1": "a1", "A2": "b1", "B1": "e5", "B2": "e4"}
+    scenario = position(yaml.safe_dump(data))
+    game = scenario.game
+    assert not game.engine.has_turn(game.state)
+    base = game.pack.base.power
+    game.engine = Engine(dataclasses.replace(base, lose_when_stuck=False), [[], []])
+    assert settle_stuck(game) == "seat A cannot complete a turn and passes"
+    assert game.state.to_move == 1 and game.state.winner is None
+    game.engine = Engine(base, [[], []])
+    game.state.to_move = 0
+    assert settle_stuck(game) == "seat A cannot complete a turn and loses"
+    assert game.state.winner == 1
