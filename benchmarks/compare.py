@@ -46,7 +46,6 @@ from pathlib import Path
 from types import ModuleType
 
 from santorini.interpreter.bench import S0_SQUARES, run_bench
-from santorini.interpreter.board import parse_square
 from santorini.interpreter.game import (Game, SetupError, end_of_setup, new_game, parse_players,
                                        place_workers, placing_seats)
 from santorini.interpreter.packs import UnknownName, load_pack, pack_names
@@ -265,7 +264,7 @@ def s0_game(pack_name: str) -> Game:
     works for any pack and when the package is installed without its tests."""
     game = new_game(load_pack(pack_name), parse_players(["Mortal", "Mortal"]))
     for seat, squares in zip(placing_seats(game), S0_SQUARES):
-        place_workers(game, seat, [parse_square(s) for s in squares])
+        place_workers(game, seat, list(squares))
     end_of_setup(game)
     return game
 

@@ -15,7 +15,7 @@ from .game import Game, new_game, parse_players
 from .packs import Pack
 from .play import RandomAgent, run_game
 
-S0_SQUARES = (("b3", "d3"), ("c4", "c2"))
+S0_SQUARES = tuple(tuple(parse_square(name) for name in seat) for seat in (("b3", "d3"), ("c4", "c2")))
 
 
 @dataclass
@@ -29,7 +29,7 @@ class S0Agent(RandomAgent):
     """A random player that places its workers on the S0 squares of its seat."""
 
     def placement(self, game: Game, seat: int) -> list[int]:
-        return [parse_square(s) for s in S0_SQUARES[seat]]
+        return list(S0_SQUARES[seat])
 
 
 def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchResult:

@@ -165,7 +165,7 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
                          f"not {len(squares)}")
     steps = []
     for square in squares:
-        if square not in free_squares(state):
+        if state.blocked[square]:
             raise SetupError(f"{square_name(square)} is occupied: workers are placed on unoccupied spaces")
         number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
         worker = state.add_worker(team, number, square)

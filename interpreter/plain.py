@@ -24,6 +24,22 @@ def _steps(table: tuple, verb: str, worker: int) -> tuple:
     return table[worker] if worker < _TABLE_WORKERS else tuple((verb, worker, s) for s in SQUARES)
 
 
+_PAIRS: dict[int, tuple] = {}
+
+
+def _turn_pairs(worker: int) -> tuple:
+    """PAIRS[to][square]: the ready-made plain turn (move to `to`, build on `square`) of a
+    worker, for every neighbouring pair; made once per worker index and shared, since turns are
+    immutable."""
+    pairs = _PAIRS.get(worker)
+    if pairs is None:
+        moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
+        pairs = _PAIRS[worker] = tuple(
+            tuple((moves[to], builds[square]) if square in NEIGHBOURS[to] else None for square in SQUARES)
+            for to in SQUARES)
+    return pairs
+
+
 def is_plain(program: Program, rules: SeatRules) -> bool:
     """'One of your workers moves, the moved worker builds', untouched by any hook."""
     if program.announced or len(program.steps) != 2:
@@ -63,7 +79,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
             lifted = st.hash ^ keys[origin]
             wins_from = win[here]
             blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
-            moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
+            moves, pairs = _steps(_MOVES, "move", worker), _turn_pairs(worker)
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:
                     continue
@@ -71,13 +87,13 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                 if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
                     continue
                 moved = lifted ^ keys[to]
-                move = moves[to]
                 if wins_from[there]:
-                    found[moved ^ winner_key] = (move,)
+                    found[moved ^ winner_key] = (moves[to],)
                     continue
+                turns_to = pairs[to]
                 for square in NEIGHBOURS[to]:
                     if not blocked[square]:
-                        found[moved ^ build_keys[square][heights[square]]] = (move, builds[square])
+                        found[moved ^ build_keys[square][heights[square]]] = turns_to[square]
             blocked[origin] = 1
         return False
     return enumerate_plain
@@ -101,20 +117,20 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
             lowest = here if forbid_down else 0
             wins_from = win[here]
             blocked[origin] = 0
-            moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
+            moves, pairs = _steps(_MOVES, "move", worker), _turn_pairs(worker)
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:
                     continue
                 there = heights[to]
                 if there > highest or there < lowest:
                     continue
-                move = moves[to]
                 if wins_from[there]:
-                    append((move,))
+                    append((moves[to],))
                     continue
+                turns_to = pairs[to]
                 for square in NEIGHBOURS[to]:
                     if not blocked[square]:
-                        append((move, builds[square]))
+                        append(turns_to[square])
             blocked[origin] = 1  # (unblocked above while its worker was away)
         return turns
     return list_plain
