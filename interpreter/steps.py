@@ -52,6 +52,17 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
     return workers
 
 
+def _first_visit(walk: Walk, spec: StepSpec, depth: int) -> bool:
+    """A repeated step ('any number of times') can come back to a state it has been in; each
+    (step, state, last actor) is explored once. When matching a written turn the depth counts
+    too, since the same state may be passed through at two points of the written turn."""
+    key = (id(spec), walk.state.hash, walk.last_actor, depth if walk.script is not None else 0)
+    if key in walk.visited:
+        return False
+    walk.visited.add(key)
+    return True
+
+
 def _turn_start_square(walk: Walk, worker: int) -> int:
     for event in walk.events:
         if event[0] == "move" and event[1] == worker:
@@ -143,10 +154,8 @@ def move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) -> 
     if spec.repeat:
         def repeated(walk: Walk) -> bool:
             depth = len(walk.path)
-            key = (id(spec), walk.state.hash, walk.last_actor, depth if walk.script is not None else 0)
-            if key in walk.visited:
+            if not _first_visit(walk, spec, depth):
                 return False
-            walk.visited.add(key)
             if rest(walk):
                 return True
             for worker in actors(walk):
@@ -259,11 +268,7 @@ def build_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) ->
     if spec.repeat:
         def repeated(walk: Walk) -> bool:
             depth = len(walk.path)
-            key = (id(spec), walk.state.hash, walk.last_actor, depth if walk.script is not None else 0)
-            if key in walk.visited:
-                return False
-            walk.visited.add(key)
-            return rest(walk) or each_candidate(walk, repeated, depth)
+            return _first_visit(walk, spec, depth) and (rest(walk) or each_candidate(walk, repeated, depth))
         return repeated
 
     def step(walk: Walk) -> bool:
