@@ -1,99 +1,137 @@
 """Fast paths of the commonest turn, 'one of your workers moves, the moved worker builds', when
-no hook of the seat touches it: enumeration by hash arithmetic, and playing a written turn by
-checking its two steps. Each must agree exactly with the generic step chain it stands in for
-(tests/test_fast_paths.py compares them on random positions)."""
+no follow-up or constraint touches it: enumeration by hash arithmetic, listing, and accepting a
+written turn by checking its two steps. The seat's move options (into an opponent's space,
+forcing that worker away) and dome option are handled here too. Each path must agree exactly
+with the generic step chain it stands in for (tests/test_fast_paths.py compares them on random
+positions).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..dsl.hooks import Program
-from .board import NEIGHBOURS, SQUARES, ZOBRIST
+from .board import BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from .state import GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
-#: Ready-made step tuples ("move"/"build", worker, square): the enumeration stores one turn per
-#: outcome, and building those tuples anew was a good part of its time. 32 workers is 8 seats
-#: of 4; a game with more workers makes its own (see `_steps`).
+#: Ready-made step tuples (verb, worker, square): the enumeration stores one turn per outcome,
+#: and building those tuples anew was a good part of its time. 32 workers is 8 seats of 4; a
+#: game with more workers makes its own (see `_steps`).
 _TABLE_WORKERS = 32
-_MOVES = tuple(tuple(("move", w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
-_BUILDS = tuple(tuple(("build", w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
+_STEPS = {verb: tuple(tuple((verb, w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
+          for verb in ("move", "build", "dome")}
+_PAIRS: dict[tuple[str, int], tuple] = {}
 
 
-def _steps(table: tuple, verb: str, worker: int) -> tuple:
+def _steps(verb: str, worker: int) -> tuple:
+    table = _STEPS[verb]
     return table[worker] if worker < _TABLE_WORKERS else tuple((verb, worker, s) for s in SQUARES)
 
 
-_PAIRS: dict[int, tuple] = {}
-
-
-def _turn_pairs(worker: int) -> tuple:
-    """PAIRS[to][square]: the ready-made plain turn (move to `to`, build on `square`) of a
-    worker, for every neighbouring pair; made once per worker index and shared, since turns are
-    immutable."""
-    pairs = _PAIRS.get(worker)
+def _turn_pairs(verb: str, worker: int) -> tuple:
+    """PAIRS[to][square]: the ready-made plain turn (move to `to`, then `verb` on `square`) of a
+    worker, for every neighbouring pair; made once per worker and shared (turns are immutable)."""
+    pairs = _PAIRS.get((verb, worker))
     if pairs is None:
-        moves, builds = _steps(_MOVES, "move", worker), _steps(_BUILDS, "build", worker)
-        pairs = _PAIRS[worker] = tuple(
+        moves, builds = _steps("move", worker), _steps(verb, worker)
+        pairs = _PAIRS[(verb, worker)] = tuple(
             tuple((moves[to], builds[square]) if square in NEIGHBOURS[to] else None for square in SQUARES)
             for to in SQUARES)
     return pairs
 
 
 def is_plain(program: Program, rules: SeatRules) -> bool:
-    """'One of your workers moves, the moved worker builds', untouched by any hook."""
+    """'One of your workers moves, the moved worker builds', with no follow-up or constraint."""
     if program.announced or len(program.steps) != 2:
         return False
     move, build = program.steps
     return (move.verb == "move" and move.actor == "any" and build.verb == "build"
             and build.actor in ("moved", "that")
             and not (move.optional or build.optional or move.repeat or build.repeat
-                     or move.constraints or build.constraints)
-            and not (rules.move_options or rules.build_options or rules.followups))
+                     or move.constraints or build.constraints or rules.followups))
+
+
+class _Moves:
+    """The legal moves of a plain turn, shared by the three fast paths so that they cannot
+    disagree: for each worker and target, the worker forced away (if any) and where to."""
+
+    def __init__(self, rules: SeatRules) -> None:
+        self.climb = rules.climb
+        self.win = win_table(rules.wins)
+        self.options = [(o.same_or_lower, o.destination == "vacated") for o in rules.move_options]
+
+    def of(self, st: GameState, worker: int, forbid_up: bool, forbid_down: bool
+           ) -> Iterator[tuple[int, int, int, bool]]:
+        """(to, victim, destination, wins) for each legal move of `worker`; victim -1 for none.
+        While the caller iterates, the worker's own square counts as free in `st.blocked`."""
+        heights, blocked, occupant = st.heights, st.blocked, st.occupant
+        origin = st.worker_pos[worker]
+        here = heights[origin]
+        highest = here if forbid_up else here + self.climb
+        lowest = here if forbid_down else 0
+        wins_from = self.win[here]
+        team = st.worker_team[worker]
+        for to in NEIGHBOURS[origin]:
+            there = heights[to]
+            if there > highest or there < lowest:
+                continue
+            if not blocked[to]:
+                yield to, -1, -1, wins_from[there]
+                continue
+            victim = occupant[to]
+            if victim < 0 or st.worker_team[victim] == team or st.domes[to]:
+                continue
+            for same_or_lower, vacated in self.options:
+                if same_or_lower and there > here:
+                    continue
+                dest = origin if vacated else BEYOND[origin][to]
+                if dest != origin and (dest < 0 or blocked[dest]):
+                    continue
+                yield to, victim, dest, wins_from[there]
+                break
 
 
 def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
-    """The fast path of the commonest turn: when a program is just 'one of your workers moves,
-    the moved worker builds' and no hook of the seat touches those steps (no option, follow-up
-    or constraint), its outcomes are enumerated by hash arithmetic alone, without applying a
-    single step. It must agree with the generic chain exactly (tests compare the two)."""
+    """The outcomes of a plain program by hash arithmetic alone, without applying a single step.
+    Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
+    S - {from} + {to}, to not in S; a forced worker's class likewise), so the only duplicates are
+    across programs, where keeping either turn is right: no membership test is needed."""
     if not is_plain(program, rules):
         return None
-    climb = rules.climb
-    win = win_table(rules.wins)
-    worker_keys, build_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.winner
+    moves_of = _Moves(rules).of
+    domes_anywhere = bool(rules.build_options)
+    worker_keys, build_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 
     def enumerate_plain(walk: Walk) -> bool:
-        # Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
-        # S - {from} + {to}, to not in S), so the only duplicates are across programs, where
-        # keeping either turn is right: no membership test is needed.
         st = walk.state
-        heights, found = st.heights, walk.found
-        forbid_up, forbid_down = walk.forbid_up, walk.forbid_down
+        heights, blocked, found = st.heights, st.blocked, walk.found
         winner_key = winner_keys[walk.team]
-        blocked = st.blocked
         for worker in st.team_workers(walk.team):
             origin = st.worker_pos[worker]
-            here = heights[origin]
             keys = worker_keys[st.worker_class[worker]]
             lifted = st.hash ^ keys[origin]
-            wins_from = win[here]
+            moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
+            dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
-            moves, pairs = _steps(_MOVES, "move", worker), _turn_pairs(worker)
-            for to in NEIGHBOURS[origin]:
-                if blocked[to]:
-                    continue
-                there = heights[to]
-                if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
-                    continue
+            for to, victim, dest, wins in moves_of(st, worker, walk.forbid_up, walk.forbid_down):
                 moved = lifted ^ keys[to]
-                if wins_from[there]:
+                if victim >= 0:
+                    victim_keys = worker_keys[st.worker_class[victim]]
+                    moved ^= victim_keys[to] ^ victim_keys[dest]
+                    blocked[dest] = 1
+                if wins:
                     found[moved ^ winner_key] = (moves[to],)
-                    continue
-                turns_to = pairs[to]
-                for square in NEIGHBOURS[to]:
-                    if not blocked[square]:
-                        found[moved ^ build_keys[square][heights[square]]] = turns_to[square]
+                else:
+                    turns_to = pairs[to]
+                    for square in NEIGHBOURS[to]:
+                        if not blocked[square]:
+                            height = heights[square]
+                            found[moved ^ build_keys[square][height]] = turns_to[square]
+                            if dome_pairs is not None and height < 3:
+                                found[moved ^ dome_keys[square]] = dome_pairs[to][square]
+                if victim >= 0:
+                    blocked[dest] = 0
             blocked[origin] = 1
         return False
     return enumerate_plain
@@ -104,72 +142,78 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     `plain_enumerator`): list them in the enumeration's order, without computing any key."""
     if not is_plain(program, rules):
         return None
-    climb = rules.climb
-    win = win_table(rules.wins)
+    moves_of = _Moves(rules).of
+    domes_anywhere = bool(rules.build_options)
 
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
         heights, blocked, turns = st.heights, st.blocked, []
         append = turns.append
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
-            here = heights[origin]
-            highest = here if forbid_up else here + climb  # the levels a move may reach
-            lowest = here if forbid_down else 0
-            wins_from = win[here]
+            moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
+            dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0
-            moves, pairs = _steps(_MOVES, "move", worker), _turn_pairs(worker)
-            for to in NEIGHBOURS[origin]:
-                if blocked[to]:
-                    continue
-                there = heights[to]
-                if there > highest or there < lowest:
-                    continue
-                if wins_from[there]:
+            for to, victim, dest, wins in moves_of(st, worker, forbid_up, forbid_down):
+                if wins:
                     append((moves[to],))
                     continue
+                if victim >= 0:
+                    blocked[dest] = 1
                 turns_to = pairs[to]
                 for square in NEIGHBOURS[to]:
                     if not blocked[square]:
                         append(turns_to[square])
+                        if dome_pairs is not None and heights[square] < 3:
+                            append(dome_pairs[to][square])
+                if victim >= 0:
+                    blocked[dest] = 0
             blocked[origin] = 1  # (unblocked above while its worker was away)
         return turns
     return list_plain
 
 
-def plain_player(program: Program, rules: SeatRules) -> Callable[[GameState, int, bool, bool, Sequence[Action]], tuple | None] | None:
+def plain_player(program: Program, rules: SeatRules
+                 ) -> Callable[[GameState, int, bool, bool, Sequence[Action]], tuple | None] | None:
     """The fast path of accepting a written plain turn: check its two steps against the rules.
     Returns (events, won) as the generic chain would log them, or None to leave the turn to the
     generic chain (which also gives the reason when a turn is illegal)."""
     if not is_plain(program, rules):
         return None
-    climb = rules.climb
-    win = win_table(rules.wins)
+    moves_of = _Moves(rules).of
+    domes_anywhere = bool(rules.build_options)
 
     def accept_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool,
                      steps: Sequence[Action]) -> tuple | None:
         if not 1 <= len(steps) <= 2 or steps[0][0] != "move":
             return None
         _, worker, to = steps[0]
-        if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != team:
+        if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != team or st.worker_pos[worker] < 0:
             return None
         origin = st.worker_pos[worker]
-        if origin < 0 or to not in NEIGHBOURS[origin] or st.occupant[to] >= 0 or st.domes[to]:
+        st.blocked[origin] = 0
+        try:
+            move = next((m for m in moves_of(st, worker, forbid_up, forbid_down) if m[0] == to), None)
+        finally:
+            st.blocked[origin] = 1
+        if move is None:
             return None
-        here, there = st.heights[origin], st.heights[to]
-        if there - here > climb or (forbid_up and there > here) or (forbid_down and there < here):
-            return None
-        move_event = ("move", worker, origin, to, here, there)
-        if win[here][there]:
-            return ((move_event,), True) if len(steps) == 1 else None
+        _, victim, dest, wins = move
+        events = [("move", worker, origin, to, st.heights[origin], st.heights[to])]
+        if victim >= 0:
+            events.append(("force", victim, to, dest))
+        if wins:
+            return (tuple(events), True) if len(steps) == 1 else None
         if len(steps) != 2:
             return None
         verb, builder, square = steps[1]
-        if builder != worker or square not in NEIGHBOURS[to]:
+        if builder != worker or square not in NEIGHBOURS[to] or square == dest:
             return None
-        if square != origin and (st.occupant[square] >= 0 or st.domes[square]):
+        if square != origin and st.blocked[square]:
             return None
         height = st.heights[square]
-        if not (verb == "build" or (verb == "dome" and height == 3)):
+        dome = verb == "dome" or height == 3
+        if not (verb == "build" or (verb == "dome" and (height == 3 or domes_anywhere))):
             return None
-        return (move_event, ("build", worker, square, min(height + 1, 3), height == 3)), False
+        events.append(("build", worker, square, height + (not dome), dome))
+        return tuple(events), False
     return accept_plain

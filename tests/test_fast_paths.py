@@ -10,13 +10,15 @@ from santorini.interpreter.engine import Engine, IllegalTurn
 from santorini.interpreter.game import new_game, parse_players
 from santorini.interpreter.packs import load_pack
 
-SEATS = [["Mortal", "Mortal"], ["Pan", "Athena"], ["Athena", "Mortal"], ["Hermes", "Pan"]]
+SEATS = [("bga", ["Mortal", "Mortal"]), ("bga", ["Pan", "Athena"]), ("bga", ["Athena", "Mortal"]),
+         ("bga", ["Hermes", "Pan"]), ("bga", ["Apollo", "Minotaur"]), ("bga", ["Atlas", "Athena"]),
+         ("bga", ["Minotaur", "Atlas"]), ("pantheon", ["Apollo", "Pan"]), ("bga", ["Prometheus", "Apollo"])]
 
 
 @st.composite
 def positions(draw):
-    seats = draw(st.sampled_from(SEATS))
-    game = new_game(load_pack("bga"), parse_players(seats))
+    pack, seats = draw(st.sampled_from(SEATS))
+    game = new_game(load_pack(pack), parse_players(seats))
     state = game.state
     for square in range(25):
         height = draw(st.integers(0, 3))
@@ -31,11 +33,11 @@ def positions(draw):
         from santorini.interpreter.state import TurnRecord
         other = 1 - state.to_move
         state.history.append(TurnRecord(other, (), (("move", 0, 0, 1, 0, 1),)))
-    generic = Engine(load_pack("bga").base.power, [[c.power for c in seat] for seat in game.cards], fast=False)
+    generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards], fast=False)
     return game, generic
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(positions())
 def test_fast_enumeration_equals_generic(case) -> None:
     game, generic = case
@@ -46,7 +48,7 @@ def test_fast_enumeration_equals_generic(case) -> None:
     assert game.engine.perft(game.state, 2) == generic.perft(game.state, 2)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(positions(), st.data())
 def test_fast_play_equals_generic(case, data) -> None:
     game, generic = case
@@ -58,12 +60,15 @@ def test_fast_play_equals_generic(case, data) -> None:
     assert (fast.outcome_key(), fast.heights, fast.domes, fast.worker_pos, fast.to_move) == \
            (slow.outcome_key(), slow.heights, slow.domes, slow.worker_pos, slow.to_move)
     assert fast.history[-1] == slow.history[-1]
-    # and a corrupted turn is refused by both
-    bad = (steps[0][:2] + ((steps[0][2] + 7) % 25,),) + steps[1:]
-    results = []
-    for engine in (game.engine, generic):
-        try:
-            results.append(engine.play(game.state, bad).outcome_key())
-        except IllegalTurn:
-            results.append(None)
-    assert results[0] == results[1]
+    # and variants of it, most of them illegal, are judged alike by both
+    variants = [(steps[0][:2] + ((steps[0][2] + 7) % 25,),) + steps[1:]]
+    if len(steps) == 2:
+        variants += [(steps[0], (verb, steps[1][1], square)) for square in range(25) for verb in ("build", "dome")]
+    for variant in variants:
+        results = []
+        for engine in (game.engine, generic):
+            try:
+                results.append(engine.play(game.state, variant).outcome_key())
+            except IllegalTurn:
+                results.append(None)
+        assert results[0] == results[1], variant
