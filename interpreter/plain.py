@@ -8,7 +8,7 @@ positions).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from ..dsl.hooks import Program
 from .board import BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
@@ -53,43 +53,48 @@ def is_plain(program: Program, rules: SeatRules) -> bool:
 
 
 class _Moves:
-    """The legal moves of a plain turn, shared by the three fast paths so that they cannot
-    disagree: for each worker and target, the worker forced away (if any) and where to."""
+    """The move rule of a plain turn, shared by the three fast paths so that they cannot
+    disagree: which levels a worker may reach, and whether it may enter an opponent's space."""
 
     def __init__(self, rules: SeatRules) -> None:
         self.climb = rules.climb
         self.win = win_table(rules.wins)
         self.options = [(o.same_or_lower, o.destination == "vacated") for o in rules.move_options]
 
-    def of(self, st: GameState, worker: int, forbid_up: bool, forbid_down: bool
-           ) -> Iterator[tuple[int, int, int, bool]]:
-        """(to, victim, destination, wins) for each legal move of `worker`; victim -1 for none.
-        While the caller iterates, the worker's own square counts as free in `st.blocked`."""
-        heights, blocked, occupant = st.heights, st.blocked, st.occupant
+    def bounds(self, here: int, forbid_up: bool, forbid_down: bool) -> tuple[int, int]:
+        """The lowest and highest level a worker standing at `here` may move to."""
+        return (here if forbid_down else 0), (here if forbid_up else here + self.climb)
+
+    def force(self, st: GameState, origin: int, to: int, team: int) -> tuple[int, int] | None:
+        """For a move into the blocked space `to`: (victim, where it is forced), by the first
+        move option that allows it, or None. The mover's square counts as free in st.blocked."""
+        victim = st.occupant[to]
+        if victim < 0 or st.worker_team[victim] == team:
+            return None
+        here, there = st.heights[origin], st.heights[to]
+        for same_or_lower, vacated in self.options:
+            if same_or_lower and there > here:
+                continue
+            dest = origin if vacated else BEYOND[origin][to]
+            if dest != origin and (dest < 0 or st.blocked[dest]):
+                continue
+            return victim, dest
+        return None
+
+    def find(self, st: GameState, worker: int, to: int, forbid_up: bool, forbid_down: bool
+             ) -> tuple[int, int, bool] | None:
+        """Whether `worker` may move to `to`: (victim, destination, wins), or None."""
         origin = st.worker_pos[worker]
-        here = heights[origin]
-        highest = here if forbid_up else here + self.climb
-        lowest = here if forbid_down else 0
-        wins_from = self.win[here]
-        team = st.worker_team[worker]
-        for to in NEIGHBOURS[origin]:
-            there = heights[to]
-            if there > highest or there < lowest:
-                continue
-            if not blocked[to]:
-                yield to, -1, -1, wins_from[there]
-                continue
-            victim = occupant[to]
-            if victim < 0 or st.worker_team[victim] == team or st.domes[to]:
-                continue
-            for same_or_lower, vacated in self.options:
-                if same_or_lower and there > here:
-                    continue
-                dest = origin if vacated else BEYOND[origin][to]
-                if dest != origin and (dest < 0 or blocked[dest]):
-                    continue
-                yield to, victim, dest, wins_from[there]
-                break
+        if to not in NEIGHBOURS[origin]:
+            return None
+        here, there = st.heights[origin], st.heights[to]
+        lowest, highest = self.bounds(here, forbid_up, forbid_down)
+        if there > highest or there < lowest:
+            return None
+        if not st.blocked[to]:
+            return -1, -1, self.win[here][there]
+        forced = self.force(st, origin, to, st.worker_team[worker]) if self.options else None
+        return None if forced is None else (*forced, self.win[here][there])
 
 
 def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
@@ -99,28 +104,40 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
     across programs, where keeping either turn is right: no membership test is needed."""
     if not is_plain(program, rules):
         return None
-    moves_of = _Moves(rules).of
+    rule = _Moves(rules)
+    force, options, win = rule.force, rule.options, rule.win
     domes_anywhere = bool(rules.build_options)
     worker_keys, build_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 
     def enumerate_plain(walk: Walk) -> bool:
         st = walk.state
-        heights, blocked, found = st.heights, st.blocked, walk.found
-        winner_key = winner_keys[walk.team]
-        for worker in st.team_workers(walk.team):
+        heights, blocked, found, team = st.heights, st.blocked, walk.found, walk.team
+        winner_key = winner_keys[team]
+        for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
+            here = heights[origin]
+            lowest, highest = rule.bounds(here, walk.forbid_up, walk.forbid_down)
+            wins_from = win[here]
             keys = worker_keys[st.worker_class[worker]]
             lifted = st.hash ^ keys[origin]
             moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
-            for to, victim, dest, wins in moves_of(st, worker, walk.forbid_up, walk.forbid_down):
+            for to in NEIGHBOURS[origin]:
+                there = heights[to]
+                if there > highest or there < lowest:
+                    continue
                 moved = lifted ^ keys[to]
-                if victim >= 0:
+                dest = -1
+                if blocked[to]:
+                    forced = force(st, origin, to, team) if options else None
+                    if forced is None:
+                        continue
+                    victim, dest = forced
                     victim_keys = worker_keys[st.worker_class[victim]]
                     moved ^= victim_keys[to] ^ victim_keys[dest]
                     blocked[dest] = 1
-                if wins:
+                if wins_from[there]:
                     found[moved ^ winner_key] = (moves[to],)
                 else:
                     turns_to = pairs[to]
@@ -130,7 +147,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                             found[moved ^ build_keys[square][height]] = turns_to[square]
                             if dome_pairs is not None and height < 3:
                                 found[moved ^ dome_keys[square]] = dome_pairs[to][square]
-                if victim >= 0:
+                if dest >= 0:
                     blocked[dest] = 0
             blocked[origin] = 1
         return False
@@ -142,7 +159,8 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     `plain_enumerator`): list them in the enumeration's order, without computing any key."""
     if not is_plain(program, rules):
         return None
-    moves_of = _Moves(rules).of
+    rule = _Moves(rules)
+    force, options, win = rule.force, rule.options, rule.win
     domes_anywhere = bool(rules.build_options)
 
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
@@ -150,14 +168,26 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
         append = turns.append
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
+            here = heights[origin]
+            lowest, highest = rule.bounds(here, forbid_up, forbid_down)
+            wins_from = win[here]
             moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0
-            for to, victim, dest, wins in moves_of(st, worker, forbid_up, forbid_down):
-                if wins:
+            for to in NEIGHBOURS[origin]:
+                there = heights[to]
+                if there > highest or there < lowest:
+                    continue
+                dest = -1
+                if blocked[to]:
+                    forced = force(st, origin, to, team) if options else None
+                    if forced is None:
+                        continue
+                    dest = forced[1]
+                if wins_from[there]:
                     append((moves[to],))
                     continue
-                if victim >= 0:
+                if dest >= 0:
                     blocked[dest] = 1
                 turns_to = pairs[to]
                 for square in NEIGHBOURS[to]:
@@ -165,7 +195,7 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
                         append(turns_to[square])
                         if dome_pairs is not None and heights[square] < 3:
                             append(dome_pairs[to][square])
-                if victim >= 0:
+                if dest >= 0:
                     blocked[dest] = 0
             blocked[origin] = 1  # (unblocked above while its worker was away)
         return turns
@@ -179,7 +209,7 @@ def plain_player(program: Program, rules: SeatRules
     generic chain (which also gives the reason when a turn is illegal)."""
     if not is_plain(program, rules):
         return None
-    moves_of = _Moves(rules).of
+    rule = _Moves(rules)
     domes_anywhere = bool(rules.build_options)
 
     def accept_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool,
@@ -192,12 +222,12 @@ def plain_player(program: Program, rules: SeatRules
         origin = st.worker_pos[worker]
         st.blocked[origin] = 0
         try:
-            move = next((m for m in moves_of(st, worker, forbid_up, forbid_down) if m[0] == to), None)
+            move = rule.find(st, worker, to, forbid_up, forbid_down)
         finally:
             st.blocked[origin] = 1
         if move is None:
             return None
-        _, victim, dest, wins = move
+        victim, dest, wins = move
         events = [("move", worker, origin, to, st.heights[origin], st.heights[to])]
         if victim >= 0:
             events.append(("force", victim, to, dest))
