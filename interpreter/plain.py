@@ -105,7 +105,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
     if not is_plain(program, rules):
         return None
     rule = _Moves(rules)
-    force, options, win = rule.force, rule.options, rule.win
+    force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
     domes_anywhere = bool(rules.build_options)
     worker_keys, build_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 
@@ -116,7 +116,8 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
             here = heights[origin]
-            lowest, highest = rule.bounds(here, walk.forbid_up, walk.forbid_down)
+            lowest = here if walk.forbid_down else 0  # (rule.bounds, inlined: this is the hot loop)
+            highest = here if walk.forbid_up else here + climb
             wins_from = win[here]
             keys = worker_keys[st.worker_class[worker]]
             lifted = st.hash ^ keys[origin]
@@ -145,7 +146,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
                         if not blocked[square]:
                             height = heights[square]
                             found[moved ^ build_keys[square][height]] = turns_to[square]
-                            if dome_pairs is not None and height < 3:
+                            if height < 3 and dome_pairs is not None:
                                 found[moved ^ dome_keys[square]] = dome_pairs[to][square]
                 if dest >= 0:
                     blocked[dest] = 0
@@ -160,7 +161,7 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     if not is_plain(program, rules):
         return None
     rule = _Moves(rules)
-    force, options, win = rule.force, rule.options, rule.win
+    force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
     domes_anywhere = bool(rules.build_options)
 
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
@@ -169,7 +170,8 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
             here = heights[origin]
-            lowest, highest = rule.bounds(here, forbid_up, forbid_down)
+            lowest = here if forbid_down else 0  # (rule.bounds, inlined: this is the hot loop)
+            highest = here if forbid_up else here + climb
             wins_from = win[here]
             moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
@@ -190,11 +192,17 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
                 if dest >= 0:
                     blocked[dest] = 1
                 turns_to = pairs[to]
-                for square in NEIGHBOURS[to]:
-                    if not blocked[square]:
-                        append(turns_to[square])
-                        if dome_pairs is not None and heights[square] < 3:
-                            append(dome_pairs[to][square])
+                if dome_pairs is None:
+                    for square in NEIGHBOURS[to]:
+                        if not blocked[square]:
+                            append(turns_to[square])
+                else:
+                    domes_to = dome_pairs[to]
+                    for square in NEIGHBOURS[to]:
+                        if not blocked[square]:
+                            append(turns_to[square])
+                            if heights[square] < 3:
+                                append(domes_to[square])
                 if dest >= 0:
                     blocked[dest] = 0
             blocked[origin] = 1  # (unblocked above while its worker was away)
