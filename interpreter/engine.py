@@ -14,6 +14,7 @@ on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, nam
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 
 from ..dsl.hooks import Power, Program, StepSpec
@@ -24,6 +25,9 @@ from .steps import build_step, move_step, use_step
 from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
+
+#: Enough for a repeated step to visit every state of four workers on the board.
+REPEAT_RECURSION_LIMIT = 20_000
 
 
 class IllegalTurn(ValueError):
@@ -38,6 +42,10 @@ class Engine:
         generic chain they stand in for."""
         self.fast = fast
         self.seat_rules = [gather(base, powers) for powers in seat_powers]
+        if any(step.repeat for rules in self.seat_rules for program in rules.programs for step in program.steps):
+            # 'any number of times' is searched depth first, one call level per step taken: a
+            # walk through every state of two workers can be hundreds of steps deep.
+            sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
         self.restricting = [(seat, rules.restrictions) for seat, rules in enumerate(self.seat_rules)
                             if rules.restrictions]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]

@@ -118,3 +118,21 @@ def test_a_stuck_seat_loses_under_the_base_cards_loss_condition_and_passes_witho
     game.state.to_move = 0
     assert settle_stuck(game) == "seat A cannot complete a turn and loses"
     assert game.state.winner == 1
+
+
+def test_a_repeated_step_can_walk_a_long_way(position) -> None:
+    """Hermes on an empty flat board: the walk through the states of his two workers is hundreds
+    of steps deep; an engine with a repeated step raises Python's recursion limit to match."""
+    import sys
+    data = yaml.safe_load(s0_text("bga", ["Hermes", "Mortal"]))
+    data["workers"] = {"A1": "a1", "A2": "b1", "B1": "e5", "B2": "d5"}
+    scenario = position(yaml.safe_dump(data))
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(300)  # low enough that this walk needs the engine to raise it
+        from santorini.interpreter.game import new_game, parse_players
+        game = new_game(scenario.game.pack, parse_players(["Hermes", "Mortal"]))
+        outcomes = game.engine.outcomes(scenario.state)
+    finally:
+        sys.setrecursionlimit(max(limit, sys.getrecursionlimit()))
+    assert len(outcomes) > 2000
