@@ -21,7 +21,7 @@ from .walk import Action, SeatRules, StepFn, Walk, win_table
 _TABLE_WORKERS = 32
 _STEPS = {verb: tuple(tuple((verb, w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
           for verb in ("move", "build", "dome")}
-_PAIRS: dict[tuple[str, int], tuple] = {}
+_PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
 
 
 def _steps(verb: str, worker: int) -> tuple:
@@ -32,10 +32,10 @@ def _steps(verb: str, worker: int) -> tuple:
 def _turn_pairs(verb: str, worker: int) -> tuple:
     """PAIRS[to][square]: the ready-made plain turn (move to `to`, then `verb` on `square`) of a
     worker, for every neighbouring pair; made once per worker and shared (turns are immutable)."""
-    pairs = _PAIRS.get((verb, worker))
+    pairs = _PAIRS[verb].get(worker)
     if pairs is None:
         moves, builds = _steps("move", worker), _steps(verb, worker)
-        pairs = _PAIRS[(verb, worker)] = tuple(
+        pairs = _PAIRS[verb][worker] = tuple(
             tuple((moves[to], builds[square]) if square in NEIGHBOURS[to] else None for square in SQUARES)
             for to in SQUARES)
     return pairs
@@ -54,16 +54,14 @@ def is_plain(program: Program, rules: SeatRules) -> bool:
 
 class _Moves:
     """The move rule of a plain turn, shared by the three fast paths so that they cannot
-    disagree: which levels a worker may reach, and whether it may enter an opponent's space."""
+    disagree: the climb, the win table, and whether a worker may enter an opponent's space.
+    (The level bounds, `here + climb` up and 0 down unless a restriction forbids it, are written
+    out in each path's loop: it is the hottest code of the engine.)"""
 
     def __init__(self, rules: SeatRules) -> None:
         self.climb = rules.climb
         self.win = win_table(rules.wins)
         self.options = [(o.same_or_lower, o.destination == "vacated") for o in rules.move_options]
-
-    def bounds(self, here: int, forbid_up: bool, forbid_down: bool) -> tuple[int, int]:
-        """The lowest and highest level a worker standing at `here` may move to."""
-        return (here if forbid_down else 0), (here if forbid_up else here + self.climb)
 
     def force(self, st: GameState, origin: int, to: int, team: int) -> tuple[int, int] | None:
         """For a move into the blocked space `to`: (victim, where it is forced), by the first
@@ -81,21 +79,6 @@ class _Moves:
             return victim, dest
         return None
 
-    def find(self, st: GameState, worker: int, to: int, forbid_up: bool, forbid_down: bool
-             ) -> tuple[int, int, bool] | None:
-        """Whether `worker` may move to `to`: (victim, destination, wins), or None."""
-        origin = st.worker_pos[worker]
-        if to not in NEIGHBOURS[origin]:
-            return None
-        here, there = st.heights[origin], st.heights[to]
-        lowest, highest = self.bounds(here, forbid_up, forbid_down)
-        if there > highest or there < lowest:
-            return None
-        if not st.blocked[to]:
-            return -1, -1, self.win[here][there]
-        forced = self.force(st, origin, to, st.worker_team[worker]) if self.options else None
-        return None if forced is None else (*forced, self.win[here][there])
-
 
 def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
     """The outcomes of a plain program by hash arithmetic alone, without applying a single step.
@@ -109,6 +92,15 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
     domes_anywhere = bool(rules.build_options)
     worker_keys, build_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 
+    def key_builds(st: GameState, moved: int, to: int, turns_to: tuple, domes_to: tuple | None, found: dict) -> None:
+        heights, blocked = st.heights, st.blocked
+        for square in NEIGHBOURS[to]:
+            if not blocked[square]:
+                height = heights[square]
+                found[moved ^ build_keys[square][height]] = turns_to[square]
+                if domes_to is not None and height < 3:
+                    found[moved ^ dome_keys[square]] = domes_to[square]
+
     def enumerate_plain(walk: Walk) -> bool:
         st = walk.state
         heights, blocked, found, team = st.heights, st.blocked, walk.found, walk.team
@@ -116,7 +108,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
             here = heights[origin]
-            lowest = here if walk.forbid_down else 0  # (rule.bounds, inlined: this is the hot loop)
+            lowest = here if walk.forbid_down else 0  # (the level bounds, inlined: the hot loop)
             highest = here if walk.forbid_up else here + climb
             wins_from = win[here]
             keys = worker_keys[st.worker_class[worker]]
@@ -125,31 +117,32 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
             for to in NEIGHBOURS[origin]:
+                if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
+                    there = heights[to]
+                    if options and lowest <= there <= highest and (forced := force(st, origin, to, team)):
+                        victim, dest = forced
+                        victim_keys = worker_keys[st.worker_class[victim]]
+                        moved = lifted ^ keys[to] ^ victim_keys[to] ^ victim_keys[dest]
+                        if wins_from[there]:
+                            found[moved ^ winner_key] = (moves[to],)
+                            continue
+                        blocked[dest] = 1
+                        key_builds(st, moved, to, pairs[to], dome_pairs[to] if dome_pairs else None, found)
+                        blocked[dest] = 0
+                    continue
                 there = heights[to]
                 if there > highest or there < lowest:
                     continue
                 moved = lifted ^ keys[to]
-                dest = -1
-                if blocked[to]:
-                    forced = force(st, origin, to, team) if options else None
-                    if forced is None:
-                        continue
-                    victim, dest = forced
-                    victim_keys = worker_keys[st.worker_class[victim]]
-                    moved ^= victim_keys[to] ^ victim_keys[dest]
-                    blocked[dest] = 1
                 if wins_from[there]:
                     found[moved ^ winner_key] = (moves[to],)
-                else:
+                elif dome_pairs is None:  # the hot path: key_builds inlined
                     turns_to = pairs[to]
                     for square in NEIGHBOURS[to]:
                         if not blocked[square]:
-                            height = heights[square]
-                            found[moved ^ build_keys[square][height]] = turns_to[square]
-                            if height < 3 and dome_pairs is not None:
-                                found[moved ^ dome_keys[square]] = dome_pairs[to][square]
-                if dest >= 0:
-                    blocked[dest] = 0
+                            found[moved ^ build_keys[square][heights[square]]] = turns_to[square]
+                else:
+                    key_builds(st, moved, to, pairs[to], dome_pairs[to], found)
             blocked[origin] = 1
         return False
     return enumerate_plain
@@ -164,47 +157,49 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
     domes_anywhere = bool(rules.build_options)
 
+    def list_builds(st: GameState, to: int, turns_to: tuple, domes_to: tuple | None, append) -> None:  # noqa: ANN001
+        heights, blocked = st.heights, st.blocked
+        for square in NEIGHBOURS[to]:
+            if not blocked[square]:
+                append(turns_to[square])
+                if domes_to is not None and heights[square] < 3:
+                    append(domes_to[square])
+
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
         heights, blocked, turns = st.heights, st.blocked, []
         append = turns.append
         for worker in st.team_workers(team):
             origin = st.worker_pos[worker]
             here = heights[origin]
-            lowest = here if forbid_down else 0  # (rule.bounds, inlined: this is the hot loop)
+            lowest = here if forbid_down else 0  # (the level bounds, inlined: the hot loop)
             highest = here if forbid_up else here + climb
             wins_from = win[here]
             moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0
             for to in NEIGHBOURS[origin]:
+                if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
+                    there = heights[to]
+                    if options and lowest <= there <= highest and (forced := force(st, origin, to, team)):
+                        if wins_from[there]:
+                            append((moves[to],))
+                            continue
+                        blocked[forced[1]] = 1
+                        list_builds(st, to, pairs[to], dome_pairs[to] if dome_pairs else None, append)
+                        blocked[forced[1]] = 0
+                    continue
                 there = heights[to]
                 if there > highest or there < lowest:
                     continue
-                dest = -1
-                if blocked[to]:
-                    forced = force(st, origin, to, team) if options else None
-                    if forced is None:
-                        continue
-                    dest = forced[1]
                 if wins_from[there]:
                     append((moves[to],))
-                    continue
-                if dest >= 0:
-                    blocked[dest] = 1
-                turns_to = pairs[to]
-                if dome_pairs is None:
+                elif dome_pairs is None:  # the hot path: list_builds inlined
+                    turns_to = pairs[to]
                     for square in NEIGHBOURS[to]:
                         if not blocked[square]:
                             append(turns_to[square])
                 else:
-                    domes_to = dome_pairs[to]
-                    for square in NEIGHBOURS[to]:
-                        if not blocked[square]:
-                            append(turns_to[square])
-                            if heights[square] < 3:
-                                append(domes_to[square])
-                if dest >= 0:
-                    blocked[dest] = 0
+                    list_builds(st, to, pairs[to], dome_pairs[to], append)
             blocked[origin] = 1  # (unblocked above while its worker was away)
         return turns
     return list_plain
@@ -218,6 +213,7 @@ def plain_player(program: Program, rules: SeatRules
     if not is_plain(program, rules):
         return None
     rule = _Moves(rules)
+    force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
     domes_anywhere = bool(rules.build_options)
 
     def accept_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool,
@@ -228,14 +224,20 @@ def plain_player(program: Program, rules: SeatRules
         if not 0 <= worker < len(st.worker_pos) or st.worker_team[worker] != team or st.worker_pos[worker] < 0:
             return None
         origin = st.worker_pos[worker]
-        st.blocked[origin] = 0
-        try:
-            move = rule.find(st, worker, to, forbid_up, forbid_down)
-        finally:
-            st.blocked[origin] = 1
-        if move is None:
+        if to not in NEIGHBOURS[origin]:
             return None
-        victim, dest, wins = move
+        here, there = st.heights[origin], st.heights[to]
+        if there > (here if forbid_up else here + climb) or there < (here if forbid_down else 0):
+            return None
+        victim = dest = -1
+        if st.blocked[to]:
+            st.blocked[origin] = 0  # (force() reads the mover's square as free)
+            forced = force(st, origin, to, team) if options else None
+            st.blocked[origin] = 1
+            if forced is None:
+                return None
+            victim, dest = forced
+        wins = win[here][there]
         events = [("move", worker, origin, to, st.heights[origin], st.heights[to])]
         if victim >= 0:
             events.append(("force", victim, to, dest))
