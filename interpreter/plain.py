@@ -237,12 +237,11 @@ def plain_player(program: Program, rules: SeatRules
             if forced is None:
                 return None
             victim, dest = forced
-        wins = win[here][there]
-        events = [("move", worker, origin, to, st.heights[origin], st.heights[to])]
+        events = (("move", worker, origin, to, here, there),)
         if victim >= 0:
-            events.append(("force", victim, to, dest))
-        if wins:
-            return (tuple(events), True) if len(steps) == 1 else None
+            events += (("force", victim, to, dest),)
+        if win[here][there]:
+            return (events, True) if len(steps) == 1 else None
         if len(steps) != 2:
             return None
         verb, builder, square = steps[1]
@@ -254,6 +253,5 @@ def plain_player(program: Program, rules: SeatRules
         dome = verb == "dome" or height == 3
         if not (verb == "build" or (verb == "dome" and (height == 3 or domes_anywhere))):
             return None
-        events.append(("build", worker, square, height + (not dome), dome))
-        return tuple(events), False
+        return events + (("build", worker, square, height + (not dome), dome),), False
     return accept_plain

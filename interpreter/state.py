@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 from .board import SQUARES, ZOBRIST
 
+_WORKER_KEYS, _HEIGHT_KEYS = ZOBRIST.worker, ZOBRIST.height
+
 #: Event kinds of the turn log, as the first item of each event tuple.
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
 #: ("build", worker, square, new_height, dome) ("use", -1, name)
@@ -87,12 +89,13 @@ class GameState:
     def relocate(self, worker: int, square: int) -> None:
         """Move or force a worker (no rule checks: the interpreter made them). The square left
         is only cleared if this worker still holds it, so a swap can be made in either order."""
-        keys = ZOBRIST.worker[self.worker_class[worker]]
+        keys = _WORKER_KEYS[self.worker_class[worker]]
         old = self.worker_pos[worker]
-        if self.occupant[old] == worker:
-            self.occupant[old] = -1
+        occupant = self.occupant
+        if occupant[old] == worker:
+            occupant[old] = -1
             self.blocked[old] = self.domes[old]
-        self.occupant[square] = worker
+        occupant[square] = worker
         self.blocked[square] = 1
         self.worker_pos[worker] = square
         self.hash ^= keys[old] ^ keys[square]
@@ -113,7 +116,7 @@ class GameState:
 
     # ---- buildings
     def set_height(self, square: int, height: int) -> None:
-        keys = ZOBRIST.height[square]
+        keys = _HEIGHT_KEYS[square]
         self.hash ^= keys[self.heights[square]] ^ keys[height]
         self.heights[square] = height
 
@@ -131,6 +134,8 @@ class GameState:
     def next_seat(self, seat: int) -> int:
         """The next seat in play after `seat` (seats that lost are skipped)."""
         count = len(self.seats)
+        if not self.out:
+            return (seat + 1) % count
         for step in range(1, count + 1):
             candidate = (seat + step) % count
             if candidate not in self.out:

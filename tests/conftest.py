@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import sys
+
 import pytest
 
+from santorini.interpreter.engine import REPEAT_RECURSION_LIMIT
 from santorini.interpreter.scenario import Scenario, load_scenario
+
+# Engines with a repeated step raise the recursion limit when made; raise it once here, so that
+# no test sees it change under it (hypothesis warns when it does).
+sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
 
 
 @pytest.fixture
