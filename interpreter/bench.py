@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .board import parse_square
 from .game import Game, new_game, parse_players
@@ -23,6 +23,7 @@ class BenchResult:
     games: int
     turns: int
     elapsed: float
+    wins: dict[str, int] = field(default_factory=dict)  # by seat letter; a balance measure too
 
 
 class S0Agent(RandomAgent):
@@ -36,6 +37,7 @@ def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchRe
     template = new_game(pack, parse_players(gods))
     rng = random.Random(seed)
     games = turns = 0
+    wins: dict[str, int] = {}
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         game = template.restart()
@@ -43,4 +45,5 @@ def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchRe
         log = run_game(game, agents)
         games += 1
         turns += len(log.turn_steps)
-    return BenchResult(games, turns, time.perf_counter() - start)
+        wins[log.winner or "none"] = wins.get(log.winner or "none", 0) + 1
+    return BenchResult(games, turns, time.perf_counter() - start, dict(sorted(wins.items())))

@@ -19,7 +19,7 @@ from ..dsl.errors import SourceError, SourceErrors
 from .game import Game, SetupError, new_game, parse_players
 from .human import HumanAgent
 from .notation import NotationError, format_board
-from .packs import MORTAL, PackError, UnknownName, load_pack
+from .packs import MORTAL, PackError, UnknownName, resolve_pack
 from .play import RandomAgent, run_game
 
 # Commands that read YAML files import their modules when they run: `santorini cards` and
@@ -104,13 +104,14 @@ def perft(file: str, depth: int) -> None:
 
 def _pack(name: str) -> object:
     try:
-        return load_pack(name)
+        return resolve_pack(name)
     except UnknownName as err:
         bad_input(str(err))
 
 
 PACK_OPTION = click.option("--pack", "pack_name", default="bga", show_default=True,
-                           help="Rule pack: " + ", ".join(["bga", "pantheon", "first-edition"]) + ".")
+                           help="Rule pack: a shipped one (bga, pantheon, first-edition) or the folder "
+                                "of your own (with a pack.yaml).")
 
 
 @main.command()
@@ -224,10 +225,12 @@ def replay_command(file: str, pack_name: str | None) -> None:
 @reports_bad_input
 def bench(pack_name: str, gods: tuple[str, str], seconds: float, seed: int) -> None:
     """Random playouts from S0 (A on b3 d3, B on c4 c2): every turn enumerates all the distinct
-    outcomes and picks one uniformly. The last line reads `games/s: X`."""
+    outcomes and picks one uniformly. Prints the wins of each seat (a first look at balance);
+    the last line reads `games/s: X`."""
     from .bench import run_bench
     result = run_bench(_pack(pack_name), list(gods), seconds, seed)
     click.echo(f"games: {result.games}")
     click.echo(f"turns: {result.turns}")
+    click.echo("wins: " + ", ".join(f"{seat} {count} ({count / result.games:.1%})" for seat, count in result.wins.items()))
     click.echo(f"elapsed: {result.elapsed:.2f}")
     click.echo(f"games/s: {result.games / result.elapsed:.1f}")

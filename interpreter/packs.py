@@ -128,6 +128,23 @@ def load_pack(name: str) -> Pack:
                   lambda: load_pack_folder(root / "powers" / name, root / "modes" / name))
 
 
+def resolve_pack(name: str, relative_to: Path | None = None) -> Pack:
+    """A shipped pack by name, or an author's own pack by the path of its folder (a folder with
+    a pack.yaml; relative paths are taken from `relative_to`, else the working folder). An own
+    pack usually `extends` a shipped one and holds only its new or changed cards; its modes are
+    its `modes/` subfolder if it has one, else the ones it inherits."""
+    if name in pack_names():
+        return load_pack(name)
+    folder = Path(name).expanduser()
+    if not folder.is_absolute() and relative_to is not None:
+        folder = relative_to / folder
+    if (folder / "pack.yaml").is_file():
+        modes = folder / "modes"
+        return load_pack_folder(folder, modes if modes.is_dir() else None)
+    raise UnknownName(f"unknown pack '{name}'; packs are: {', '.join(pack_names())}, or the path of a "
+                      "folder holding a pack.yaml")
+
+
 @cache
 def _shipped_key() -> str:
     return source_key(package_root(), __version__)

@@ -15,14 +15,14 @@ from ..dsl.source import SourceError, SourceErrors, load_document
 from .engine import IllegalTurn
 from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
 from .notation import NotationError, parse_placement, parse_turn
-from .packs import UnknownName, load_pack
+from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog
 
 def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
     """The record format of schema/record.schema.json."""
     players = [p.label if len(p.powers) <= 1 else {"gods": list(p.powers)} for p in game.players]
     data = {
-        "pack": game.pack.name,
+        "pack": game.pack.name if _shipped(game) else str(Path(game.pack.path).resolve()),
         "mode": game.mode.name,
         "seed": seed,
         "players": players,
@@ -31,6 +31,11 @@ def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
         "result": {"winner": log.winner, "reason": log.reason},
     }
     Path(path).write_text(yaml.safe_dump(data, sort_keys=False, width=1000), encoding="utf-8")
+
+
+def _shipped(game: Game) -> bool:
+    """Whether the game's pack is a shipped one (a record names it), not an author's folder."""
+    return Path(game.pack.path).resolve() == (package_root() / "powers" / game.pack.name).resolve()
 
 
 @dataclass
@@ -54,7 +59,8 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
 
     name = pack_name or data["pack"]
     try:
-        game = new_game(load_pack(name), parse_players(data["players"]), data.get("mode"))
+        pack = resolve_pack(pack_name) if pack_name else resolve_pack(data["pack"], Path(document.path).parent)
+        game = new_game(pack, parse_players(data["players"]), data.get("mode"))
     except (SetupError, UnknownName) as err:
         raise located(("players",), str(err)) from None
     seats = placing_seats(game)

@@ -14,7 +14,7 @@ from .board import parse_square
 from .engine import IllegalTurn
 from .game import Game, SetupError, new_game, parse_players, seat_index
 from .notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
-from .packs import UnknownName, load_pack
+from .packs import PackError, UnknownName, resolve_pack
 from .state import GameState
 
 
@@ -43,9 +43,11 @@ def load_scenario(path: str | Path) -> Scenario:
         return ScenarioError([SourceError(document.path, line, column, message)])
 
     try:
-        pack = load_pack(data["edition"])
+        pack = resolve_pack(data["edition"], relative_to=Path(document.path).parent)
     except UnknownName as err:
         raise fail(("edition",), str(err)) from None
+    except PackError as err:
+        raise ScenarioError(err.errors) from None
     try:
         game = new_game(pack, parse_players(data["players"]), data.get("mode"))
     except SetupError as err:

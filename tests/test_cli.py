@@ -148,7 +148,12 @@ def test_human_is_told_why_a_step_is_illegal_and_asked_again() -> None:
 def test_bench_prints_games_per_second() -> None:
     result = run("bench", "--gods", "Mortal", "Mortal", "--seconds", "0.5", "--seed", "1")
     assert result.exit_code == 0
-    assert result.output.strip().splitlines()[-1].startswith("games/s: ")
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("games/s: ")
+    games = int(next(line for line in lines if line.startswith("games: ")).split()[1])
+    wins = next(line for line in lines if line.startswith("wins: "))
+    counts = [int(part.split()[1]) for part in wins[len("wins: "):].split(", ")]
+    assert sum(counts) == games and wins.startswith("wins: A ")
 
 
 def test_diff_lists_what_changes_card_by_card() -> None:
@@ -177,3 +182,53 @@ def test_a_malformed_record_is_bad_input_located(tmp_path: Path, placements, tur
     result = run("replay", str(path))
     assert result.exit_code == 2
     assert result.output.startswith(f"{path}:") and message in result.output
+
+
+IRIS = """\
+# yaml-language-server: $schema=../../schema/card.schema.json
+name: Iris
+title: Goddess of the Rainbow
+kind: god
+tier: simple
+players: [2]
+summary: Domes at any level, and wins by stepping down two levels.
+text: "Your Build: your worker may build a dome at any level. Win Condition: you also win if your worker moves down two or more levels."
+rules: |
+  Your Build:
+    your worker may build a dome at any level.
+  Win Condition:
+    you also win if your worker moves down two or more levels.
+"""
+
+
+def test_an_author_plays_and_tests_a_new_card_in_a_pack_of_their_own(tmp_path: Path) -> None:
+    """The user story of a card author: a pack folder that extends a shipped pack with one new
+    card, checked, listed, tested with a scenario, played, recorded and replayed."""
+    pack = tmp_path / "my-pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text((REPO / "powers" / "bga" / "pack.yaml").read_text()
+                                    .replace("name: bga", "name: my-pack").replace("language: 1", "language: 1\nextends: bga"))
+    (pack / "iris.yaml").write_text(IRIS)
+    assert run("check", str(pack)).exit_code == 0
+    assert any(line.startswith("Iris ") for line in run("cards", "--pack", str(pack)).output.splitlines())
+    scenario = yaml.safe_load(s0_text("bga", ["Iris", "Mortal"]))
+    scenario.update(edition="my-pack", board="0 0 0 0 0\n0 0 0 0 0\n0 2 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n",
+                    expect={"win": True, "after": {"turn": "move A2 d2; dome A2 d1", "board": {"d1": "0D"}},
+                            "includes": [{"board": {"c3": "0D"}}]})
+    scenario["workers"] = {"A1": "b3", "A2": "d3", "B1": "e5", "B2": "e4"}
+    (tmp_path / "iris.yaml").write_text(yaml.safe_dump(scenario))
+    result = run("scenario", str(tmp_path / "iris.yaml"))
+    assert result.exit_code == 0, result.output
+    scenario["edition"] = "bga"  # the same expectations fail without the card's pack
+    (tmp_path / "shipped.yaml").write_text(yaml.safe_dump(scenario))
+    assert run("scenario", str(tmp_path / "shipped.yaml")).exit_code == 2
+    record = tmp_path / "game.yaml"
+    played = run("play", "--pack", str(pack), "--gods", "Iris", "Mortal", "--seed", "2", "--record", str(record))
+    assert played.exit_code == 0, played.output
+    assert run("replay", str(record)).exit_code == 0
+
+
+def test_an_unknown_pack_name_says_a_folder_is_accepted_too() -> None:
+    result = run("cards", "--pack", "no-such-pack")
+    assert result.exit_code == 2
+    assert "or the path of a folder holding a pack.yaml" in result.output
