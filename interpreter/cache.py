@@ -2,7 +2,8 @@
 
 The shipped packs are compiled once (schema, parse, check, compile) and pickled under the user's
 cache folder. The key is a hash of everything the result depends on: every file of powers/,
-modes/ and schema/, the grammar and the compiler's own source, and the package version. A change
+modes/ and schema/, the grammar and the compiler's own source, the package version, and the
+package's location. A change
 to any card, mode, schema or to the language makes a new key, so a stale pack is never used.
 Set SANTORINI_CACHE_DIR to move the cache, or to an empty string to turn it off.
 """
@@ -34,8 +35,11 @@ def cache_folder() -> Path | None:
 
 
 def source_key(root: Path, version: str) -> str:
-    """A hash of every input file's path and content under `root`, and the version."""
+    """A hash of every input file's path and content under `root`, the version, and where
+    `root` is: a compiled pack records its files' paths (for messages), so two installations
+    with the same files must not share an entry."""
     digest = hashlib.sha256(version.encode())
+    digest.update(str(root.resolve()).encode())
     for folder, pattern in INPUTS:
         for path in sorted((root / folder).glob(pattern)):
             if path.is_file():

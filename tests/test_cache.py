@@ -86,3 +86,10 @@ def test_a_cached_pack_plays_like_a_fresh_one(tmp_path: Path, monkeypatch, posit
     scenario = position(s0_text("pantheon", ["Apollo", "Prometheus"]))
     game = new_game(revived, parse_players(["Apollo", "Prometheus"]))
     assert game.engine.perft(scenario.state, 2) == scenario.game.engine.perft(scenario.state, 2)
+
+
+def test_two_installations_with_the_same_files_do_not_share_an_entry(tree: Path, tmp_path: Path) -> None:
+    """A compiled pack keeps its files' paths; a copy elsewhere must compile its own."""
+    other = tmp_path / "elsewhere"
+    shutil.copytree(tree, other)
+    assert source_key(tree, "1.0") != source_key(other, "1.0")
