@@ -56,7 +56,7 @@ def _statement(power: hooks.Power, node: ast.Statement, origin: Origin) -> None:
         power.build_options.append(hooks.DomeAtAnyLevel(where))
     elif isinstance(node, ast.Restriction):
         condition = hooks.MovedCondition(node.condition.direction) if node.condition else None
-        power.restrictions.append(hooks.Restriction("opponents", node.verb, node.direction, condition, where))
+        power.restrictions.append(hooks.Restriction(node.verb, node.direction, condition, where))
     elif isinstance(node, ast.Win):
         power.wins.append(hooks.WinOnMove(node.movement, node.amount, where))
     elif isinstance(node, ast.Loss):

@@ -94,9 +94,9 @@ class MovedCondition:
 
 @dataclass(frozen=True)
 class Restriction:
-    """'opponent workers cannot move up': a filter on the targets' steps of `verb`."""
+    """'opponent workers cannot move up': a filter on the steps of `verb` of the owner's
+    opponents (the only seats a version-1 restriction binds)."""
 
-    targets: str  # 'opponents'
     verb: str
     direction: str
     condition: MovedCondition | None

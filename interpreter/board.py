@@ -50,8 +50,6 @@ BEYOND: tuple[tuple[int, ...], ...] = tuple(
     tuple(_offset(b, b % SIZE - a % SIZE, b // SIZE - a // SIZE) if b in NEIGHBOURS[a] else -1
           for b in SQUARES) for a in SQUARES)
 
-PERIMETER = frozenset(s for s in SQUARES if s % SIZE in (0, SIZE - 1) or s // SIZE in (0, SIZE - 1))
-
 
 class Zobrist:
     """Random 64-bit keys whose XOR identifies a position, updated on every change.
