@@ -153,6 +153,8 @@ def move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) -> 
 
     if spec.repeat:
         def repeated(walk: Walk) -> bool:
+            # The candidate loop is written out here rather than shared with `step`: every
+            # repetition is one more level of recursion, and a shared helper adds a frame to each.
             depth = len(walk.path)
             if not _first_visit(walk, spec, depth):
                 return False
