@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from random import Random
 
 from ..dsl.hooks import Power, Program, StepSpec
+from .enumeration import enumeration_chain
 from .notation import format_step
-from .plain import plain_enumerator, plain_lister, plain_player
+from .plain import plain_enumerator, plain_lister, plain_picker, plain_player
 from .state import GameState, TurnRecord, apply_events
 from .steps import build_step, move_step, use_step
 from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
@@ -51,26 +53,44 @@ class Engine:
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
         self.plain_listers = [plain_lister(rules.programs[0], rules)
                               if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
+        self.plain_pickers = [plain_picker(rules.programs[0], rules)
+                              if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
                                if (player := plain_player(program, rules)) is not None] if fast else []
                               for rules in self.seat_rules]
 
     # ---- compilation
     def _compile_seat(self, rules: SeatRules) -> StepFn:
-        programs = [(self._compile_program(program, rules),
-                     plain_enumerator(program, rules) if self.fast else None)
+        programs = [(self._compile_program(program, rules), self._enumerator(program, rules))
                     for program in rules.programs]
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
             enumerating = walk.found is not None and walk.probe is None and walk.script is None
-            for program, plain in programs:
-                if plain is not None and enumerating:
-                    plain(walk)
+            for program, enumerate_outcomes in programs:
+                if enumerate_outcomes is not None and enumerating:
+                    enumerate_outcomes(walk)
                 elif program(walk):
                     return True
             return False
         return root
+
+    def _enumerator(self, program: Program, rules: SeatRules) -> StepFn | None:
+        """The fastest way to enumerate the program's outcomes, if any beats the generic chain:
+        the plain turn by hash arithmetic alone, else the program's enumeration chain."""
+        if not self.fast:
+            return None
+        plain = plain_enumerator(program, rules)
+        if plain is not None:
+            return plain
+        chain = enumeration_chain(program, rules)
+        if chain is None:
+            return None
+
+        def enumerate_outcomes(walk: Walk) -> bool:
+            chain(walk, (), -1, -1, -1, ())
+            return False
+        return enumerate_outcomes
 
     def _compile_program(self, program: Program, rules: SeatRules) -> StepFn:
         chain: StepFn = finish
@@ -134,6 +154,18 @@ class Engine:
         team = state.seats[state.to_move].team
         up, down = self._forbidden(state, team) if self.restricting else (False, False)
         return lister(state, team, up, down)
+
+    def random_turn(self, state: GameState, rng: Random) -> tuple[Action, ...] | None:
+        """`turns(state)[rng.randrange(len(turns))]`, or None when there is no turn: a uniformly
+        random distinct outcome, which is what a random player and a playout need. For the plain
+        turn the pick is made without listing every turn (plain.plain_picker)."""
+        picker = self.plain_pickers[state.to_move]
+        if picker is not None:
+            team = state.seats[state.to_move].team
+            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            return picker(state, team, up, down, rng)
+        turns = self.turns(state)
+        return turns[rng.randrange(len(turns))] if turns else None
 
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all."""

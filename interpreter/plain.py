@@ -9,24 +9,15 @@ positions).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from random import Random
 
 from ..dsl.hooks import Program
+from .actions import actions
 from .board import BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from .state import GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
-#: Ready-made step tuples (verb, worker, square): the enumeration stores one turn per outcome,
-#: and building those tuples anew was a good part of its time. 32 workers is 8 seats of 4; a
-#: game with more workers makes its own (see `_steps`).
-_TABLE_WORKERS = 32
-_STEPS = {verb: tuple(tuple((verb, w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
-          for verb in ("move", "build", "dome")}
 _PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
-
-
-def _steps(verb: str, worker: int) -> tuple:
-    table = _STEPS[verb]
-    return table[worker] if worker < _TABLE_WORKERS else tuple((verb, worker, s) for s in SQUARES)
 
 
 def _turn_pairs(verb: str, worker: int) -> tuple:
@@ -34,7 +25,7 @@ def _turn_pairs(verb: str, worker: int) -> tuple:
     worker, for every neighbouring pair; made once per worker and shared (turns are immutable)."""
     pairs = _PAIRS[verb].get(worker)
     if pairs is None:
-        moves, builds = _steps("move", worker), _steps(verb, worker)
+        moves, builds = actions("move", worker), actions(verb, worker)
         pairs = _PAIRS[verb][worker] = tuple(
             tuple((moves[to], builds[square]) if square in NEIGHBOURS[to] else None for square in SQUARES)
             for to in SQUARES)
@@ -113,7 +104,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
             wins_from = win[here]
             keys = worker_keys[st.worker_class[worker]]
             lifted = st.hash ^ keys[origin]
-            moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
+            moves, pairs = actions("move", worker), _turn_pairs("build", worker)
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
             for to in NEIGHBOURS[origin]:
@@ -174,7 +165,7 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
             lowest = here if forbid_down else 0  # (the level bounds, inlined: the hot loop)
             highest = here if forbid_up else here + climb
             wins_from = win[here]
-            moves, pairs = _steps("move", worker), _turn_pairs("build", worker)
+            moves, pairs = actions("move", worker), _turn_pairs("build", worker)
             dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
             blocked[origin] = 0
             for to in NEIGHBOURS[origin]:
@@ -203,6 +194,85 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
             blocked[origin] = 1  # (unblocked above while its worker was away)
         return turns
     return list_plain
+
+
+#: SPREAD[s]: the squares around s as bits of `int.from_bytes(blocked, "little")` (bit 8 * square),
+#: so that one AND and a popcount say how many of them are blocked.
+_SPREAD = tuple(sum(1 << 8 * n for n in NEIGHBOURS[s]) for s in SQUARES)
+_AROUND = tuple(len(NEIGHBOURS[s]) for s in SQUARES)
+_BIT = tuple(1 << 8 * s for s in SQUARES)
+
+
+def plain_picker(program: Program, rules: SeatRules
+                 ) -> Callable[[GameState, int, bool, bool, Random], tuple | None] | None:
+    """A uniformly random turn of the plain lister's list, without making the list: each move's
+    builds are counted by a popcount, and only the chosen turn is looked up. It draws from the
+    generator exactly as `turns[rng.randrange(len(turns))]` would, so it picks the same turn.
+    (A seat that may dome at any level has two choices on some squares: it is left to the lister.)"""
+    if not is_plain(program, rules) or rules.build_options:
+        return None
+    rule = _Moves(rules)
+    force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
+
+    def forced_builds(st: GameState, worker: int, origin: int, to: int, dest: int) -> tuple:
+        """The turns of a move that forces an opponent to `dest` (rare: listed, not counted)."""
+        blocked, pairs = st.blocked, _turn_pairs("build", worker)[to]
+        blocked[origin], blocked[dest] = 0, 1
+        turns = tuple(pairs[square] for square in NEIGHBOURS[to] if not blocked[square])
+        blocked[dest], blocked[origin] = 0, 1  # (in this order: dest may be the origin)
+        return turns
+
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+        heights, blocked = st.heights, st.blocked
+        all_blocked = int.from_bytes(blocked, "little")
+        total = 0
+        counted = []  # (first index, last index + 1, worker, to, its turns if listed)
+        for worker in st.team_workers(team):
+            origin = st.worker_pos[worker]
+            here = heights[origin]
+            lowest = here if forbid_down else 0
+            highest = here if forbid_up else here + climb
+            wins_from = win[here]
+            unblocked = all_blocked ^ _BIT[origin]  # the mover leaves: its square can be built on
+            for to in NEIGHBOURS[origin]:
+                there = heights[to]
+                if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
+                    if options and lowest <= there <= highest:
+                        blocked[origin] = 0
+                        forced = force(st, origin, to, team)
+                        blocked[origin] = 1
+                        if forced:
+                            listed = ((actions("move", worker)[to],),) if wins_from[there] else \
+                                forced_builds(st, worker, origin, to, forced[1])
+                            counted.append((total, total + len(listed), worker, to, listed))
+                            total += len(listed)
+                    continue
+                if there > highest or there < lowest:
+                    continue
+                if wins_from[there]:
+                    counted.append((total, total + 1, worker, to, ((actions("move", worker)[to],),)))
+                    total += 1
+                else:
+                    free = _AROUND[to] - (unblocked & _SPREAD[to]).bit_count()
+                    counted.append((total, total + free, worker, to, None))
+                    total += free
+        if not total:
+            return None
+        index = rng.randrange(total)
+        for first, end, worker, to, listed in counted:
+            if index < end:
+                break
+        index -= first
+        if listed is not None:
+            return listed[index]
+        origin = st.worker_pos[worker]
+        for square in NEIGHBOURS[to]:
+            if square == origin or not blocked[square]:
+                if not index:
+                    return _turn_pairs("build", worker)[to][square]
+                index -= 1
+        raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
+    return pick
 
 
 def plain_player(program: Program, rules: SeatRules

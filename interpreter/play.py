@@ -37,8 +37,7 @@ class RandomAgent:
         return self.rng.sample(free_squares(game.state), game.workers_per_seat)
 
     def turn(self, game: Game) -> tuple[Action, ...] | None:
-        turns = game.engine.turns(game.state)
-        return self.rng.choice(turns) if turns else None
+        return game.engine.random_turn(game.state, self.rng)
 
 
 @dataclass

@@ -1,0 +1,226 @@
+"""The enumeration of a turn's distinct outcomes, compiled a second time for speed.
+
+The generic step chain (steps.py) serves every traversal of a turn: matching a written turn,
+lookahead, listing the next steps, tracing. Enumeration, the search that agents, `turns` and the
+bench spend their time in, needs none of that: no script to match, no event log, no probe. So
+each program without a repeated step is compiled a second time, into a chain of nodes that:
+
+* take what the steps' constraints read as arguments (the last actor, the last moved worker, the
+  last build square, where each moved worker started) instead of scanning an event log;
+* grow their turn from ready-made step tuples (actions.py);
+* key the outcomes of the turn's last build by hash arithmetic, without applying them.
+
+Steps that are not last are applied to the state and undone, as in the generic chain. The two
+chains visit candidates in the same order, so they find the same outcomes in the same order with
+the same turns; tests/test_fast_paths.py compares them on random positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..dsl.hooks import Program, StepSpec
+from .actions import actions
+from .board import BEYOND, NEIGHBOURS, ZOBRIST
+from .walk import SeatRules, Walk, win_table
+
+#: node(walk, path, actor, moved, built, moves): carry on a turn whose steps so far are `path`.
+#: actor: the worker of the previous step (or -1); moved: the worker that moved last (or -1);
+#: built: the square of the last build (or -1); moves: (worker, from) of each move so far.
+Node = Callable[[Walk, tuple, int, int, int, tuple], None]
+
+_BUILD_KEYS, _DOME_KEYS, _WINNER_KEYS = ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
+
+
+def enumeration_chain(program: Program, rules: SeatRules) -> Node | None:
+    """The program's enumeration chain, or None when a step repeats ('any number of times' needs
+    the generic chain's record of visited states)."""
+    steps = [*program.steps, *(f.step for f in rules.followups)]
+    if any(step.repeat for step in steps):
+        return None
+    chain: Node = record
+    for spec in reversed(program.steps):
+        chain = _step_node(spec, chain, rules)
+    if program.announced:
+        chain = _use_node(program.name, chain)
+    return chain
+
+
+def record(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+    """The end of a turn: its outcome, if not found before, with this turn."""
+    found, key = walk.found, walk.state.hash
+    if key not in found:
+        found[key] = path
+
+
+def _step_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
+    """A program step followed by the seat's follow-ups of its verb (as Engine._compile_step)."""
+    after = rest
+    for followup in reversed([f for f in rules.followups if f.after == spec.verb]):
+        after = _node(followup.step, after, after, rules)
+    return _node(spec, after, rest, rules)
+
+
+def _node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
+    if spec.verb == "move":
+        return _move_node(spec, after, rest, rules)
+    if after is record:
+        return _last_build_node(spec, rest, rules)
+    return _build_node(spec, after, rest, rules)
+
+
+def _use_node(name: str, rest: Node) -> Node:
+    action = ("use", -1, name)
+
+    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+        rest(walk, (*path, action), actor, moved, built, moves)
+    return node
+
+
+def _chooser(spec: StepSpec) -> Callable[[Walk, int, int], list[int] | tuple[int, ...]]:
+    """Which workers may take the step: any of the team's, or the one an earlier step bound."""
+    if spec.actor in ("any", "each"):
+        return lambda walk, actor, moved: walk.state.team_workers(walk.team)
+    if spec.actor == "that":
+        return lambda walk, actor, moved: (actor,) if actor >= 0 else ()
+    return lambda walk, actor, moved: (moved,) if moved >= 0 else ()
+
+
+def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
+    """As steps.move_step: the base move, the move options, the step's constraints and the
+    restrictions in force; a winning move ends the turn."""
+    climb, options, wins = rules.climb, rules.move_options, win_table(rules.wins)
+    workers_of, optional = _chooser(spec), spec.optional
+    not_up = "not_up" in spec.constraints
+    level_only = "not_up_or_down" in spec.constraints
+    not_back = "not_back_to_start" in spec.constraints
+
+    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+        if optional:
+            rest(walk, path, actor, moved, built, moves)
+        st, team = walk.state, walk.team
+        heights, occupant, domes = st.heights, st.occupant, st.domes
+        highest_up = not (not_up or walk.forbid_up)
+        forbid_down = walk.forbid_down
+        for worker in workers_of(walk, actor, moved):
+            origin = st.worker_pos[worker]
+            here = heights[origin]
+            start = -1
+            if not_back:
+                start = next((square for mover, square in moves if mover == worker), origin)
+            steps, moves_on, wins_from = actions("move", worker), (*moves, (worker, origin)), wins[here]
+            for to in NEIGHBOURS[origin]:
+                if domes[to]:
+                    continue
+                there = heights[to]
+                if there - here > climb or (there > here and not highest_up):
+                    continue
+                if (level_only and there != here) or to == start or (forbid_down and there < here):
+                    continue
+                victim = occupant[to]
+                if victim >= 0:
+                    if st.worker_team[victim] == team:
+                        continue
+                    dest = _forced_to(options, st, origin, to, here, there)
+                    if dest < 0:
+                        continue
+                    st.lift(victim)
+                    st.relocate(worker, to)
+                    st.place(victim, dest)
+                else:
+                    st.relocate(worker, to)
+                turn = (*path, steps[to])
+                if wins_from[there]:
+                    key = st.hash ^ _WINNER_KEYS[team]
+                    if key not in walk.found:
+                        walk.found[key] = turn
+                else:
+                    after(walk, turn, worker, worker, built, moves_on)
+                if victim >= 0:
+                    st.lift(victim)
+                    st.relocate(worker, origin)
+                    st.place(victim, to)
+                else:
+                    st.relocate(worker, origin)
+    return node
+
+
+def _forced_to(options: list, st, origin: int, to: int, here: int, there: int) -> int:  # noqa: ANN001
+    """Where the first move option that allows moving into the opponent on `to` forces it, or -1."""
+    for option in options:
+        if option.same_or_lower and there > here:
+            continue
+        dest = origin if option.destination == "vacated" else BEYOND[origin][to]
+        if dest != origin and (dest < 0 or st.occupant[dest] >= 0 or st.domes[dest]):
+            continue
+        return dest
+    return -1
+
+
+def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
+    """As steps.build_step, for a build that more steps may follow: each candidate is applied,
+    the rest of the turn enumerated, and the build undone."""
+    workers_of, optional = _chooser(spec), spec.optional
+    same, not_same = "same_space" in spec.constraints, "not_same_space" in spec.constraints
+    no_dome = "not_dome" in spec.constraints
+    low_domes = bool(rules.build_options) and not no_dome
+
+    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+        if optional:
+            rest(walk, path, actor, moved, built, moves)
+        st = walk.state
+        heights, occupant, domes = st.heights, st.occupant, st.domes
+        for worker in workers_of(walk, actor, moved):
+            blocks, low = actions("build", worker), actions("dome", worker)
+            for square in NEIGHBOURS[st.worker_pos[worker]]:
+                if occupant[square] >= 0 or domes[square]:
+                    continue
+                if (same and square != built) or (not_same and square == built):
+                    continue
+                height = heights[square]
+                if height < 3:
+                    st.set_height(square, height + 1)
+                    after(walk, (*path, blocks[square]), worker, moved, square, moves)
+                    st.set_height(square, height)
+                    if low_domes:
+                        st.set_dome(square, True)
+                        after(walk, (*path, low[square]), worker, moved, square, moves)
+                        st.set_dome(square, False)
+                elif not no_dome:
+                    st.set_dome(square, True)
+                    after(walk, (*path, blocks[square]), worker, moved, square, moves)
+                    st.set_dome(square, False)
+    return node
+
+
+def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
+    """As steps.build_step, for the turn's last step: each build's outcome key is the current
+    hash with that one square changed, so no build is applied (the hot loop of a search)."""
+    workers_of, optional = _chooser(spec), spec.optional
+    same, not_same = "same_space" in spec.constraints, "not_same_space" in spec.constraints
+    no_dome = "not_dome" in spec.constraints
+    low_domes = bool(rules.build_options) and not no_dome
+
+    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+        if optional:
+            rest(walk, path, actor, moved, built, moves)
+        st, found = walk.state, walk.found
+        heights, occupant, domes, start = st.heights, st.occupant, st.domes, st.hash
+        for worker in workers_of(walk, actor, moved):
+            blocks, low = actions("build", worker), actions("dome", worker)
+            for square in NEIGHBOURS[st.worker_pos[worker]]:
+                if occupant[square] >= 0 or domes[square]:
+                    continue
+                if (same and square != built) or (not_same and square == built):
+                    continue
+                height = heights[square]
+                if height == 3 and no_dome:
+                    continue
+                key = start ^ _BUILD_KEYS[square][height]  # a block, or the dome on level 3
+                if key not in found:
+                    found[key] = (*path, blocks[square])
+                if low_domes and height < 3:
+                    key = start ^ _DOME_KEYS[square]
+                    if key not in found:
+                        found[key] = (*path, low[square])
+    return node
