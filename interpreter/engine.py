@@ -53,6 +53,9 @@ class Engine:
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
         self.plain_listers = [plain_lister(rules.programs[0], rules)
                               if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
+        #: The last turn `random_turn` picked, with what identifies the state it was picked for and
+        #: its events: (steps, state, hash, seat to move, turns played, events).
+        self._picked: tuple | None = None
         self.plain_pickers = [plain_picker(rules.programs[0], rules)
                               if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
@@ -163,7 +166,13 @@ class Engine:
         if picker is not None:
             team = state.seats[state.to_move].team
             up, down = self._forbidden(state, team) if self.restricting else (False, False)
-            return picker(state, team, up, down, rng)
+            picked = picker(state, team, up, down, rng)
+            if picked is None:
+                return None
+            steps, events = picked
+            if events is not None:  # made by the rules for this very state: no need to check it again
+                self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
+            return steps
         turns = self.turns(state)
         return turns[rng.randrange(len(turns))] if turns else None
 
@@ -201,7 +210,13 @@ class Engine:
         return after
 
     def play_in_place(self, state: GameState, steps: Sequence[Action]) -> None:
-        """`play`, changing the given state (for game loops and searches that own their state)."""
+        """`play`, changing the given state (for game loops and searches that own their state).
+        A turn that `random_turn` has just picked for this state is not checked again."""
+        picked, self._picked = self._picked, None
+        if (picked is not None and picked[0] is steps and picked[1] is state and picked[2] == state.hash
+                and picked[3] == state.to_move and picked[4] == len(state.history)):
+            _conclude(state, steps, picked[5], False)
+            return
         events, won = self.accept(state, steps)
         _conclude(state, steps, events, won)
 

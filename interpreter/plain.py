@@ -43,6 +43,9 @@ def is_plain(program: Program, rules: SeatRules) -> bool:
                      or move.constraints or build.constraints or rules.followups))
 
 
+NO_MOVE, A_MOVE, A_WIN = 0, 1, 2
+
+
 class _Moves:
     """The move rule of a plain turn, shared by the three fast paths so that they cannot
     disagree: the climb, the win table, and whether a worker may enter an opponent's space.
@@ -53,6 +56,11 @@ class _Moves:
         self.climb = rules.climb
         self.win = win_table(rules.wins)
         self.options = [(o.same_or_lower, o.destination == "vacated") for o in rules.move_options]
+        #: KINDS[forbid_up][forbid_down][here][there]: NO_MOVE, A_MOVE or A_WIN onto a free space.
+        self.kinds = tuple(tuple(tuple(
+            tuple(NO_MOVE if there > (here if up else here + self.climb) or there < (here if down else 0)
+                  else A_WIN if self.win[here][there] else A_MOVE for there in range(4))
+            for here in range(4)) for down in (False, True)) for up in (False, True))
 
     def force(self, st: GameState, origin: int, to: int, team: int) -> tuple[int, int] | None:
         """For a move into the blocked space `to`: (victim, where it is forced), by the first
@@ -96,8 +104,10 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
         st = walk.state
         heights, blocked, found, team = st.heights, st.blocked, walk.found, walk.team
         winner_key = winner_keys[team]
-        for worker in st.team_workers(team):
+        for worker in st.members.get(team, ()):
             origin = st.worker_pos[worker]
+            if origin < 0:
+                continue
             here = heights[origin]
             lowest = here if walk.forbid_down else 0  # (the level bounds, inlined: the hot loop)
             highest = here if walk.forbid_up else here + climb
@@ -159,8 +169,10 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
         heights, blocked, turns = st.heights, st.blocked, []
         append = turns.append
-        for worker in st.team_workers(team):
+        for worker in st.members.get(team, ()):
             origin = st.worker_pos[worker]
+            if origin < 0:
+                continue
             here = heights[origin]
             lowest = here if forbid_down else 0  # (the level bounds, inlined: the hot loop)
             highest = here if forbid_up else here + climb
@@ -198,9 +210,10 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
 
 #: SPREAD[s]: the squares around s as bits of `int.from_bytes(blocked, "little")` (bit 8 * square),
 #: so that one AND and a popcount say how many of them are blocked.
-_SPREAD = tuple(sum(1 << 8 * n for n in NEIGHBOURS[s]) for s in SQUARES)
+_SPREAD = tuple(sum(1 << n for n in NEIGHBOURS[s]) for s in SQUARES)
 _AROUND = tuple(len(NEIGHBOURS[s]) for s in SQUARES)
-_BIT = tuple(1 << 8 * s for s in SQUARES)
+_BIT = tuple(1 << s for s in SQUARES)
+_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def plain_picker(program: Program, rules: SeatRules
@@ -212,50 +225,57 @@ def plain_picker(program: Program, rules: SeatRules
     if not is_plain(program, rules) or rules.build_options:
         return None
     rule = _Moves(rules)
-    force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
+    force, options, kinds = rule.force, rule.options, rule.kinds
 
-    def forced_builds(st: GameState, worker: int, origin: int, to: int, dest: int) -> tuple:
-        """The turns of a move that forces an opponent to `dest` (rare: listed, not counted)."""
-        blocked, pairs = st.blocked, _turn_pairs("build", worker)[to]
-        blocked[origin], blocked[dest] = 0, 1
-        turns = tuple(pairs[square] for square in NEIGHBOURS[to] if not blocked[square])
-        blocked[dest], blocked[origin] = 0, 1  # (in this order: dest may be the origin)
+    def forced_turns(st: GameState, worker: int, origin: int, to: int, team: int, wins: bool) -> tuple:
+        """The turns of a move into an opponent's space, if a move option allows it (rare:
+        listed, not counted)."""
+        blocked = st.blocked
+        blocked[origin] = 0  # (force() and the builds read the square left as free)
+        forced = force(st, origin, to, team)
+        if forced is None:
+            turns: tuple = ()
+        elif wins:
+            turns = ((actions("move", worker)[to],),)
+        else:
+            dest, pairs = forced[1], _turn_pairs("build", worker)[to]
+            blocked[dest] = 1
+            turns = tuple(pairs[square] for square in NEIGHBOURS[to] if not blocked[square])
+            blocked[dest] = 0
+        blocked[origin] = 1  # (after dest: dest may be the origin)
         return turns
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random
+             ) -> tuple[tuple[Action, ...], tuple | None] | None:
+        """(the turn, its events), or None when there is no turn; the events are given for the
+        common turn (a move and a build) and left to the generic chain for the rest."""
         heights, blocked = st.heights, st.blocked
-        all_blocked = int.from_bytes(blocked, "little")
+        all_blocked = int(bytes(blocked).translate(_DIGITS)[::-1], 2)  # bit s: square s is blocked
+        kinds_from = kinds[forbid_up][forbid_down]
         total = 0
         counted = []  # (first index, last index + 1, worker, to, its turns if listed)
-        for worker in st.team_workers(team):
+        for worker in st.members.get(team, ()):
             origin = st.worker_pos[worker]
-            here = heights[origin]
-            lowest = here if forbid_down else 0
-            highest = here if forbid_up else here + climb
-            wins_from = win[here]
+            if origin < 0:
+                continue
+            kind_of = kinds_from[heights[origin]]
             unblocked = all_blocked ^ _BIT[origin]  # the mover leaves: its square can be built on
             for to in NEIGHBOURS[origin]:
-                there = heights[to]
                 if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
-                    if options and lowest <= there <= highest:
-                        blocked[origin] = 0
-                        forced = force(st, origin, to, team)
-                        blocked[origin] = 1
-                        if forced:
-                            listed = ((actions("move", worker)[to],),) if wins_from[there] else \
-                                forced_builds(st, worker, origin, to, forced[1])
+                    if options and kind_of[heights[to]]:
+                        listed = forced_turns(st, worker, origin, to, team, kind_of[heights[to]] == A_WIN)
+                        if listed:
                             counted.append((total, total + len(listed), worker, to, listed))
                             total += len(listed)
                     continue
-                if there > highest or there < lowest:
-                    continue
-                if wins_from[there]:
-                    counted.append((total, total + 1, worker, to, ((actions("move", worker)[to],),)))
-                    total += 1
-                else:
+                kind = kind_of[heights[to]]
+                if kind == A_MOVE:
                     free = _AROUND[to] - (unblocked & _SPREAD[to]).bit_count()
                     counted.append((total, total + free, worker, to, None))
                     total += free
+                elif kind:
+                    counted.append((total, total + 1, worker, to, ((actions("move", worker)[to],),)))
+                    total += 1
         if not total:
             return None
         index = rng.randrange(total)
@@ -264,15 +284,24 @@ def plain_picker(program: Program, rules: SeatRules
                 break
         index -= first
         if listed is not None:
-            return listed[index]
-        origin = st.worker_pos[worker]
-        for square in NEIGHBOURS[to]:
-            if square == origin or not blocked[square]:
-                if not index:
-                    return _turn_pairs("build", worker)[to][square]
-                index -= 1
-        raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
+            return listed[index], None
+        return _nth_build(st, worker, st.worker_pos[worker], to, index)
     return pick
+
+
+def _nth_build(st: GameState, worker: int, origin: int, to: int, index: int) -> tuple:
+    """(the plain turn 'move to `to`, then build on its index-th free neighbour', its events);
+    the square the worker left counts as free."""
+    heights, blocked = st.heights, st.blocked
+    for square in NEIGHBOURS[to]:
+        if square == origin or not blocked[square]:
+            if not index:
+                height = heights[square]
+                return _turn_pairs("build", worker)[to][square], (
+                    ("move", worker, origin, to, heights[origin], heights[to]),
+                    ("build", worker, square, height + (height < 3), height == 3))
+            index -= 1
+    raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
 
 def plain_player(program: Program, rules: SeatRules

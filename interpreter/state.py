@@ -49,12 +49,14 @@ class GameState:
     occupant: list[int] = field(default_factory=lambda: [-1] * len(SQUARES))
     #: 1 where a worker or a dome stands: derived from occupant and domes, kept up to date by
     #: every change because the commonest question of a search is "is this space free?".
-    blocked: bytearray = field(default_factory=lambda: bytearray(len(SQUARES)))
+    blocked: list[int] = field(default_factory=lambda: [0] * len(SQUARES))
     worker_pos: list[int] = field(default_factory=list)
     worker_team: list[int] = field(default_factory=list)
     worker_number: list[int] = field(default_factory=list)
     worker_class: list[int] = field(default_factory=list)
     worker_names: list[str] = field(default_factory=list)
+    #: team -> its workers, on the board or not (the hot loops skip those at position -1).
+    members: dict[int, tuple[int, ...]] = field(default_factory=dict)
     to_move: int = 0
     winner: int | None = None
     out: set[int] = field(default_factory=set)
@@ -70,6 +72,7 @@ class GameState:
         self.worker_number.append(number)
         self.worker_class.append(team * 2 + kind)
         self.worker_names.append(f"{self.team_letters[team]}{number}")
+        self.members[team] = (*self.members.get(team, ()), index)
         self.place(index, square)
         return index
 
@@ -112,7 +115,9 @@ class GameState:
         raise ValueError(f"there is no worker '{name}' (workers: {known})")
 
     def team_workers(self, team: int) -> list[int]:
-        return [w for w, t in enumerate(self.worker_team) if t == team and self.worker_pos[w] >= 0]
+        """The team's workers on the board."""
+        position = self.worker_pos
+        return [w for w in self.members.get(team, ()) if position[w] >= 0]
 
     # ---- buildings
     def set_height(self, square: int, height: int) -> None:
@@ -158,6 +163,7 @@ class GameState:
         clone.worker_number = self.worker_number[:]
         clone.worker_class = self.worker_class[:]
         clone.worker_names = self.worker_names[:]
+        clone.members = dict(self.members)
         clone.history = self.history[:]
         clone.out = set(self.out)
         return clone

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,3 +92,20 @@ def test_random_turn_is_the_drawn_turn_of_the_list(case, seed) -> None:
     expected = turns[random.Random(seed).randrange(len(turns))] if turns else None
     assert game.engine.random_turn(game.state, random.Random(seed)) == expected
     assert (bytes(game.state.blocked), game.state.hash) == before
+    if expected is not None:  # played at once, the picked turn is not checked again: same result
+        mine = game.state.copy()
+        game.engine.play_in_place(mine, game.engine.random_turn(mine, random.Random(seed)))
+        theirs = generic.play(game.state, expected)
+        assert (mine.outcome_key(), mine.history[-1], mine.to_move) == \
+               (theirs.outcome_key(), theirs.history[-1], theirs.to_move)
+
+
+def test_a_picked_turn_is_trusted_only_for_the_state_it_was_picked_for() -> None:
+    game = new_game(load_pack("bga"), parse_players(["Mortal", "Mortal"]))
+    for index, square in enumerate((7, 17, 12, 13)):
+        game.state.add_worker(index % 2, index // 2 + 1, square)
+    state, engine = game.state, game.engine
+    steps = engine.random_turn(state, random.Random(4))
+    state.set_height(steps[0][2], 2)  # the move now climbs two levels: the turn is illegal
+    with pytest.raises(IllegalTurn):
+        engine.play_in_place(state, steps)
