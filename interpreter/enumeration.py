@@ -73,7 +73,7 @@ def _use_node(name: str, rest: Node) -> Node:
     action = ("use", -1, name)
 
     def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
-        rest(walk, (*path, action), actor, moved, built, moves)
+        rest(walk, path + (action,), actor, moved, built, moves)
     return node
 
 
@@ -129,7 +129,7 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
                     st.place(victim, dest)
                 else:
                     st.relocate(worker, to)
-                turn = (*path, steps[to])
+                turn = path + (steps[to],)
                 if wins_from[there]:
                     key = st.hash ^ _WINNER_KEYS[team]
                     if key not in walk.found:
@@ -169,26 +169,26 @@ def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> No
         if optional:
             rest(walk, path, actor, moved, built, moves)
         st = walk.state
-        heights, occupant, domes = st.heights, st.occupant, st.domes
+        heights, blocked = st.heights, st.blocked
         for worker in workers_of(walk, actor, moved):
             blocks, low = actions("build", worker), actions("dome", worker)
             for square in NEIGHBOURS[st.worker_pos[worker]]:
-                if occupant[square] >= 0 or domes[square]:
+                if blocked[square]:  # a worker or a dome
                     continue
                 if (same and square != built) or (not_same and square == built):
                     continue
                 height = heights[square]
                 if height < 3:
                     st.set_height(square, height + 1)
-                    after(walk, (*path, blocks[square]), worker, moved, square, moves)
+                    after(walk, path + (blocks[square],), worker, moved, square, moves)
                     st.set_height(square, height)
                     if low_domes:
                         st.set_dome(square, True)
-                        after(walk, (*path, low[square]), worker, moved, square, moves)
+                        after(walk, path + (low[square],), worker, moved, square, moves)
                         st.set_dome(square, False)
                 elif not no_dome:
                     st.set_dome(square, True)
-                    after(walk, (*path, blocks[square]), worker, moved, square, moves)
+                    after(walk, path + (blocks[square],), worker, moved, square, moves)
                     st.set_dome(square, False)
     return node
 
@@ -205,11 +205,11 @@ def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
         if optional:
             rest(walk, path, actor, moved, built, moves)
         st, found = walk.state, walk.found
-        heights, occupant, domes, start = st.heights, st.occupant, st.domes, st.hash
+        heights, blocked, start = st.heights, st.blocked, st.hash
         for worker in workers_of(walk, actor, moved):
             blocks, low = actions("build", worker), actions("dome", worker)
             for square in NEIGHBOURS[st.worker_pos[worker]]:
-                if occupant[square] >= 0 or domes[square]:
+                if blocked[square]:  # a worker or a dome
                     continue
                 if (same and square != built) or (not_same and square == built):
                     continue
@@ -218,9 +218,9 @@ def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
                     continue
                 key = start ^ _BUILD_KEYS[square][height]  # a block, or the dome on level 3
                 if key not in found:
-                    found[key] = (*path, blocks[square])
+                    found[key] = path + (blocks[square],)
                 if low_domes and height < 3:
                     key = start ^ _DOME_KEYS[square]
                     if key not in found:
-                        found[key] = (*path, low[square])
+                        found[key] = path + (low[square],)
     return node
