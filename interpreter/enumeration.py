@@ -30,6 +30,15 @@ from .walk import SeatRules, Walk, win_table
 Node = Callable[[Walk, tuple, int, int, int, tuple], None]
 
 _BUILD_KEYS, _DOME_KEYS, _WINNER_KEYS = ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
+_ADJACENT = tuple(frozenset(around) for around in NEIGHBOURS)
+_NOWHERE: tuple[int, ...] = ()
+
+
+def _build_squares(same: bool, origin: int, built: int) -> tuple[int, ...]:
+    """Where a worker on `origin` may build: around it, or only on the last build's square."""
+    if not same:
+        return NEIGHBOURS[origin]
+    return (built,) if built >= 0 and built in _ADJACENT[origin] else _NOWHERE
 
 
 def enumeration_chain(program: Program, rules: SeatRules) -> Node | None:
@@ -38,9 +47,17 @@ def enumeration_chain(program: Program, rules: SeatRules) -> Node | None:
     steps = [*program.steps, *(f.step for f in rules.followups)]
     if any(step.repeat for step in steps):
         return None
+    after_verb = {verb: [f.step for f in rules.followups if f.after == verb] for verb in ("move", "build")}
+    # moves that may precede each program step: from two on, one square can be reached in two
+    # ways, and a node entered again in the same state is skipped (see `_once`)
+    moves_before, count = [], 0
+    for spec in program.steps:
+        moves_before.append(count)
+        count += sum(step.verb == "move" for step in (spec, *after_verb[spec.verb]))
     chain: Node = record
-    for spec in reversed(program.steps):
-        chain = _step_node(spec, chain, rules)
+    reads_moves = False  # whether a step from here on reads where a moved worker started
+    for spec, before in zip(reversed(program.steps), reversed(moves_before)):
+        chain, reads_moves = _step_node(spec, chain, rules, after_verb[spec.verb], before, reads_moves)
     if program.announced:
         chain = _use_node(program.name, chain)
     return chain
@@ -53,12 +70,42 @@ def record(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: t
         found[key] = path
 
 
-def _step_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
-    """A program step followed by the seat's follow-ups of its verb (as Engine._compile_step)."""
+def _step_node(spec: StepSpec, rest: Node, rules: SeatRules, followups: list[StepSpec], moves_before: int,
+               reads_moves: bool) -> tuple[Node, bool]:
+    """A program step followed by the seat's follow-ups of its verb (as Engine._compile_step),
+    and whether a step from it on reads where moved workers started. Nodes that two moves or more
+    may precede are entered once per state (`_once`)."""
+    made_before = [moves_before + (spec.verb == "move")]
+    for step in followups[:-1]:
+        made_before.append(made_before[-1] + (step.verb == "move"))
     after = rest
-    for followup in reversed([f for f in rules.followups if f.after == spec.verb]):
-        after = _node(followup.step, after, after, rules)
-    return _node(spec, after, rest, rules)
+    for step, before in zip(reversed(followups), reversed(made_before)):
+        after = _node(step, after, after, rules)
+        reads_moves = reads_moves or "not_back_to_start" in step.constraints
+        if before >= 2:
+            after = _once(after, reads_moves)
+    node = _node(spec, after, rest, rules)
+    reads_moves = reads_moves or "not_back_to_start" in spec.constraints
+    if moves_before >= 2:
+        node = _once(node, reads_moves)
+    return node, reads_moves
+
+
+def _once(node: Node, reads_moves: bool) -> Node:
+    """Enter `node` once per state and context. After two moves a worker can stand on one square
+    by several paths; the subtree from there finds the same outcomes each time, so only its first
+    visit can add any. The context is what the rest of the turn reads: where the last actor and
+    the last moved worker stand, the last build square, and (if a step reads it) where each moved
+    worker started. Squares, not worker numbers: interchangeable workers hash alike."""
+    def once(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+        position = walk.state.worker_pos
+        key = (node, walk.state.hash, position[actor] if actor >= 0 else -1,
+               position[moved] if moved >= 0 else -1, built,
+               tuple((position[worker], start) for worker, start in moves) if reads_moves else None)
+        if key not in walk.visited:
+            walk.visited.add(key)
+            node(walk, path, actor, moved, built, moves)
+    return once
 
 
 def _node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
@@ -172,10 +219,8 @@ def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> No
         heights, blocked = st.heights, st.blocked
         for worker in workers_of(walk, actor, moved):
             blocks, low = actions("build", worker), actions("dome", worker)
-            for square in NEIGHBOURS[st.worker_pos[worker]]:
-                if blocked[square]:  # a worker or a dome
-                    continue
-                if (same and square != built) or (not_same and square == built):
+            for square in _build_squares(same, st.worker_pos[worker], built):
+                if blocked[square] or (not_same and square == built):  # (blocked: a worker or a dome)
                     continue
                 height = heights[square]
                 if height < 3:
@@ -201,17 +246,21 @@ def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
     no_dome = "not_dome" in spec.constraints
     low_domes = bool(rules.build_options) and not no_dome
 
+    skip_ends_turn = rest is record
+
     def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
-        if optional:
-            rest(walk, path, actor, moved, built, moves)
         st, found = walk.state, walk.found
         heights, blocked, start = st.heights, st.blocked, st.hash
+        if optional:
+            if skip_ends_turn:  # (record, inlined)
+                if start not in found:
+                    found[start] = path
+            else:
+                rest(walk, path, actor, moved, built, moves)
         for worker in workers_of(walk, actor, moved):
             blocks, low = actions("build", worker), actions("dome", worker)
-            for square in NEIGHBOURS[st.worker_pos[worker]]:
-                if blocked[square]:  # a worker or a dome
-                    continue
-                if (same and square != built) or (not_same and square == built):
+            for square in _build_squares(same, st.worker_pos[worker], built):
+                if blocked[square] or (not_same and square == built):  # (blocked: a worker or a dome)
                     continue
                 height = heights[square]
                 if height == 3 and no_dome:
