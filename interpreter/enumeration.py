@@ -113,6 +113,9 @@ def _node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
         return _move_node(spec, after, rest, rules)
     if after is record:
         return _last_build_node(spec, rest, rules)
+    second = getattr(after, "last_build", None)
+    if second is not None:
+        return _build_pair_node(spec, second, rest, rules)
     return _build_node(spec, after, rest, rules)
 
 
@@ -272,4 +275,67 @@ def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
                     key = start ^ _DOME_KEYS[square]
                     if key not in found:
                         found[key] = path + (low[square],)
+    if skip_ends_turn:
+        node.last_build = spec  # type: ignore[attr-defined]  # (a build before it may fuse with it)
+    return node
+
+
+def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: SeatRules) -> Node:
+    """A build followed by the turn's last build (a follow-up such as 'may build one additional
+    time'), fused: the outcomes of both are keyed by hash arithmetic and the first build is never
+    applied. The second build sees the first's square one level higher, or blocked by its dome.
+    Same order and turns as `_build_node` followed by `_last_build_node`."""
+    workers_of, optional = _chooser(spec), spec.optional
+    same, not_same = "same_space" in spec.constraints, "not_same_space" in spec.constraints
+    no_dome = "not_dome" in spec.constraints
+    low_domes = bool(rules.build_options) and not no_dome
+    second_workers_of, second_optional = _chooser(second), second.optional
+    second_same, second_not_same = "same_space" in second.constraints, "not_same_space" in second.constraints
+    second_no_dome = "not_dome" in second.constraints
+    second_low_domes = bool(rules.build_options) and not second_no_dome
+
+    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+        if optional:
+            rest(walk, path, actor, moved, built, moves)
+        st, found = walk.state, walk.found
+        heights, blocked, position, start = st.heights, st.blocked, st.worker_pos, st.hash
+        for worker in workers_of(walk, actor, moved):
+            blocks, low = actions("build", worker), actions("dome", worker)
+            for square in _build_squares(same, position[worker], built):
+                if blocked[square] or (not_same and square == built):  # (blocked: a worker or a dome)
+                    continue
+                height = heights[square]
+                if height < 3:
+                    firsts = [(blocks[square], start ^ _BUILD_KEYS[square][height], False)]
+                    if low_domes:
+                        firsts.append((low[square], start ^ _DOME_KEYS[square], True))
+                elif not no_dome:
+                    firsts = [(blocks[square], start ^ _BUILD_KEYS[square][3], True)]
+                else:
+                    continue
+                for action, first_key, domed in firsts:
+                    turn = path + (action,)
+                    if second_optional and first_key not in found:
+                        found[first_key] = turn
+                    for builder in second_workers_of(walk, worker, moved):
+                        blocks2, low2 = (blocks, low) if builder == worker else \
+                            (actions("build", builder), actions("dome", builder))
+                        for there in _build_squares(second_same, position[builder], square):
+                            if there == square:
+                                if domed or second_not_same:
+                                    continue
+                                level = height + 1
+                            elif blocked[there]:
+                                continue
+                            else:
+                                level = heights[there]
+                            if level == 3 and second_no_dome:
+                                continue
+                            key = first_key ^ _BUILD_KEYS[there][level]
+                            if key not in found:
+                                found[key] = turn + (blocks2[there],)
+                            if second_low_domes and level < 3:
+                                key = first_key ^ _DOME_KEYS[there]
+                                if key not in found:
+                                    found[key] = turn + (low2[there],)
     return node
