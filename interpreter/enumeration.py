@@ -30,6 +30,7 @@ from .walk import SeatRules, Walk, win_table
 Node = Callable[[Walk, tuple, int, int, int, tuple], None]
 
 _BUILD_KEYS, _DOME_KEYS, _WINNER_KEYS = ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
+_WORKER_KEYS = ZOBRIST.worker
 _ADJACENT = tuple(frozenset(around) for around in NEIGHBOURS)
 _NOWHERE: tuple[int, ...] = ()
 
@@ -145,6 +146,39 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
     level_only = "not_up_or_down" in spec.constraints
     not_back = "not_back_to_start" in spec.constraints
 
+    last = getattr(after, "last_build", None)  # the turn's last build, fused with the move if it follows
+    if last is not None:
+        builders_of, build_optional = _chooser(last), last.optional
+        build_same, build_not_same = "same_space" in last.constraints, "not_same_space" in last.constraints
+        build_no_dome = "not_dome" in last.constraints
+        build_low_domes = bool(rules.build_options) and not build_no_dome
+
+    def builds_after_move(walk: Walk, turn: tuple, worker: int, origin: int, to: int, moved_key: int,
+                          built: int, moved: int) -> None:
+        """The last build after `worker` moved from `origin` to `to`, keyed from the moved hash
+        without applying the move: `origin` is free, `to` is taken."""
+        st, found = walk.state, walk.found
+        heights, blocked, position = st.heights, st.blocked, st.worker_pos
+        if build_optional and moved_key not in found:
+            found[moved_key] = turn
+        for builder in builders_of(walk, worker, moved):
+            blocks, low = actions("build", builder), actions("dome", builder)
+            for square in _build_squares(build_same, to if builder == worker else position[builder], built):
+                if square != origin and (blocked[square] or square == to):
+                    continue
+                if build_not_same and square == built:
+                    continue
+                height = heights[square]
+                if height == 3 and build_no_dome:
+                    continue
+                key = moved_key ^ _BUILD_KEYS[square][height]
+                if key not in found:
+                    found[key] = turn + (blocks[square],)
+                if build_low_domes and height < 3:
+                    key = moved_key ^ _DOME_KEYS[square]
+                    if key not in found:
+                        found[key] = turn + (low[square],)
+
     def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
         if optional:
             rest(walk, path, actor, moved, built, moves)
@@ -159,6 +193,7 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
             if not_back:
                 start = next((square for mover, square in moves if mover == worker), origin)
             steps, moves_on, wins_from = actions("move", worker), (*moves, (worker, origin)), wins[here]
+            worker_keys = _WORKER_KEYS[st.worker_class[worker]]
             for to in NEIGHBOURS[origin]:
                 if domes[to]:
                     continue
@@ -168,6 +203,16 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
                 if (level_only and there != here) or to == start or (forbid_down and there < here):
                     continue
                 victim = occupant[to]
+                if victim < 0 and last is not None:  # fused: nothing applied
+                    moved_key = st.hash ^ worker_keys[origin] ^ worker_keys[to]
+                    turn = path + (steps[to],)
+                    if wins_from[there]:
+                        key = moved_key ^ _WINNER_KEYS[team]
+                        if key not in walk.found:
+                            walk.found[key] = turn
+                    else:
+                        builds_after_move(walk, turn, worker, origin, to, moved_key, built, worker)
+                    continue
                 if victim >= 0:
                     if st.worker_team[victim] == team:
                         continue
