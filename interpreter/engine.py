@@ -8,6 +8,10 @@ undoes it. One traversal serves every purpose through its leaf callback: enumera
 outcomes, checking that a turn can still be completed ("must" by lookahead), matching a turn
 written in notation, listing the legal next steps, and perft.
 
+Enumeration, where searches and random play spend their time, has faster stand-ins that must
+agree with the chain exactly: the plain-turn paths (plain.py) and, for other programs, a second
+compilation specialised for enumeration (enumeration.py).
+
 Actions are tuples: ("move", worker, square), ("build", worker, square) (the next piece, a dome
 on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, name).
 """

@@ -1,6 +1,7 @@
 """Fast paths of the commonest turn, 'one of your workers moves, the moved worker builds', when
-no follow-up or constraint touches it: enumeration by hash arithmetic, listing, and accepting a
-written turn by checking its two steps. The seat's move options (into an opponent's space,
+no follow-up or constraint touches it: enumeration by hash arithmetic, listing, picking one
+turn at random without listing them all, and accepting a written turn by checking its two
+steps. The seat's move options (into an opponent's space,
 forcing that worker away) and dome option are handled here too. Each path must agree exactly
 with the generic step chain it stands in for (tests/test_fast_paths.py compares them on random
 positions).
