@@ -23,3 +23,12 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     tests = commands()[1]
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in ci
+
+
+def test_the_library_example_runs_as_written(capsys) -> None:  # noqa: ANN001
+    examples = re.findall(r"^```python\n(.+?)\n```", README, re.MULTILINE | re.DOTALL)
+    assert examples, "README shows how to use the engine as a library"
+    for example in examples:
+        exec(compile(example, "README.md", "exec"), {})  # noqa: S102 - our own README
+    printed = capsys.readouterr().out.split()
+    assert printed[0].isdigit() and int(printed[0]) > 0 and printed[-1].isdigit()
