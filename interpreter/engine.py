@@ -219,7 +219,16 @@ class Engine:
         picked, self._picked = self._picked, None
         if (picked is not None and picked[0] is steps and picked[1] is state and picked[2] == state.hash
                 and picked[3] == state.to_move and picked[4] == len(state.history)):
-            _conclude(state, steps, picked[5], False)
+            events = picked[5]
+            (_, worker, _, to, _, _), (_, _, square, height, dome) = events  # a move and a build
+            state.relocate(worker, to)
+            if dome:
+                state.set_dome(square, True)
+            else:
+                state.set_height(square, height)
+            mover = state.to_move
+            state.history.append(TurnRecord(mover, steps, events))
+            state.to_move = state.next_seat(mover)
             return
         events, won = self.accept(state, steps)
         _conclude(state, steps, events, won)
