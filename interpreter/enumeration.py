@@ -33,6 +33,9 @@ _BUILD_KEYS, _DOME_KEYS, _WINNER_KEYS = ZOBRIST.build, ZOBRIST.dome, ZOBRIST.win
 _WORKER_KEYS = ZOBRIST.worker
 _ADJACENT = tuple(frozenset(around) for around in NEIGHBOURS)
 _NOWHERE: tuple[int, ...] = ()
+#: LATER[s][a]: the squares around s that come after a in NEIGHBOURS[s].
+_LATER = tuple(tuple(around[around.index(a) + 1:] if a in around else () for a in range(len(NEIGHBOURS)))
+               for around in NEIGHBOURS)
 
 
 def _build_squares(same: bool, origin: int, built: int) -> tuple[int, ...]:
@@ -338,6 +341,11 @@ def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: SeatRu
     second_same, second_not_same = "same_space" in second.constraints, "not_same_space" in second.constraints
     second_no_dome = "not_dome" in second.constraints
     second_low_domes = bool(rules.build_options) and not second_no_dome
+    # The same worker builds twice, anywhere around it but not twice on one square, under the same
+    # rules: then builds on a and b in either order are one outcome, and with a first the pair was
+    # already found when b, earlier in the order, was first. The second build looks only later.
+    commutes = (second.actor == "that" and second_not_same and not (same or not_same or second_same)
+                and no_dome == second_no_dome and low_domes == second_low_domes)
 
     def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
         if optional:
@@ -365,7 +373,8 @@ def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: SeatRu
                     for builder in second_workers_of(walk, worker, moved):
                         blocks2, low2 = (blocks, low) if builder == worker else \
                             (actions("build", builder), actions("dome", builder))
-                        for there in _build_squares(second_same, position[builder], square):
+                        for there in (_LATER[position[builder]][square] if commutes else
+                                      _build_squares(second_same, position[builder], square)):
                             if there == square:
                                 if domed or second_not_same:
                                     continue
