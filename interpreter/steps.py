@@ -52,6 +52,23 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
     return workers
 
 
+_ADJACENT = tuple(frozenset(around) for around in NEIGHBOURS)
+_MOVE_VERBS, _BUILD_VERBS = ("move",), ("build", "dome")
+
+
+def _squares(walk: Walk, origin: int, verbs: tuple[str, ...]) -> tuple[int, ...]:
+    """The squares a step may reach from `origin`: all around it, or, while a written step is
+    matched at this depth, only the one it names (none if it names another kind of step), so
+    that checking a written turn does not list every candidate to throw all but one away."""
+    script, depth = walk.script, len(walk.path)
+    if script is None or depth >= len(script):
+        return NEIGHBOURS[origin]
+    want = script[depth]
+    if want[0] not in verbs:
+        return ()
+    return (want[2],) if want[2] in _ADJACENT[origin] else ()
+
+
 def _first_visit(walk: Walk, spec: StepSpec, depth: int) -> bool:
     """A repeated step ('any number of times') can come back to a state it has been in; each
     (step, state, last actor) is explored once. When matching a written turn the depth counts
@@ -95,7 +112,7 @@ def move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) -> 
         here = heights[origin]
         start = _turn_start_square(walk, worker) if not_back else -1
         found = []
-        for to in NEIGHBOURS[origin]:
+        for to in _squares(walk, origin, _MOVE_VERBS):
             if domes[to]:
                 continue
             height = heights[to]
@@ -197,7 +214,7 @@ def build_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) ->
         heights, occupant, domes = st.heights, st.occupant, st.domes
         last = _last_build_square(walk) if (same or not_same) else -1
         found = []
-        for square in NEIGHBOURS[st.worker_pos[worker]]:
+        for square in _squares(walk, st.worker_pos[worker], _BUILD_VERBS):
             if occupant[square] >= 0 or domes[square]:
                 continue
             if (same and square != last) or (not_same and square == last):
