@@ -48,6 +48,13 @@ def source_key(root: Path, version: str) -> str:
     return digest.hexdigest()[:24]
 
 
+def installation_tag(root: Path) -> str:
+    """A short digest of where `root` is. Entry names carry it, so that two installations (a
+    checkout and an installed copy, two virtual environments) keep their own entries instead of
+    pruning each other's as stale."""
+    return hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
+
+
 def cached(name: str, key: str, build: Callable[[], T]) -> T:
     """The object stored under (name, key), or `build()`'s result, stored for next time.
 
@@ -69,7 +76,7 @@ def cached(name: str, key: str, build: Callable[[], T]) -> T:
         with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as handle:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(handle.name, path)
-        for stale in folder.glob(f"{name}-*.pickle"):  # entries of older sources are dead
+        for stale in folder.glob(f"{name}-*.pickle"):  # entries of older sources of `name` are dead
             if stale != path:
                 stale.unlink(missing_ok=True)
     except OSError:

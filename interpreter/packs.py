@@ -20,7 +20,7 @@ from .. import __version__
 from ..dsl import LANGUAGE_VERSION
 from ..dsl.errors import SourceError, SourceErrors
 from ..dsl.hooks import Power
-from .cache import cached, source_key
+from .cache import cached, installation_tag, source_key
 
 if TYPE_CHECKING:
     from ..dsl.source import Document
@@ -124,7 +124,7 @@ def load_pack(name: str) -> Pack:
     if name not in pack_names():
         raise UnknownName(f"unknown pack '{name}'; packs are: {', '.join(pack_names())}")
     root = package_root()
-    return cached(f"pack-{name}", _shipped_key(),
+    return cached(f"pack-{name}-{installation_tag(root)}", _shipped_key(),
                   lambda: load_pack_folder(root / "powers" / name, root / "modes" / name))
 
 

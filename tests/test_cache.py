@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from santorini.interpreter.cache import INPUTS, cached, source_key
+from santorini.interpreter.cache import INPUTS, cached, installation_tag, source_key
 from support import REPO
 
 
@@ -56,6 +56,19 @@ def test_cached_builds_once_then_reuses(tmp_path: Path, monkeypatch) -> None:
     assert len(calls) == 1
     assert cached("pack-x", "k2", build) == {"compiled": 2}  # new sources: rebuilt
     assert [p.name for p in tmp_path.glob("pack-x-*.pickle")] == ["pack-x-k2.pickle"]  # old one pruned
+
+
+def test_two_installations_keep_their_own_entries(tmp_path: Path, monkeypatch) -> None:
+    """A checkout and an installed copy used in turn must not prune each other's entries (each
+    run would then compile every pack again)."""
+    from santorini.interpreter.packs import load_pack, package_root
+    monkeypatch.setenv("SANTORINI_CACHE_DIR", str(tmp_path))
+    elsewhere = tmp_path / f"pack-bga-{installation_tag(tmp_path)}-0123456789ab.pickle"
+    elsewhere.write_bytes(pickle.dumps("another installation's bga"))
+    load_pack.__wrapped__("bga")  # (load_pack itself remembers packs for the whole process)
+    names = [p.name for p in tmp_path.glob("pack-bga-*.pickle")]
+    assert elsewhere.name in names
+    assert any(n.startswith(f"pack-bga-{installation_tag(package_root())}-") for n in names), names
 
 
 def test_a_corrupt_entry_is_rebuilt(tmp_path: Path, monkeypatch) -> None:
