@@ -24,6 +24,7 @@ from random import Random
 
 from ..dsl.hooks import Power, Program, StepSpec
 from .enumeration import enumeration_chain
+from .known_turns import KnownTurnPlayer
 from .notation import format_step
 from .plain import plain_enumerator, plain_lister, plain_picker, plain_player
 from .state import GameState, TurnRecord, apply_events
@@ -60,6 +61,7 @@ class Engine:
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
         self._picked: tuple | None = None
+        self.known_turns = [KnownTurnPlayer(rules) for rules in self.seat_rules]
         self.plain_pickers = [plain_picker(rules.programs[0], rules)
                               if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
@@ -173,12 +175,16 @@ class Engine:
             picked = picker(state, team, up, down, rng)
             if picked is None:
                 return None
-            steps, events = picked
-            if events is not None:  # made by the rules for this very state: no need to check it again
-                self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
+            steps, events = picked  # (events None: a win or a forcing move, applied step by step)
+            self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
             return steps
         turns = self.turns(state)
-        return turns[rng.randrange(len(turns))] if turns else None
+        if not turns:
+            return None
+        steps = turns[rng.randrange(len(turns))]
+        if self.fast:  # found legal for this very state: its events follow from its steps
+            self._picked = (steps, state, state.hash, state.to_move, len(state.history), None)
+        return steps
 
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all."""
@@ -215,23 +221,27 @@ class Engine:
 
     def play_in_place(self, state: GameState, steps: Sequence[Action]) -> None:
         """`play`, changing the given state (for game loops and searches that own their state).
-        A turn that `random_turn` has just picked for this state is not checked again."""
+        A turn that `random_turn` has just picked for this state (the same object, hash, seat to
+        move and number of turns played) is not checked again: the engine found it legal."""
         picked, self._picked = self._picked, None
         if (picked is not None and picked[0] is steps and picked[1] is state and picked[2] == state.hash
                 and picked[3] == state.to_move and picked[4] == len(state.history)):
             events = picked[5]
+            if events is None:  # a turn of the enumeration: apply its steps as they come
+                events, won = self.known_turns[state.to_move].apply(state, steps)
+                _log_turn(state, steps, events, won)
+                return
             (_, worker, _, to, _, _), (_, _, square, height, dome) = events  # a move and a build
             state.relocate(worker, to)
             if dome:
                 state.set_dome(square, True)
             else:
                 state.set_height(square, height)
-            mover = state.to_move
-            state.history.append(TurnRecord(mover, steps, events))
-            state.to_move = state.next_seat(mover)
+            _log_turn(state, steps, events, False)
             return
         events, won = self.accept(state, steps)
-        _conclude(state, steps, events, won)
+        apply_events(state, events)
+        _log_turn(state, steps, events, won)
 
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, bool]:
         """The events of `steps` as a turn of the seat to move, and whether it wins; IllegalTurn
@@ -325,6 +335,11 @@ class Engine:
 def _conclude(state: GameState, steps: Sequence[Action], events: tuple, won: bool) -> None:
     """Make a turn's events happen, log the turn, and pass the turn on (unless it won)."""
     apply_events(state, events)
+    _log_turn(state, steps, events, won)
+
+
+def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, won: bool) -> None:
+    """Log a turn that has happened, and pass the turn on (unless it won)."""
     mover = state.to_move
     state.history.append(TurnRecord(mover, tuple(steps), events))
     if won:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
 from .board import BEYOND, NEIGHBOURS, ZOBRIST
+from .state import GameState
 from .walk import SeatRules, Walk, win_table
 
 #: node(walk, path, actor, moved, built, moves): carry on a turn whose steps so far are `path`.
@@ -219,7 +220,7 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
                 if victim >= 0:
                     if st.worker_team[victim] == team:
                         continue
-                    dest = _forced_to(options, st, origin, to, here, there)
+                    dest = forced_destination(options, st, origin, to, here, there)
                     if dest < 0:
                         continue
                     st.lift(victim)
@@ -243,8 +244,9 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
     return node
 
 
-def _forced_to(options: list, st, origin: int, to: int, here: int, there: int) -> int:  # noqa: ANN001
-    """Where the first move option that allows moving into the opponent on `to` forces it, or -1."""
+def forced_destination(options: list, st: GameState, origin: int, to: int, here: int, there: int) -> int:
+    """Where the first move option that allows moving into the opponent on `to` forces it, or -1
+    (as steps.move_step decides it)."""
     for option in options:
         if option.same_or_lower and there > here:
             continue
