@@ -110,6 +110,9 @@ def _once(node: Node, reads_moves: bool) -> Node:
         if key not in walk.visited:
             walk.visited.add(key)
             node(walk, path, actor, moved, built, moves)
+    once.visits, once.reads_moves = node, reads_moves  # type: ignore[attr-defined]
+    if hasattr(node, "last_build"):  # a move before it may fuse with it, checking visits itself
+        once.last_build = node.last_build  # type: ignore[attr-defined]
     return once
 
 
@@ -151,6 +154,9 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
     not_back = "not_back_to_start" in spec.constraints
 
     last = getattr(after, "last_build", None)  # the turn's last build, fused with the move if it follows
+    visits = getattr(after, "visits", None)  # `after` is entered once per state (see `_once`)
+    if visits is not None and after.reads_moves:  # type: ignore[attr-defined]
+        last = None  # (its key would need where each moved worker started: not fused)
     if last is not None:
         builders_of, build_optional = _chooser(last), last.optional
         build_same, build_not_same = "same_space" in last.constraints, "not_same_space" in last.constraints
@@ -209,13 +215,17 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
                 victim = occupant[to]
                 if victim < 0 and last is not None:  # fused: nothing applied
                     moved_key = st.hash ^ worker_keys[origin] ^ worker_keys[to]
-                    turn = path + (steps[to],)
                     if wins_from[there]:
                         key = moved_key ^ _WINNER_KEYS[team]
                         if key not in walk.found:
-                            walk.found[key] = turn
-                    else:
-                        builds_after_move(walk, turn, worker, origin, to, moved_key, built, worker)
+                            walk.found[key] = path + (steps[to],)
+                        continue
+                    if visits is not None:  # (_once's key: the mover is the actor and the moved)
+                        seen = (visits, moved_key, to, to, built, None)
+                        if seen in walk.visited:
+                            continue
+                        walk.visited.add(seen)
+                    builds_after_move(walk, path + (steps[to],), worker, origin, to, moved_key, built, worker)
                     continue
                 if victim >= 0:
                     if st.worker_team[victim] == team:
