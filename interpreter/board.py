@@ -44,6 +44,9 @@ DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(n for dx, dy in DIRECTIONS if (n := _offset(s, dx, dy)) >= 0) for s in SQUARES)
 
+#: ADJACENT[s]: the squares around s, as a set (for "is b next to a?").
+ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEIGHBOURS)
+
 #: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b
 #: (-1 when off the board or when a and b are not neighbours).
 BEYOND: tuple[tuple[int, ...], ...] = tuple(

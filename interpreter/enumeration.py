@@ -18,10 +18,11 @@ the same turns; tests/test_fast_paths.py compares them on random positions.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
-from .board import BEYOND, NEIGHBOURS, ZOBRIST
+from .board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from .state import GameState
 from .walk import SeatRules, Walk, win_table
 
@@ -32,18 +33,34 @@ Node = Callable[[Walk, tuple, int, int, int, tuple], None]
 
 _BUILD_KEYS, _DOME_KEYS, _WINNER_KEYS = ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 _WORKER_KEYS = ZOBRIST.worker
-_ADJACENT = tuple(frozenset(around) for around in NEIGHBOURS)
 _NOWHERE: tuple[int, ...] = ()
 #: LATER[s][a]: the squares around s that come after a in NEIGHBOURS[s].
 _LATER = tuple(tuple(around[around.index(a) + 1:] if a in around else () for a in range(len(NEIGHBOURS)))
                for around in NEIGHBOURS)
 
 
+class _BuildRule(NamedTuple):
+    """What a build step's constraints and the seat's dome option allow, read once."""
+
+    workers_of: Callable[[Walk, int, int], list[int] | tuple[int, ...]]
+    optional: bool
+    same: bool
+    not_same: bool
+    no_dome: bool
+    low_domes: bool  # a dome on a lower level is a candidate too
+
+
+def _build_rule(spec: StepSpec, rules: SeatRules) -> _BuildRule:
+    no_dome = "not_dome" in spec.constraints
+    return _BuildRule(_chooser(spec), spec.optional, "same_space" in spec.constraints,
+                      "not_same_space" in spec.constraints, no_dome, bool(rules.build_options) and not no_dome)
+
+
 def _build_squares(same: bool, origin: int, built: int) -> tuple[int, ...]:
     """Where a worker on `origin` may build: around it, or only on the last build's square."""
     if not same:
         return NEIGHBOURS[origin]
-    return (built,) if built >= 0 and built in _ADJACENT[origin] else _NOWHERE
+    return (built,) if built >= 0 and built in ADJACENT[origin] else _NOWHERE
 
 
 def enumeration_chain(program: Program, rules: SeatRules) -> Node | None:
@@ -158,10 +175,8 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Nod
     if visits is not None and after.reads_moves:  # type: ignore[attr-defined]
         last = None  # (its key would need where each moved worker started: not fused)
     if last is not None:
-        builders_of, build_optional = _chooser(last), last.optional
-        build_same, build_not_same = "same_space" in last.constraints, "not_same_space" in last.constraints
-        build_no_dome = "not_dome" in last.constraints
-        build_low_domes = bool(rules.build_options) and not build_no_dome
+        builders_of, build_optional, build_same, build_not_same, build_no_dome, build_low_domes = \
+            _build_rule(last, rules)
 
     def builds_after_move(walk: Walk, turn: tuple, worker: int, origin: int, to: int, moved_key: int,
                           built: int, moved: int) -> None:
@@ -270,10 +285,7 @@ def forced_destination(options: list, st: GameState, origin: int, to: int, here:
 def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
     """As steps.build_step, for a build that more steps may follow: each candidate is applied,
     the rest of the turn enumerated, and the build undone."""
-    workers_of, optional = _chooser(spec), spec.optional
-    same, not_same = "same_space" in spec.constraints, "not_same_space" in spec.constraints
-    no_dome = "not_dome" in spec.constraints
-    low_domes = bool(rules.build_options) and not no_dome
+    workers_of, optional, same, not_same, no_dome, low_domes = _build_rule(spec, rules)
 
     def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
         if optional:
@@ -304,10 +316,7 @@ def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> No
 def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
     """As steps.build_step, for the turn's last step: each build's outcome key is the current
     hash with that one square changed, so no build is applied (the hot loop of a search)."""
-    workers_of, optional = _chooser(spec), spec.optional
-    same, not_same = "same_space" in spec.constraints, "not_same_space" in spec.constraints
-    no_dome = "not_dome" in spec.constraints
-    low_domes = bool(rules.build_options) and not no_dome
+    workers_of, optional, same, not_same, no_dome, low_domes = _build_rule(spec, rules)
 
     skip_ends_turn = rest is record
 
@@ -345,14 +354,9 @@ def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: SeatRu
     time'), fused: the outcomes of both are keyed by hash arithmetic and the first build is never
     applied. The second build sees the first's square one level higher, or blocked by its dome.
     Same order and turns as `_build_node` followed by `_last_build_node`."""
-    workers_of, optional = _chooser(spec), spec.optional
-    same, not_same = "same_space" in spec.constraints, "not_same_space" in spec.constraints
-    no_dome = "not_dome" in spec.constraints
-    low_domes = bool(rules.build_options) and not no_dome
-    second_workers_of, second_optional = _chooser(second), second.optional
-    second_same, second_not_same = "same_space" in second.constraints, "not_same_space" in second.constraints
-    second_no_dome = "not_dome" in second.constraints
-    second_low_domes = bool(rules.build_options) and not second_no_dome
+    workers_of, optional, same, not_same, no_dome, low_domes = _build_rule(spec, rules)
+    (second_workers_of, second_optional, second_same, second_not_same, second_no_dome,
+     second_low_domes) = _build_rule(second, rules)
     # The same worker builds twice, anywhere around it but not twice on one square, under the same
     # rules: then builds on a and b in either order are one outcome, and with a first the pair was
     # already found when b, earlier in the order, was first. The second build looks only later.

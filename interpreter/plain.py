@@ -209,8 +209,8 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     return list_plain
 
 
-#: SPREAD[s]: the squares around s as bits of `int.from_bytes(blocked, "little")` (bit 8 * square),
-#: so that one AND and a popcount say how many of them are blocked.
+#: SPREAD[s]: the squares around s as bits (bit s for square s), so that one AND and a popcount
+#: say how many of them are blocked.
 _SPREAD = tuple(sum(1 << n for n in NEIGHBOURS[s]) for s in SQUARES)
 _AROUND = tuple(len(NEIGHBOURS[s]) for s in SQUARES)
 _BIT = tuple(1 << s for s in SQUARES)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..dsl.hooks import StepSpec
-from .board import BEYOND, NEIGHBOURS, ZOBRIST
+from .board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from .walk import Action, SeatRules, StepFn, Walk, finish, win_table
 
 def use_step(name: str, rest: StepFn) -> StepFn:
@@ -52,7 +52,6 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
     return workers
 
 
-_ADJACENT = tuple(frozenset(around) for around in NEIGHBOURS)
 _MOVE_VERBS, _BUILD_VERBS = ("move",), ("build", "dome")
 
 
@@ -66,7 +65,7 @@ def _squares(walk: Walk, origin: int, verbs: tuple[str, ...]) -> tuple[int, ...]
     want = script[depth]
     if want[0] not in verbs:
         return ()
-    return (want[2],) if want[2] in _ADJACENT[origin] else ()
+    return (want[2],) if want[2] in ADJACENT[origin] else ()
 
 
 def _first_visit(walk: Walk, spec: StepSpec, depth: int) -> bool:
