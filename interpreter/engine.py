@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 
 from ..dsl.hooks import Power, Program, StepSpec
+from .counted import counted_picker
 from .enumeration import enumeration_chain
 from .known_turns import KnownTurnPlayer
 from .notation import format_step
@@ -62,8 +63,9 @@ class Engine:
         #: its events: (steps, state, hash, seat to move, turns played, events).
         self._picked: tuple | None = None
         self.known_turns = [KnownTurnPlayer(rules) for rules in self.seat_rules]
-        self.plain_pickers = [plain_picker(rules.programs[0], rules)
-                              if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
+        #: Each seat's way to draw a random turn without listing them all, if it has one.
+        self.pickers = [(plain_picker(rules.programs[0], rules) if len(rules.programs) == 1 else None)
+                        or counted_picker(rules) if fast else None for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
                                if (player := plain_player(program, rules)) is not None] if fast else []
                               for rules in self.seat_rules]
@@ -167,8 +169,9 @@ class Engine:
     def random_turn(self, state: GameState, rng: Random) -> tuple[Action, ...] | None:
         """`turns(state)[rng.randrange(len(turns))]`, or None when there is no turn: a uniformly
         random distinct outcome, which is what a random player and a playout need. For the plain
-        turn the pick is made without listing every turn (plain.plain_picker)."""
-        picker = self.plain_pickers[state.to_move]
+        turn and the shapes built on it the pick is made without listing every turn
+        (plain.plain_picker, counted.py)."""
+        picker = self.pickers[state.to_move]
         if picker is not None:
             team = state.seats[state.to_move].team
             up, down = self._forbidden(state, team) if self.restricting else (False, False)

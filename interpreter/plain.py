@@ -14,7 +14,7 @@ from random import Random
 
 from ..dsl.hooks import Program
 from .actions import actions
-from .board import BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from .board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST, flag_bits
 from .state import GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
@@ -33,15 +33,16 @@ def _turn_pairs(verb: str, worker: int) -> tuple:
     return pairs
 
 
-def is_plain(program: Program, rules: SeatRules) -> bool:
-    """'One of your workers moves, the moved worker builds', with no follow-up or constraint."""
+def is_plain(program: Program, rules: SeatRules, followups: bool = False) -> bool:
+    """'One of your workers moves, the moved worker builds', with no constraint, and no follow-up
+    unless `followups` (for the shapes built on the plain turn, counted.py)."""
     if program.announced or len(program.steps) != 2:
         return False
     move, build = program.steps
     return (move.verb == "move" and move.actor == "any" and build.verb == "build"
             and build.actor in ("moved", "that")
             and not (move.optional or build.optional or move.repeat or build.repeat
-                     or move.constraints or build.constraints or rules.followups))
+                     or move.constraints or build.constraints or (rules.followups and not followups)))
 
 
 NO_MOVE, A_MOVE, A_WIN = 0, 1, 2
@@ -209,12 +210,7 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     return list_plain
 
 
-#: SPREAD[s]: the squares around s as bits (bit s for square s), so that one AND and a popcount
-#: say how many of them are blocked.
-_SPREAD = tuple(sum(1 << n for n in NEIGHBOURS[s]) for s in SQUARES)
 _AROUND = tuple(len(NEIGHBOURS[s]) for s in SQUARES)
-_BIT = tuple(1 << s for s in SQUARES)
-_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def plain_picker(program: Program, rules: SeatRules
@@ -251,7 +247,7 @@ def plain_picker(program: Program, rules: SeatRules
         """(the turn, its events), or None when there is no turn; the events are given for the
         common turn (a move and a build) and left to the generic chain for the rest."""
         heights, blocked = st.heights, st.blocked
-        all_blocked = int(bytes(blocked).translate(_DIGITS)[::-1], 2)  # bit s: square s is blocked
+        all_blocked = flag_bits(blocked)  # bit s: square s is blocked
         kinds_from = kinds[forbid_up][forbid_down]
         total = 0
         counted = []  # (first index, last index + 1, worker, to, its turns if listed)
@@ -260,7 +256,7 @@ def plain_picker(program: Program, rules: SeatRules
             if origin < 0:
                 continue
             kind_of = kinds_from[heights[origin]]
-            unblocked = all_blocked ^ _BIT[origin]  # the mover leaves: its square can be built on
+            unblocked = all_blocked ^ SQUARE_BITS[origin]  # the mover leaves: its square can be built on
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
                     if options and kind_of[heights[to]]:
@@ -271,7 +267,7 @@ def plain_picker(program: Program, rules: SeatRules
                     continue
                 kind = kind_of[heights[to]]
                 if kind == A_MOVE:
-                    free = _AROUND[to] - (unblocked & _SPREAD[to]).bit_count()
+                    free = _AROUND[to] - (unblocked & AROUND_BITS[to]).bit_count()
                     counted.append((total, total + free, worker, to, None))
                     total += free
                 elif kind:

@@ -100,6 +100,43 @@ def test_random_turn_is_the_drawn_turn_of_the_list(case, seed) -> None:
                (theirs.outcome_key(), theirs.history[-1], theirs.to_move)
 
 
+class _Drawn:
+    """A stand-in for a random generator whose draw is given: the picker must count exactly the
+    list's length and find the turn at every index."""
+
+    def __init__(self, index: int) -> None:
+        self.index, self.bound = index, None
+
+    def randrange(self, bound: int) -> int:
+        self.bound = bound
+        return self.index
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_every_index_of_a_counted_pick_is_the_lists_turn(case) -> None:
+    game, generic = case
+    turns = generic.turns(game.state)
+    for index, expected in enumerate(turns):
+        drawn = _Drawn(index)
+        assert game.engine.random_turn(game.state, drawn) == expected, index
+        assert drawn.bound == len(turns)
+    if not turns:
+        assert game.engine.random_turn(game.state, _Drawn(0)) is None
+
+
+def test_the_counting_pickers_serve_the_shapes_they_are_for() -> None:
+    """Each shape of counted.py is recognised for the seats it is written for (else the test
+    above would compare the generic chain with itself)."""
+    from santorini.interpreter.counted import counted_picker
+    for pack in ("bga", "pantheon", "first-edition"):
+        for god in ("Artemis", "Demeter", "Hephaestus", "Prometheus"):
+            game = new_game(load_pack(pack), parse_players([god, "Mortal"]))
+            assert counted_picker(game.engine.seat_rules[0]) is not None, (pack, god)
+        game = new_game(load_pack(pack), parse_players(["Hermes", "Apollo"]))
+        assert [counted_picker(rules) for rules in game.engine.seat_rules] == [None, None]
+
+
 def test_a_picked_turn_is_trusted_only_for_the_state_it_was_picked_for() -> None:
     game = new_game(load_pack("bga"), parse_players(["Mortal", "Mortal"]))
     for index, square in enumerate((7, 17, 12, 13)):

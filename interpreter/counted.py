@@ -1,0 +1,318 @@
+"""Random turns counted, not listed, for three more turn shapes than the plain turn.
+
+A random player draws uniformly among a turn's distinct outcomes: `turns[rng.randrange(len)]`.
+Listing every outcome costs about a thousand instructions each, and a power that adds a second
+move or a second build multiplies the outcomes. The plain picker (plain.py) counts instead: each
+move's builds by one popcount. This module does the same for the shapes that powers give the
+plain turn, each counted in closed form and in the enumeration's own order, so that the turn
+drawn is exactly the one `turns` would give at that index:
+
+* a follow-up build ('may build one additional time', on the same space or not on it);
+* a follow-up move ('may move one additional time', maybe not back to the start);
+* an alternative turn 'one of your workers builds, that worker moves not up, that worker
+  builds' beside the plain turn.
+
+Each shape is recognised from the compiled steps, never from a name. Why each count is a count
+of *distinct* outcomes is argued where it is made; tests/test_fast_paths.py checks every index
+of the count against the generic chain's list on random positions. A seat with move options (into
+an opponent's space) or a dome option keeps the listing paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from random import Random
+
+from ..dsl.hooks import Program, StepSpec
+from .actions import actions
+from .board import ADJACENT, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, flag_bits
+from .plain import A_MOVE, A_WIN, NO_MOVE, _Moves, is_plain
+from .walk import Action, SeatRules
+
+#: picker(state, team, forbid_up, forbid_down, rng) -> (turn, None) or None when there is none
+#: (None for the events: the engine applies a picked turn step by step).
+Picker = Callable[..., "tuple[tuple[Action, ...], None] | None"]
+
+_AROUND = tuple(len(around) for around in NEIGHBOURS)
+#: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
+#: so these are the squares that come before s in any neighbour list).
+_BELOW = tuple((1 << s) - 1 for s in SQUARES)
+#: _AT_MOST[h]: translates heights to '1' where the height is at most h.
+_AT_MOST = tuple(bytes.maketrans(bytes(range(4)), b"".join(b"1" if n <= h else b"0" for n in range(4)))
+                 for h in range(4))
+
+
+def counted_picker(rules: SeatRules) -> Picker | None:
+    """The counting picker for the seat's programs, if they have one of the shapes above."""
+    if rules.move_options or rules.build_options or not rules.programs or not is_plain(
+            rules.programs[0], rules, followups=True):
+        return None
+    if len(rules.programs) == 1 and len(rules.followups) == 1:
+        follow = rules.followups[0]
+        if follow.after == "build":
+            return _follow_up_build_picker(rules, follow.step)
+        return _follow_up_move_picker(rules, follow.step)
+    if len(rules.programs) == 2 and not rules.followups:
+        return _build_first_picker(rules, rules.programs[1])
+    return None
+
+
+def _tail(spec: StepSpec, verb: str) -> bool:
+    """A step by the worker of the previous step, taken once."""
+    return spec.verb == verb and spec.actor in ("that", "moved") and not spec.repeat
+
+
+def _height_bits(heights: list[int], at_most: int) -> int:
+    """The squares of height at most `at_most`, as bits."""
+    return int(bytes(heights).translate(_AT_MOST[at_most])[::-1], 2)
+
+
+def _draw(counted: list, total: int, rng: Random) -> tuple:
+    """The counted group the drawn index falls in, and the index within it."""
+    index = rng.randrange(total)
+    for group in counted:
+        if index < group[0]:
+            return group, index - (group[0] - group[1])
+    raise AssertionError("the draw is below the total")  # pragma: no cover
+
+
+def _follow_up_build_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
+    """The plain turn and an optional second build by the same worker.
+
+    After a move to `to`, let B be the n free squares around it. 'Not on the same space': every
+    outcome is one build on B, or two on distinct squares of B; building on one square never
+    changes whether another can be built on, and builds on a and b in either order are one
+    outcome, which the enumeration finds with the earlier square first (enumeration.py,
+    `commutes`). So n + n(n-1)/2 outcomes, in the order: a, (a, each later b), next a...
+    'On the same space': a build on a, then maybe a second piece on a if the first was a block
+    and the second may be what it makes (a dome only if allowed): n + |B ∩ low| outcomes.
+    Outcomes of different moves differ in where the workers stand; a win ends the turn at once.
+    """
+    constraints = set(second.constraints)
+    if not (_tail(second, "build") and second.optional) or constraints not in (
+            {"not_same_space"}, {"same_space"}, {"same_space", "not_dome"}):
+        return None
+    same = "same_space" in constraints
+    second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
+    kinds = _Moves(rules).kinds
+
+    def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
+        heights, blocked, position = st.heights, st.blocked, st.worker_pos
+        taken = flag_bits(blocked)
+        again = _height_bits(heights, second_limit) if same else 0
+        kinds_from = kinds[forbid_up][forbid_down]
+        total, counted = 0, []  # (end of the group, its size, worker, to)
+        for worker in st.members.get(team, ()):
+            origin = position[worker]
+            if origin < 0:
+                continue
+            kind_of, left = kinds_from[heights[origin]], taken ^ SQUARE_BITS[origin]
+            for to in NEIGHBOURS[origin]:
+                if blocked[to]:
+                    continue
+                kind = kind_of[heights[to]]
+                if kind == A_MOVE:
+                    free = AROUND_BITS[to] & ~left
+                    n = free.bit_count()
+                    size = n + ((free & again).bit_count() if same else n * (n - 1) // 2)
+                elif kind:
+                    size = 1
+                else:
+                    continue
+                if size:
+                    total += size
+                    counted.append((total, size, worker, to))
+        if not total:
+            return None
+        (_, _, worker, to), index = _draw(counted, total, rng)
+        move, builds = actions("move", worker)[to], actions("build", worker)
+        if kinds_from[heights[position[worker]]][heights[to]] == A_WIN:
+            return (move,), None
+        origin = position[worker]
+        squares = [s for s in NEIGHBOURS[to] if s == origin or not blocked[s]]
+        for order, square in enumerate(squares):
+            size = 1 + ((heights[square] <= second_limit) if same else len(squares) - 1 - order)
+            if index < size:
+                if not index:
+                    return (move, builds[square]), None
+                return (move, builds[square], builds[square if same else squares[order + index]]), None
+            index -= size
+        raise AssertionError("a counted build was not found")  # pragma: no cover
+    return pick
+
+
+def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
+    """The plain turn and an optional second move by the moved worker before it builds.
+
+    No step before the build builds, so every state reached before it has the board's heights:
+    two of them differ only in where the workers stand, and their builds give distinct outcomes
+    unless they are one state, reached by two paths. The enumeration enters the build once per
+    state (enumeration.py, `_once`); here a bit per square says where the worker already ended,
+    and that square's builds are counted by one popcount the first time only. A win ends the
+    turn at once, and is counted once per square too.
+    """
+    constraints = set(second.constraints)
+    if not (_tail(second, "move") and second.optional) or not constraints <= {"not_back_to_start"}:
+        return None
+    not_back = bool(constraints)
+    kinds = _Moves(rules).kinds
+
+    def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
+        heights, blocked, position = st.heights, st.blocked, st.worker_pos
+        taken = flag_bits(blocked)
+        kinds_from = kinds[forbid_up][forbid_down]
+        total, counted = 0, []  # (end of the group, its size, worker, squares moved to, wins)
+        for worker in st.members.get(team, ()):
+            origin = position[worker]
+            if origin < 0:
+                continue
+            left = taken ^ SQUARE_BITS[origin]  # blocked once the worker has left its square
+            ended = won = 0  # squares whose builds, or whose win, are counted
+            kind_of = kinds_from[heights[origin]]
+            for first in NEIGHBOURS[origin]:
+                if blocked[first]:
+                    continue
+                kind = kind_of[heights[first]]
+                if not kind:
+                    continue
+                bit = SQUARE_BITS[first]
+                if kind == A_WIN:
+                    if not won & bit:
+                        won |= bit
+                        total += 1
+                        counted.append((total, 1, worker, (first,), True))
+                    continue
+                if not ended & bit:
+                    ended |= bit
+                    size = _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
+                    if size:
+                        total += size
+                        counted.append((total, size, worker, (first,), False))
+                onward = kinds_from[heights[first]]
+                for then in NEIGHBOURS[first]:
+                    if then == origin:
+                        if not_back:
+                            continue
+                    elif blocked[then]:
+                        continue
+                    kind = onward[heights[then]]
+                    if not kind:
+                        continue
+                    bit = SQUARE_BITS[then]
+                    if kind == A_WIN:
+                        if not won & bit:
+                            won |= bit
+                            total += 1
+                            counted.append((total, 1, worker, (first, then), True))
+                    elif not ended & bit:
+                        ended |= bit
+                        size = _AROUND[then] - (left & AROUND_BITS[then]).bit_count()
+                        if size:
+                            total += size
+                            counted.append((total, size, worker, (first, then), False))
+        if not total:
+            return None
+        (_, _, worker, path, wins), index = _draw(counted, total, rng)
+        moves = actions("move", worker)
+        steps = tuple(moves[square] for square in path)
+        if wins:
+            return steps, None
+        origin, final = position[worker], path[-1]
+        for square in NEIGHBOURS[final]:
+            if square == origin or not blocked[square]:
+                if not index:
+                    return steps + (actions("build", worker)[square],), None
+                index -= 1
+        raise AssertionError("a counted build was not found")  # pragma: no cover
+    return pick
+
+
+def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
+    """The plain turn, or 'one of your workers builds (x), that worker moves not up (to d), that
+    worker builds (y)'.
+
+    The alternative's outcomes have two pieces more on the board and the plain turn's one (or
+    none, for a win), so the two programs share no outcome; the alternative cannot win, as long
+    as no win of the seat comes from a move that does not go up. Its outcomes are the worker on d
+    and a piece on x and on y. (x, d, y) and (y, d, x) are one outcome; the enumeration finds the
+    one whose first build comes first around the worker. With x != y, both legal, and d not x (a
+    worker on x leaves no build there for the swapped turn): the swap is legal exactly when y is
+    free around the worker's square and x is around d (d keeps its height, x stays free). So the
+    turns of (x, d) count the free squares around d, less the swapped ones found before.
+    """
+    if len(program.steps) != 3:
+        return None
+    build, move, last = program.steps
+    if not (build.verb == "build" and build.actor == "any" and _tail(move, "move") and _tail(last, "build")
+            and not (build.optional or move.optional or last.optional or build.repeat)
+            and not build.constraints and move.constraints == ("not_up",) and not last.constraints):
+        return None
+    kinds = _Moves(rules).kinds
+    if any(A_WIN in row for down in (False, True) for row in kinds[True][down]):
+        return None  # (a move that does not go up could win: the shapes' outcomes could meet)
+    use = (("use", -1, program.name),) if program.announced else ()
+
+    def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
+        heights, blocked, position = st.heights, st.blocked, st.worker_pos
+        taken = flag_bits(blocked)
+        kinds_from, level = kinds[forbid_up][forbid_down], kinds[True][forbid_down]
+        total, counted = 0, []  # (end of the group, its size, worker, first build or -1, to)
+        for worker in st.members.get(team, ()):  # the plain turn, as plain_picker counts it
+            origin = position[worker]
+            if origin < 0:
+                continue
+            kind_of, left = kinds_from[heights[origin]], taken ^ SQUARE_BITS[origin]
+            for to in NEIGHBOURS[origin]:
+                if not blocked[to]:
+                    kind = kind_of[heights[to]]
+                    size = _AROUND[to] - (left & AROUND_BITS[to]).bit_count() if kind == A_MOVE else kind == A_WIN
+                    if size:
+                        total += size
+                        counted.append((total, size, worker, -1, to))
+        for worker in st.members.get(team, ()):  # the alternative
+            origin = position[worker]
+            if origin < 0:
+                continue
+            here, left = heights[origin], taken ^ SQUARE_BITS[origin]
+            around = AROUND_BITS[origin] & ~taken  # where the first build may go
+            kind_of = level[here]
+            for first in NEIGHBOURS[origin]:
+                if blocked[first]:
+                    continue
+                domed = heights[first] == 3
+                for to in NEIGHBOURS[origin]:
+                    if to == first:
+                        if domed or kind_of[heights[first] + 1] == NO_MOVE:
+                            continue
+                    elif blocked[to] or kind_of[heights[to]] == NO_MOVE:
+                        continue
+                    free = AROUND_BITS[to] & ~left
+                    if domed:
+                        free &= ~SQUARE_BITS[first]
+                    size = free.bit_count()
+                    if to != first and first in ADJACENT[to]:
+                        size -= (free & around & _BELOW[first]).bit_count()
+                    if size:
+                        total += size
+                        counted.append((total, size, worker, first, to))
+        if not total:
+            return None
+        (_, _, worker, first, to), index = _draw(counted, total, rng)
+        origin, builds = position[worker], actions("build", worker)
+        move = actions("move", worker)[to]
+        if first < 0:
+            if kinds_from[heights[origin]][heights[to]] == A_WIN:
+                return (move,), None
+            squares = [s for s in NEIGHBOURS[to] if s == origin or not blocked[s]]
+            return (move, builds[squares[index]]), None
+        swapped = to != first and first in ADJACENT[to]
+        for square in NEIGHBOURS[to]:
+            if square != origin and (blocked[square] or (square == first and heights[first] == 3)):
+                continue
+            if swapped and square < first and square in ADJACENT[origin] and not blocked[square]:
+                continue
+            if not index:
+                return (*use, builds[first], move, builds[square]), None
+            index -= 1
+        raise AssertionError("a counted build was not found")  # pragma: no cover
+    return pick
