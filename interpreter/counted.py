@@ -147,84 +147,97 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
     No step before the build builds, so every state reached before it has the board's heights:
     two of them differ only in where the workers stand, and their builds give distinct outcomes
     unless they are one state, reached by two paths. The enumeration enters the build once per
-    state (enumeration.py, `_once`); here a bit per square says where the worker already ended,
-    and that square's builds are counted by one popcount the first time only. A win ends the
-    turn at once, and is counted once per square too.
+    state (enumeration.py, `_once`); here a mark per square says where the worker already ended
+    (A_MOVE) or won (A_WIN), and that square's builds (or win) are counted the first time only,
+    the builds by one popcount.
     """
     constraints = set(second.constraints)
     if not (_tail(second, "move") and second.optional) or not constraints <= {"not_back_to_start"}:
         return None
     not_back = bool(constraints)
     kinds = _Moves(rules).kinds
+    assert (A_MOVE | A_WIN) == 3 and not (A_MOVE & A_WIN)  # marks are bits of the two kinds
 
     def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         taken = flag_bits(blocked)
         kinds_from = kinds[forbid_up][forbid_down]
-        total, counted = 0, []  # (end of the group, its size, worker, squares moved to, wins)
+        total, counted = 0, []  # (end of the group, its size, worker, first square, whether its
+        #                          builds count, the second moves that count)
         for worker in st.members.get(team, ()):
             origin = position[worker]
             if origin < 0:
                 continue
             left = taken ^ SQUARE_BITS[origin]  # blocked once the worker has left its square
-            ended = won = 0  # squares whose builds, or whose win, are counted
+            marks = [0] * len(SQUARES)  # the kinds of move counted on each square
+            if not_back:
+                marks[origin] = A_MOVE | A_WIN
             kind_of = kinds_from[heights[origin]]
+            blocked[origin] = 0  # the worker has left (restored below)
             for first in NEIGHBOURS[origin]:
                 if blocked[first]:
                     continue
                 kind = kind_of[heights[first]]
                 if not kind:
                     continue
-                bit = SQUARE_BITS[first]
                 if kind == A_WIN:
-                    if not won & bit:
-                        won |= bit
+                    if not marks[first] & A_WIN:
+                        marks[first] |= A_WIN
                         total += 1
-                        counted.append((total, 1, worker, (first,), True))
+                        counted.append((total, 1, worker, first, False, ()))
                     continue
-                if not ended & bit:
-                    ended |= bit
+                size = 0
+                builds_here = not marks[first] & A_MOVE
+                if builds_here:
+                    marks[first] |= A_MOVE
                     size = _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
-                    if size:
-                        total += size
-                        counted.append((total, size, worker, (first,), False))
-                onward = kinds_from[heights[first]]
+                onward, fresh = kinds_from[heights[first]], []
                 for then in NEIGHBOURS[first]:
-                    if then == origin:
-                        if not_back:
-                            continue
-                    elif blocked[then]:
+                    if blocked[then]:
                         continue
                     kind = onward[heights[then]]
-                    if not kind:
+                    if not kind or marks[then] & kind:
                         continue
-                    bit = SQUARE_BITS[then]
-                    if kind == A_WIN:
-                        if not won & bit:
-                            won |= bit
-                            total += 1
-                            counted.append((total, 1, worker, (first, then), True))
-                    elif not ended & bit:
-                        ended |= bit
-                        size = _AROUND[then] - (left & AROUND_BITS[then]).bit_count()
-                        if size:
-                            total += size
-                            counted.append((total, size, worker, (first, then), False))
+                    marks[then] |= kind
+                    fresh.append(then)
+                    size += 1 if kind == A_WIN else _AROUND[then] - (left & AROUND_BITS[then]).bit_count()
+                if size:
+                    total += size
+                    counted.append((total, size, worker, first, builds_here, fresh))
+            blocked[origin] = 1
         if not total:
             return None
-        (_, _, worker, path, wins), index = _draw(counted, total, rng)
-        moves = actions("move", worker)
-        steps = tuple(moves[square] for square in path)
-        if wins:
+        (_, _, worker, first, builds_here, fresh), index = _draw(counted, total, rng)
+        origin = position[worker]
+        moves, left = actions("move", worker), taken ^ SQUARE_BITS[origin]
+        steps = (moves[first],)
+        kind_of = kinds_from[heights[origin]]
+        if kind_of[heights[first]] == A_WIN:
             return steps, None
-        origin, final = position[worker], path[-1]
-        for square in NEIGHBOURS[final]:
-            if square == origin or not blocked[square]:
+        if builds_here:
+            size = _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
+            if index < size:
+                return steps + (_nth_free(worker, first, left, index),), None
+            index -= size
+        onward = kinds_from[heights[first]]
+        for then in fresh:
+            if onward[heights[then]] == A_WIN:
                 if not index:
-                    return steps + (actions("build", worker)[square],), None
+                    return steps + (moves[then],), None
                 index -= 1
-        raise AssertionError("a counted build was not found")  # pragma: no cover
+                continue
+            size = _AROUND[then] - (left & AROUND_BITS[then]).bit_count()
+            if index < size:
+                return steps + (moves[then], _nth_free(worker, then, left, index)), None
+            index -= size
+        raise AssertionError("a counted turn was not found")  # pragma: no cover
     return pick
+
+
+def _nth_free(worker: int, square: int, blocked_bits: int, index: int) -> Action:
+    """The build of `worker` on the index-th square around `square` that is not blocked."""
+    free = [s for s in NEIGHBOURS[square] if not blocked_bits >> s & 1]
+    return actions("build", worker)[free[index]]
 
 
 def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
@@ -256,7 +269,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         taken = flag_bits(blocked)
         kinds_from, level = kinds[forbid_up][forbid_down], kinds[True][forbid_down]
-        total, counted = 0, []  # (end of the group, its size, worker, first build or -1, to)
+        total, counted = 0, []  # (end of the group, its size, worker, first build or -1, to or -1)
         for worker in st.members.get(team, ()):  # the plain turn, as plain_picker counts it
             origin = position[worker]
             if origin < 0:
@@ -276,43 +289,52 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             here, left = heights[origin], taken ^ SQUARE_BITS[origin]
             around = AROUND_BITS[origin] & ~taken  # where the first build may go
             kind_of = level[here]
+            destinations = []  # (to, the squares free around it, how many): unchanged by a
+            for to in NEIGHBOURS[origin]:  # first build elsewhere, except where it domes
+                if not blocked[to] and kind_of[heights[to]]:
+                    free = AROUND_BITS[to] & ~left
+                    destinations.append((to, free, free.bit_count()))
             for first in NEIGHBOURS[origin]:
                 if blocked[first]:
                     continue
-                domed = heights[first] == 3
-                for to in NEIGHBOURS[origin]:
+                height, bit, earlier = heights[first], SQUARE_BITS[first], around & _BELOW[first]
+                size = 0
+                for to, free, count in destinations:
                     if to == first:
-                        if domed or kind_of[heights[first] + 1] == NO_MOVE:
-                            continue
-                    elif blocked[to] or kind_of[heights[to]] == NO_MOVE:
                         continue
-                    free = AROUND_BITS[to] & ~left
-                    if domed:
-                        free &= ~SQUARE_BITS[first]
-                    size = free.bit_count()
-                    if to != first and first in ADJACENT[to]:
-                        size -= (free & around & _BELOW[first]).bit_count()
-                    if size:
-                        total += size
-                        counted.append((total, size, worker, first, to))
+                    if free & bit:  # the first build is around `to`: swapped turns, and a dome
+                        size += count - (free & earlier).bit_count() - (height == 3)
+                    else:
+                        size += count
+                if height < 3 and kind_of[height + 1]:  # onto the first build
+                    size += _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
+                if size:
+                    total += size
+                    counted.append((total, size, worker, first, -1))
         if not total:
             return None
         (_, _, worker, first, to), index = _draw(counted, total, rng)
-        origin, builds = position[worker], actions("build", worker)
-        move = actions("move", worker)[to]
+        origin, builds, moves = position[worker], actions("build", worker), actions("move", worker)
         if first < 0:
             if kinds_from[heights[origin]][heights[to]] == A_WIN:
-                return (move,), None
+                return (moves[to],), None
             squares = [s for s in NEIGHBOURS[to] if s == origin or not blocked[s]]
-            return (move, builds[squares[index]]), None
-        swapped = to != first and first in ADJACENT[to]
-        for square in NEIGHBOURS[to]:
-            if square != origin and (blocked[square] or (square == first and heights[first] == 3)):
+            return (moves[to], builds[squares[index]]), None
+        kind_of, height = level[heights[origin]], heights[first]
+        for to in NEIGHBOURS[origin]:
+            if to == first:
+                if height == 3 or not kind_of[height + 1]:
+                    continue
+            elif blocked[to] or not kind_of[heights[to]]:
                 continue
-            if swapped and square < first and square in ADJACENT[origin] and not blocked[square]:
-                continue
-            if not index:
-                return (*use, builds[first], move, builds[square]), None
-            index -= 1
+            swapped = to != first and first in ADJACENT[to]
+            for square in NEIGHBOURS[to]:
+                if square != origin and (blocked[square] or (square == first and height == 3)):
+                    continue
+                if swapped and square < first and square in ADJACENT[origin] and not blocked[square]:
+                    continue  # (square, to, first) was found before
+                if not index:
+                    return (*use, builds[first], moves[to], builds[square]), None
+                index -= 1
         raise AssertionError("a counted build was not found")  # pragma: no cover
     return pick
