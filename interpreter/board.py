@@ -51,12 +51,12 @@ ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEI
 #: popcount count them; SQUARE_BITS[s] = 1 << s.
 AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in NEIGHBOURS)
 SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
-_ONES = bytes.maketrans(b"\x00\x01", b"01")
+ONES = bytes.maketrans(b"\x00\x01", b"01")  # (for flag_bits, and inlined where it is hot)
 
 
 def flag_bits(flags: list[int]) -> int:
     """The squares whose flag (0 or 1) is set, as bits: one pass in C, not a loop."""
-    return int(bytes(flags).translate(_ONES)[::-1], 2)
+    return int(bytes(flags).translate(ONES)[::-1], 2)
 
 
 #: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b

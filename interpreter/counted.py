@@ -26,7 +26,7 @@ from random import Random
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
 from .board import ADJACENT, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, flag_bits
-from .plain import A_MOVE, A_WIN, NO_MOVE, _Moves, is_plain
+from .plain import A_MOVE, A_WIN, _Moves, is_plain
 from .walk import Action, SeatRules
 
 #: picker(state, team, forbid_up, forbid_down, rng) -> (turn, None) or None when there is none

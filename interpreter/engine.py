@@ -10,7 +10,9 @@ written in notation, listing the legal next steps, and perft.
 
 Enumeration, where searches and random play spend their time, has faster stand-ins that must
 agree with the chain exactly: the plain-turn paths (plain.py) and, for other programs, a second
-compilation specialised for enumeration (enumeration.py).
+compilation specialised for enumeration (enumeration.py). A random turn is drawn by counting
+the outcomes, not listing them, where the seat's turn has a shape that allows it (plain.py,
+counted.py).
 
 Actions are tuples: ("move", worker, square), ("build", worker, square) (the next piece, a dome
 on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, name).

@@ -9,12 +9,13 @@ positions).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
 
 from ..dsl.hooks import Program
 from .actions import actions
-from .board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST, flag_bits
+from .board import AROUND_BITS, BEYOND, NEIGHBOURS, ONES, SQUARE_BITS, SQUARES, ZOBRIST
 from .state import GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
@@ -247,42 +248,53 @@ def plain_picker(program: Program, rules: SeatRules
         """(the turn, its events), or None when there is no turn; the events are given for the
         common turn (a move and a build) and left to the generic chain for the rest."""
         heights, blocked = st.heights, st.blocked
-        all_blocked = flag_bits(blocked)  # bit s: square s is blocked
+        all_blocked = int(bytes(blocked).translate(ONES)[::-1], 2)  # flag_bits(blocked), inlined
         kinds_from = kinds[forbid_up][forbid_down]
         total = 0
-        counted = []  # (first index, last index + 1, worker, to, its turns if listed)
+        # one entry per move, in parallel lists: the index after its last turn, and the move as
+        # worker * 32 + to (a small int: no object is made); a move's turns listed if it forces
+        ends: list[int] = []
+        moves: list[int] = []
+        listed: dict[int, tuple] = {}
         for worker in st.members.get(team, ()):
             origin = st.worker_pos[worker]
             if origin < 0:
                 continue
             kind_of = kinds_from[heights[origin]]
             unblocked = all_blocked ^ SQUARE_BITS[origin]  # the mover leaves: its square can be built on
+            code = worker << 5
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
                     if options and kind_of[heights[to]]:
-                        listed = forced_turns(st, worker, origin, to, team, kind_of[heights[to]] == A_WIN)
-                        if listed:
-                            counted.append((total, total + len(listed), worker, to, listed))
-                            total += len(listed)
+                        turns = forced_turns(st, worker, origin, to, team, kind_of[heights[to]] == A_WIN)
+                        if turns:
+                            listed[len(ends)] = turns
+                            total += len(turns)
+                            ends.append(total)
+                            moves.append(code + to)
                     continue
                 kind = kind_of[heights[to]]
                 if kind == A_MOVE:
-                    free = _AROUND[to] - (unblocked & AROUND_BITS[to]).bit_count()
-                    counted.append((total, total + free, worker, to, None))
-                    total += free
+                    total += _AROUND[to] - (unblocked & AROUND_BITS[to]).bit_count()
                 elif kind:
-                    counted.append((total, total + 1, worker, to, ((actions("move", worker)[to],),)))
                     total += 1
+                else:
+                    continue
+                ends.append(total)
+                moves.append(code + to)
         if not total:
             return None
         index = rng.randrange(total)
-        for first, end, worker, to, listed in counted:
-            if index < end:
-                break
-        index -= first
-        if listed is not None:
-            return listed[index], None
-        return _nth_build(st, worker, st.worker_pos[worker], to, index)
+        entry = bisect_right(ends, index)  # (a move without a turn ends where the one before it does)
+        worker, to = divmod(moves[entry], 32)
+        if entry:
+            index -= ends[entry - 1]
+        if listed and entry in listed:
+            return listed[entry][index], None
+        origin = st.worker_pos[worker]
+        if kinds_from[heights[origin]][heights[to]] == A_WIN:
+            return (actions("move", worker)[to],), None
+        return _nth_build(st, worker, origin, to, index)
     return pick
 
 
