@@ -17,7 +17,8 @@ SEATS = [("bga", ["Mortal", "Mortal"]), ("bga", ["Pan", "Athena"]), ("bga", ["At
          ("bga", ["Hermes", "Pan"]), ("bga", ["Apollo", "Minotaur"]), ("bga", ["Atlas", "Athena"]),
          ("bga", ["Minotaur", "Atlas"]), ("pantheon", ["Apollo", "Pan"]), ("bga", ["Prometheus", "Apollo"]),
          ("bga", ["Artemis", "Minotaur"]), ("bga", ["Demeter", "Atlas"]), ("bga", ["Hephaestus", "Athena"]),
-         ("pantheon", ["Prometheus", "Artemis"]), ("first-edition", ["Demeter", "Prometheus"])]
+         ("pantheon", ["Prometheus", "Artemis"]), ("first-edition", ["Demeter", "Prometheus"]),
+         ("bga", ["Artemis", "Athena"]), ("pantheon", ["Prometheus", "Athena"])]
 
 
 @st.composite
