@@ -27,6 +27,7 @@ from ..dsl.hooks import Program, StepSpec
 from .actions import actions
 from .board import ADJACENT, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, flag_bits
 from .plain import A_MOVE, A_WIN, _Moves, is_plain
+from .state import GameState
 from .walk import Action, SeatRules
 
 #: picker(state, team, forbid_up, forbid_down, rng) -> (turn, None) or None when there is none
@@ -96,7 +97,7 @@ def _follow_up_build_picker(rules: SeatRules, second: StepSpec) -> Picker | None
     second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
     kinds = _Moves(rules).kinds
 
-    def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         taken = flag_bits(blocked)
         again = _height_bits(heights, second_limit) if same else 0
@@ -158,7 +159,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
     kinds = _Moves(rules).kinds
     assert (A_MOVE | A_WIN) == 3 and not (A_MOVE & A_WIN)  # marks are bits of the two kinds
 
-    def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         taken = flag_bits(blocked)
         kinds_from = kinds[forbid_up][forbid_down]
@@ -265,7 +266,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
         return None  # (a move that does not go up could win: the shapes' outcomes could meet)
     use = (("use", -1, program.name),) if program.announced else ()
 
-    def pick(st, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:  # noqa: ANN001
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         taken = flag_bits(blocked)
         kinds_from, level = kinds[forbid_up][forbid_down], kinds[True][forbid_down]
