@@ -51,6 +51,8 @@ ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEI
 #: popcount count them; SQUARE_BITS[s] = 1 << s.
 AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in NEIGHBOURS)
 SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
+#: AROUND_COUNT[s]: how many squares are around s (3 in a corner, 8 inside).
+AROUND_COUNT: tuple[int, ...] = tuple(len(around) for around in NEIGHBOURS)
 ONES = bytes.maketrans(b"\x00\x01", b"01")  # (for flag_bits, and inlined where it is hot)
 
 

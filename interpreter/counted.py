@@ -25,7 +25,7 @@ from random import Random
 
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
-from .board import ADJACENT, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, flag_bits
+from .board import ADJACENT, AROUND_BITS, AROUND_COUNT, NEIGHBOURS, SQUARE_BITS, SQUARES, flag_bits
 from .plain import A_MOVE, A_WIN, _Moves, is_plain
 from .state import GameState
 from .walk import Action, SeatRules
@@ -34,7 +34,6 @@ from .walk import Action, SeatRules
 #: (None for the events: the engine applies a picked turn step by step).
 Picker = Callable[..., "tuple[tuple[Action, ...], None] | None"]
 
-_AROUND = tuple(len(around) for around in NEIGHBOURS)
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).
 _BELOW = tuple((1 << s) - 1 for s in SQUARES)
@@ -191,7 +190,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                 builds_here = not marks[first] & A_MOVE
                 if builds_here:
                     marks[first] |= A_MOVE
-                    size = _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
+                    size = AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
                 onward, fresh = kinds_from[heights[first]], []
                 for then in NEIGHBOURS[first]:
                     if blocked[then]:
@@ -201,7 +200,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                         continue
                     marks[then] |= kind
                     fresh.append(then)
-                    size += 1 if kind == A_WIN else _AROUND[then] - (left & AROUND_BITS[then]).bit_count()
+                    size += 1 if kind == A_WIN else AROUND_COUNT[then] - (left & AROUND_BITS[then]).bit_count()
                 if size:
                     total += size
                     counted.append((total, size, worker, first, builds_here, fresh))
@@ -216,7 +215,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
         if kind_of[heights[first]] == A_WIN:
             return steps, None
         if builds_here:
-            size = _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
+            size = AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
             if index < size:
                 return steps + (_nth_free(worker, first, left, index),), None
             index -= size
@@ -227,7 +226,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                     return steps + (moves[then],), None
                 index -= 1
                 continue
-            size = _AROUND[then] - (left & AROUND_BITS[then]).bit_count()
+            size = AROUND_COUNT[then] - (left & AROUND_BITS[then]).bit_count()
             if index < size:
                 return steps + (moves[then], _nth_free(worker, then, left, index)), None
             index -= size
@@ -279,7 +278,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             for to in NEIGHBOURS[origin]:
                 if not blocked[to]:
                     kind = kind_of[heights[to]]
-                    size = _AROUND[to] - (left & AROUND_BITS[to]).bit_count() if kind == A_MOVE else kind == A_WIN
+                    size = AROUND_COUNT[to] - (left & AROUND_BITS[to]).bit_count() if kind == A_MOVE else kind == A_WIN
                     if size:
                         total += size
                         counted.append((total, size, worker, -1, to))
@@ -308,7 +307,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
                     else:
                         size += count
                 if height < 3 and kind_of[height + 1]:  # onto the first build
-                    size += _AROUND[first] - (left & AROUND_BITS[first]).bit_count()
+                    size += AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
                 if size:
                     total += size
                     counted.append((total, size, worker, first, -1))

@@ -66,8 +66,8 @@ class Engine:
         self._picked: tuple | None = None
         self.known_turns = [KnownTurnPlayer(rules) for rules in self.seat_rules]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [(plain_picker(rules.programs[0], rules) if len(rules.programs) == 1 else None)
-                        or counted_picker(rules) if fast else None for rules in self.seat_rules]
+        self.pickers = [((plain_picker(rules.programs[0], rules) if len(rules.programs) == 1 else None)
+                         or counted_picker(rules)) if fast else None for rules in self.seat_rules]
         self.plain_players = [[player for program in rules.programs
                                if (player := plain_player(program, rules)) is not None] if fast else []
                               for rules in self.seat_rules]

@@ -15,7 +15,7 @@ from random import Random
 
 from ..dsl.hooks import Program
 from .actions import actions
-from .board import AROUND_BITS, BEYOND, NEIGHBOURS, ONES, SQUARE_BITS, SQUARES, ZOBRIST
+from .board import AROUND_BITS, AROUND_COUNT, BEYOND, NEIGHBOURS, ONES, SQUARE_BITS, SQUARES, ZOBRIST
 from .state import GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
@@ -211,7 +211,6 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
     return list_plain
 
 
-_AROUND = tuple(len(NEIGHBOURS[s]) for s in SQUARES)
 
 
 def plain_picker(program: Program, rules: SeatRules
@@ -275,7 +274,7 @@ def plain_picker(program: Program, rules: SeatRules
                     continue
                 kind = kind_of[heights[to]]
                 if kind == A_MOVE:
-                    total += _AROUND[to] - (unblocked & AROUND_BITS[to]).bit_count()
+                    total += AROUND_COUNT[to] - (unblocked & AROUND_BITS[to]).bit_count()
                 elif kind:
                     total += 1
                 else:
