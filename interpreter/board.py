@@ -53,12 +53,6 @@ AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in N
 SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
 #: AROUND_COUNT[s]: how many squares are around s (3 in a corner, 8 inside).
 AROUND_COUNT: tuple[int, ...] = tuple(len(around) for around in NEIGHBOURS)
-ONES = bytes.maketrans(b"\x00\x01", b"01")  # (for flag_bits, and inlined where it is hot)
-
-
-def flag_bits(flags: list[int]) -> int:
-    """The squares whose flag (0 or 1) is set, as bits: one pass in C, not a loop."""
-    return int(bytes(flags).translate(ONES)[::-1], 2)
 
 
 #: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b

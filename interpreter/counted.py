@@ -25,7 +25,7 @@ from random import Random
 
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
-from .board import ADJACENT, AROUND_BITS, AROUND_COUNT, NEIGHBOURS, SQUARE_BITS, SQUARES, flag_bits
+from .board import ADJACENT, AROUND_BITS, AROUND_COUNT, NEIGHBOURS, SQUARE_BITS, SQUARES
 from .plain import A_MOVE, A_WIN, _Moves, is_plain
 from .state import GameState
 from .walk import Action, SeatRules
@@ -98,7 +98,7 @@ def _follow_up_build_picker(rules: SeatRules, second: StepSpec) -> Picker | None
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
-        taken = flag_bits(blocked)
+        taken = st.blocked_bits()
         again = _height_bits(heights, second_limit) if same else 0
         kinds_from = kinds[forbid_up][forbid_down]
         total, counted = 0, []  # (end of the group, its size, worker, to)
@@ -160,7 +160,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
-        taken = flag_bits(blocked)
+        taken = st.blocked_bits()
         kinds_from = kinds[forbid_up][forbid_down]
         total, counted = 0, []  # (end of the group, its size, worker, first square, whether its
         #                          builds count, the second moves that count)
@@ -267,7 +267,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
-        taken = flag_bits(blocked)
+        taken = st.blocked_bits()
         kinds_from, level = kinds[forbid_up][forbid_down], kinds[True][forbid_down]
         total, counted = 0, []  # (end of the group, its size, worker, first build or -1, to or -1)
         for worker in st.members.get(team, ()):  # the plain turn, as plain_picker counts it

@@ -231,22 +231,64 @@ class Engine:
         picked, self._picked = self._picked, None
         if (picked is not None and picked[0] is steps and picked[1] is state and picked[2] == state.hash
                 and picked[3] == state.to_move and picked[4] == len(state.history)):
-            events = picked[5]
-            if events is None:  # a turn of the enumeration: apply its steps as they come
-                events, won = self.known_turns[state.to_move].apply(state, steps)
-                _log_turn(state, steps, events, won)
-                return
-            (_, worker, _, to, _, _), (_, _, square, height, dome) = events  # a move and a build
-            state.relocate(worker, to)
-            if dome:
-                state.set_dome(square, True)
-            else:
-                state.set_height(square, height)
-            _log_turn(state, steps, events, False)
+            seat = state.to_move
+            if not self._apply_found(state, seat, steps, picked[5]):
+                state.to_move = state.next_seat(seat)
             return
         events, won = self.accept(state, steps)
         apply_events(state, events)
         _log_turn(state, steps, events, won)
+
+    def _apply_found(self, state: GameState, seat: int, steps: tuple[Action, ...], events: tuple | None) -> bool:
+        """Play a turn the engine found legal for this state, and log it; returns whether it won
+        (the caller passes the turn on otherwise). `events` are the picker's for a move and a
+        build; None for any other turn, whose steps are then applied one by one."""
+        if events is None:
+            events, won = self.known_turns[seat].apply(state, steps)
+            state.history.append(TurnRecord(seat, tuple(steps), events))
+            if won:
+                state.winner = state.seats[seat].team
+            return won
+        (_, worker, _, to, _, _), (_, _, square, height, dome) = events
+        state.relocate(worker, to)
+        if dome:
+            state.set_dome(square, True)
+        else:
+            state.set_height(square, height)
+        state.history.append(TurnRecord(seat, steps, events))
+        return False
+
+    def playout(self, state: GameState, rngs: Sequence[Random], limit: int) -> list[tuple[Action, ...]]:
+        """Play random turns in place until a team wins, the seat to move has no turn, or `limit`
+        turns are played; returns the turns played. Each seat draws from its own generator
+        (`rngs[seat]`) exactly as `random_turn` then `play_in_place` would, so the same generators
+        give the same game; one loop plays them all, which is what games between random players
+        and the rollouts of a tree search want. A seat left with no turn is for the caller to
+        settle by the game's rules (game.settle_stuck)."""
+        played: list[tuple[Action, ...]] = []
+        pickers, seats, restricting = self.pickers, state.seats, self.restricting
+        following = [state.next_seat(seat) for seat in range(len(seats))]  # no seat drops out here
+        while len(played) < limit:
+            seat = state.to_move
+            picker = pickers[seat]
+            if picker is None:
+                steps = self.random_turn(state, rngs[seat])
+                if steps is None:
+                    break
+                self.play_in_place(state, steps)
+            else:
+                team = seats[seat].team
+                up, down = self._forbidden(state, team) if restricting else (False, False)
+                picked = picker(state, team, up, down, rngs[seat])
+                if picked is None:
+                    break
+                steps = picked[0]
+                if not self._apply_found(state, seat, steps, picked[1]):
+                    state.to_move = following[seat]
+            played.append(steps)
+            if state.winner is not None:
+                break
+        return played
 
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, bool]:
         """The events of `steps` as a turn of the seat to move, and whether it wins; IllegalTurn

@@ -15,8 +15,8 @@ from random import Random
 
 from ..dsl.hooks import Program
 from .actions import actions
-from .board import AROUND_BITS, AROUND_COUNT, BEYOND, NEIGHBOURS, ONES, SQUARE_BITS, SQUARES, ZOBRIST
-from .state import GameState
+from .board import AROUND_BITS, AROUND_COUNT, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from .state import BIT_AT, GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
 _PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
@@ -245,28 +245,34 @@ def plain_picker(program: Program, rules: SeatRules
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random
              ) -> tuple[tuple[Action, ...], tuple | None] | None:
         """(the turn, its events), or None when there is no turn; the events are given for the
-        common turn (a move and a build) and left to the generic chain for the rest."""
-        heights, blocked = st.heights, st.blocked
-        all_blocked = int(bytes(blocked).translate(ONES)[::-1], 2)  # flag_bits(blocked), inlined
+        common turn (a move and a build) and left to the generic chain for the rest. (The code
+        is written for the processor as much as for the reader: few kinds of operation, no call
+        and no object made per move.)"""
+        heights, blocked, positions = st.heights, st.blocked, st.worker_pos
+        all_blocked = st.dome_bits  # st.blocked_bits(), inlined
+        for square in positions:
+            all_blocked |= BIT_AT[square]
         kinds_from = kinds[forbid_up][forbid_down]
         total = 0
         # one entry per move, in parallel lists: the index after its last turn, and the move as
         # worker * 32 + to (a small int: no object is made); a move's turns listed if it forces
         ends: list[int] = []
         moves: list[int] = []
-        listed: dict[int, tuple] = {}
+        listed: dict[int, tuple] | None = None
         for worker in st.members.get(team, ()):
-            origin = st.worker_pos[worker]
+            origin = positions[worker]
             if origin < 0:
                 continue
             kind_of = kinds_from[heights[origin]]
             unblocked = all_blocked ^ SQUARE_BITS[origin]  # the mover leaves: its square can be built on
-            code = worker << 5
+            code = worker * 32
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
                     if options and kind_of[heights[to]]:
                         turns = forced_turns(st, worker, origin, to, team, kind_of[heights[to]] == A_WIN)
                         if turns:
+                            if listed is None:
+                                listed = {}
                             listed[len(ends)] = turns
                             total += len(turns)
                             ends.append(total)
@@ -285,31 +291,27 @@ def plain_picker(program: Program, rules: SeatRules
             return None
         index = rng.randrange(total)
         entry = bisect_right(ends, index)  # (a move without a turn ends where the one before it does)
-        worker, to = divmod(moves[entry], 32)
+        move = moves[entry]
+        worker, to = move >> 5, move & 31
         if entry:
             index -= ends[entry - 1]
-        if listed and entry in listed:
+        if listed is not None and entry in listed:
             return listed[entry][index], None
-        origin = st.worker_pos[worker]
-        if kinds_from[heights[origin]][heights[to]] == A_WIN:
+        origin = positions[worker]
+        here, there = heights[origin], heights[to]
+        if kinds_from[here][there] == A_WIN:
             return (actions("move", worker)[to],), None
-        return _nth_build(st, worker, origin, to, index)
+        # the index-th square around `to` that is free, the square left counting as free
+        for square in NEIGHBOURS[to]:
+            if square == origin or not blocked[square]:
+                if not index:
+                    height = heights[square]
+                    return _turn_pairs("build", worker)[to][square], (
+                        ("move", worker, origin, to, here, there),
+                        ("build", worker, square, height + (height < 3), height == 3))
+                index -= 1
+        raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
     return pick
-
-
-def _nth_build(st: GameState, worker: int, origin: int, to: int, index: int) -> tuple:
-    """(the plain turn 'move to `to`, then build on its index-th free neighbour', its events);
-    the square the worker left counts as free."""
-    heights, blocked = st.heights, st.blocked
-    for square in NEIGHBOURS[to]:
-        if square == origin or not blocked[square]:
-            if not index:
-                height = heights[square]
-                return _turn_pairs("build", worker)[to][square], (
-                    ("move", worker, origin, to, heights[origin], heights[to]),
-                    ("build", worker, square, height + (height < 3), height == 3))
-            index -= 1
-    raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
 
 def plain_player(program: Program, rules: SeatRules

@@ -87,21 +87,42 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
             on_placement(game, seat, text)
     end_of_setup(game)
     state = game.state  # played in place: the same object all game long
-    for _ in range(max_turns):  # turns, and passes of a stuck seat that does not lose
+    engine = game.engine
+    rngs = None if on_turn else _random_generators(agents)
+    left = max_turns  # turns, and passes of a stuck seat that does not lose
+    while left and state.winner is None:
+        if rngs is not None:  # random players only: the engine plays their turns in one loop
+            played = engine.playout(state, rngs, left)
+            log.turn_steps.extend(played)
+            left -= len(played)
+            if state.winner is not None:
+                log.reason = win_reason(game)
+            elif left:  # the seat to move has no turn
+                log.reason = settle_stuck(game)
+                left -= 1
+            continue
         seat = state.to_move
         steps = agents[seat].turn(game)
         if steps is None:
             log.reason = settle_stuck(game)
         else:
-            game.engine.play_in_place(state, steps)
+            engine.play_in_place(state, steps)
             log.turn_steps.append(steps)
             if on_turn:
                 on_turn(game, seat, format_turn(state, steps))
             if state.winner is not None:
                 log.reason = win_reason(game)
-        if state.winner is not None:
-            log.winner = state.team_letters[state.winner]
-            break
+        left -= 1
+    if state.winner is not None:
+        log.winner = state.team_letters[state.winner]
     else:
         log.reason = f"no winner after {max_turns} turns"
     return log
+
+
+def _random_generators(agents: list[Agent]) -> list[random.Random] | None:
+    """Each seat's generator if every agent plays RandomAgent's turns (so that the engine can
+    play them itself: Engine.playout, the same game); None if any agent chooses otherwise."""
+    if all(isinstance(agent, RandomAgent) and type(agent).turn is RandomAgent.turn for agent in agents):
+        return [agent.rng for agent in agents]  # type: ignore[attr-defined]
+    return None

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .board import SQUARES, ZOBRIST
+from .board import SQUARE_BITS, SQUARES, ZOBRIST
 
 _WORKER_KEYS, _HEIGHT_KEYS = ZOBRIST.worker, ZOBRIST.height
+#: SQUARE_BITS with a 0 at the end, so that a worker's position -1 (off the board) gives no bit.
+BIT_AT = SQUARE_BITS + (0,)
 
 #: Event kinds of the turn log, as the first item of each event tuple.
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
@@ -62,6 +64,9 @@ class GameState:
     out: set[int] = field(default_factory=set)
     history: list[TurnRecord] = field(default_factory=list)
     hash: int = 0
+    #: The domed squares as bits (bit n for square n), kept by set_dome: with the workers'
+    #: positions it gives `blocked` as one integer without a pass over the board.
+    dome_bits: int = 0
 
     # ---- workers
     def add_worker(self, team: int, number: int, square: int, kind: int = 0) -> int:
@@ -130,6 +135,14 @@ class GameState:
             self.domes[square] = dome
             self.blocked[square] = dome or self.occupant[square] >= 0
             self.hash ^= ZOBRIST.dome[square]
+            self.dome_bits ^= SQUARE_BITS[square]
+
+    def blocked_bits(self) -> int:
+        """`blocked` as bits: the domes and the squares of the workers on the board."""
+        bits = self.dome_bits
+        for square in self.worker_pos:
+            bits |= BIT_AT[square]
+        return bits
 
     # ---- turns
     def outcome_key(self) -> int:

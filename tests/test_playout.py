@@ -1,0 +1,87 @@
+"""Engine.playout plays a whole game between random players in one loop. It must play exactly
+the game that the turn-by-turn loop plays with the same generators: the same turns, the same
+end, and the same final state (test_conformance.py compares the two for every ordered pair of
+every pack; here, the limits of a playout)."""
+
+from __future__ import annotations
+
+import random
+
+from santorini.interpreter.board import SQUARES
+from santorini.interpreter.engine import Engine
+from santorini.interpreter.game import new_game, parse_players
+from santorini.interpreter.packs import load_pack
+from santorini.interpreter.play import RandomAgent, run_game
+from santorini.interpreter.state import GameState
+
+
+class StepwiseAgent(RandomAgent):
+    """RandomAgent's turns, one call per turn: run_game then plays them one by one."""
+
+    def turn(self, game):
+        return super().turn(game)
+
+
+def final(state: GameState) -> tuple:
+    """A copy of what a game leaves behind."""
+    return (state.hash, state.to_move, state.winner, sorted(state.out), list(state.history),
+            list(state.heights), list(state.domes), list(state.worker_pos), state.blocked_bits())
+
+
+def both_ways(pack: str, gods: list[str], seed: str, max_turns: int = 1000):
+    """The same seeded game played by the playout and turn by turn."""
+    results = []
+    for agent in (RandomAgent, StepwiseAgent):
+        game = new_game(load_pack(pack), parse_players(gods))
+        rng = random.Random(seed)
+        log = run_game(game, [agent(rng), agent(rng)], max_turns=max_turns)
+        results.append((log, final(game.state)))
+    return results
+
+
+def test_a_turn_limit_is_kept_the_same_way() -> None:
+    (fast, fast_state), (stepwise, stepwise_state) = both_ways("bga", ["Artemis", "Mortal"], "limit", max_turns=7)
+    assert fast.reason == stepwise.reason == "no winner after 7 turns"
+    assert len(fast.turn_steps) == 7 and fast == stepwise and fast_state == stepwise_state
+
+
+def test_a_playout_stops_at_its_limit_and_at_a_seat_without_a_turn() -> None:
+    game = new_game(load_pack("bga"), parse_players(["Demeter", "Mortal"]))
+    for seat, squares in ((0, (7, 17)), (1, (12, 2))):
+        for number, square in enumerate(squares, 1):
+            game.state.add_worker(game.state.seats[seat].team, number, square)
+    rngs = [random.Random(1), random.Random(2)]
+    assert len(game.engine.playout(game.state, rngs, 5)) == 5
+    assert len(game.state.history) == 5 and game.state.winner is None
+
+    game = new_game(load_pack("bga"), parse_players(["Mortal", "Mortal"]))
+    state = game.state
+    for square in (1, 5, 6):  # b1, a2 and b2 domed around A1 on a1
+        state.set_dome(square, True)
+    state.add_worker(0, 1, 0)
+    state.add_worker(1, 1, 24)
+    before = final(state)
+    assert game.engine.playout(state, rngs, 10) == []
+    assert final(state) == before
+
+
+def test_the_blocked_bits_follow_the_board() -> None:
+    game = new_game(load_pack("bga"), parse_players(["Atlas", "Apollo"]))
+    rng = random.Random(5)
+    log = run_game(game, [RandomAgent(rng), RandomAgent(rng)])
+    state = game.state
+    assert any(state.domes) and log.winner
+    assert state.blocked_bits() == sum(1 << square for square in SQUARES if state.blocked[square])
+
+
+def test_games_between_random_players_are_played_by_the_playout(monkeypatch) -> None:
+    calls: list[int] = []
+    playout = Engine.playout
+    monkeypatch.setattr(Engine, "playout", lambda self, *args: calls.append(1) or playout(self, *args))
+    for agent, on_turn, used in ((RandomAgent, None, True), (StepwiseAgent, None, False),
+                                 (RandomAgent, lambda game, seat, text: None, False)):
+        calls.clear()
+        rng = random.Random(3)
+        log = run_game(new_game(load_pack("bga"), parse_players(["Mortal", "Pan"])), [agent(rng), agent(rng)],
+                       on_turn=on_turn)
+        assert log.winner and bool(calls) is used, (agent, on_turn)
