@@ -3,14 +3,18 @@
 The interpreter runs every rule from data through one generic turn engine; the reference
 (`benchmarks/reference_mortal.py`) hard-codes the mortal rules in tight loops. The reference is
 the yardstick, so every figure is printed with its ratio to it (interpreter / reference, higher
-is better for the interpreter), and the two are measured in the same process, alternately,
-round after round: a machine that is busier during one measurement than another (other jobs,
-frequency scaling, a warming cache) then disturbs both sides alike instead of biasing the ratio.
+is better for the interpreter), and the two are measured in the same process, alternately.
+Random games take turns in short slices (0.1 s of each side, then the next), and each side's
+time is the CPU time of this process while it plays: a machine that is busier during one
+stretch than another (other jobs, frequency scaling, a warming cache) then disturbs both sides
+alike instead of biasing the ratio, and time during which another process had the CPU is not
+counted against either side.
 
 Figures:
 
-* games/s of random games from S0, Mortal v Mortal, every turn choosing uniformly among all
-  distinct outcomes (the interpreter's `run_bench`, the reference's `bench`);
+* games/s (per CPU second) of random games from S0, Mortal v Mortal, every turn choosing
+  uniformly among all distinct outcomes (the interpreter's `bench_games`, which `santorini
+  bench` plays, and the reference's `random_game`);
 * games/s of each simple god against a Mortal, as a ratio to the Mortal v Mortal games/s of the
   same run (what a power costs over the plain turn);
 * perft from S0 (350,208 leaves at depth 3): leaves/s of both, the counts cross-checked;
@@ -35,6 +39,7 @@ import datetime
 import importlib.util
 import os
 import platform
+import random
 import resource
 import statistics
 import subprocess
@@ -45,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from santorini.interpreter.bench import S0_SQUARES, run_bench
+from santorini.interpreter.bench import S0_SQUARES, bench_games
 from santorini.interpreter.game import (Game, SetupError, end_of_setup, new_game, parse_players,
                                        place_workers, placing_seats)
 from santorini.interpreter.packs import UnknownName, load_pack, pack_names
@@ -164,28 +169,73 @@ class MortalRounds:
         return statistics.median(self.reference)
 
 
-def bench_interpreter(pack_name: str, gods: Sequence[str], seconds: float, seed: int) -> tuple[float, float]:
-    """(games/s, turns per game) of the interpreter's random games from S0."""
-    result = run_bench(load_pack(pack_name), list(gods), seconds, seed)
-    return rate(result.games, result.elapsed), ratio(result.turns, result.games)
+@dataclass
+class Side:
+    """One side of a comparison (an engine and the gods it plays), measured in slices: its games
+    go on from slice to slice, and its time is the CPU time of this process while it plays."""
+
+    play_game: Callable[[], int]  # plays one game; returns its number of turns
+    games: int = 0
+    turns: int = 0
+    spent: float = 0.0
+
+    def play_for(self, seconds: float) -> None:
+        """Whole games until `seconds` of CPU time have gone (at least one game)."""
+        clock = time.process_time
+        start = clock()
+        while True:
+            self.turns += self.play_game()
+            self.games += 1
+            elapsed = clock() - start
+            if elapsed >= seconds:
+                break
+        self.spent += elapsed
+
+    @property
+    def games_per_s(self) -> float:
+        return rate(self.games, self.spent)
+
+    @property
+    def turns_per_game(self) -> float:
+        return ratio(self.turns, self.games)
 
 
-def bench_reference(reference: ModuleType, seconds: float, seed: int) -> float:
-    """games/s of the reference's random games from S0."""
-    games, elapsed = reference.bench(seconds, seed)
-    return rate(games, elapsed)
+def interpreter_side(pack_name: str, gods: Sequence[str], seed: int) -> Side:
+    """The interpreter's random games from S0 (`santorini bench`); SetupError for a bad name."""
+    games = bench_games(load_pack(pack_name), list(gods), seed)
+    return Side(lambda: len(next(games).turn_steps))
+
+
+def reference_side(reference: ModuleType, seed: int) -> Side:
+    """The reference's random games from S0 (its `bench` loop); it does not count turns."""
+    rng, start = random.Random(seed), reference.s0()
+
+    def play_game() -> int:
+        reference.random_game(rng, start)
+        return 0  # (the reference does not count turns)
+    return Side(play_game)
+
+
+def play_interleaved(sides: Sequence[Side], seconds: float, slice_seconds: float) -> None:
+    """Give every side `seconds` of CPU time, in slices taken in turn, the order rotating on
+    every pass: a stretch of time when the machine is busier falls on all of them alike."""
+    order = list(sides)
+    while any(side.spent < seconds for side in order):
+        for side in order:
+            if side.spent < seconds:
+                side.play_for(min(slice_seconds, seconds - side.spent))
+        order = order[1:] + order[:1]
 
 
 def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds: int, seconds: float,
-                  seed: int, gods: Sequence[str]) -> tuple[MortalRounds, dict[str, list[tuple[float, float]]],
-                                                           dict[str, str]]:
+                  seed: int, gods: Sequence[str], slice_seconds: float = 0.1
+                  ) -> tuple[MortalRounds, dict[str, list[tuple[float, float]]], dict[str, str]]:
     """Mortal v Mortal on both sides and each god v Mortal on the interpreter, interleaved.
 
-    Every round runs all of them once, so a god's figure and the Mortal figure it is divided by
-    come from the same stretches of time. Inside a round the side that goes first alternates
-    (interpreter first in odd rounds, reference first in even ones) so that neither side always
-    runs on a freshly warmed or freshly disturbed machine. Round r (from 1) uses seed
-    `seed + r - 1`: the rounds sample different games, both sides the same seed.
+    In every round each of them plays `seconds` of CPU time, in slices of `slice_seconds` taken
+    in turn, so a god's figure, the Mortal figure it is divided by and the reference's come from
+    the same stretches of time. Round r (from 1) uses seed `seed + r - 1`: the rounds sample
+    different games, every side the same seed.
     """
     mortal = MortalRounds()
     god_rates: dict[str, list[tuple[float, float]]] = {god: [] for god in gods}  # (games/s, turns/game)
@@ -193,37 +243,32 @@ def measure_games(report: Report, reference: ModuleType, pack_name: str, rounds:
     load_pack(pack_name)  # compile the pack before the clock starts (cached per process)
     for index in range(rounds):
         round_seed = seed + index
-
-        def run_interpreter() -> None:
-            games_per_s, turns = bench_interpreter(pack_name, ("Mortal", "Mortal"), seconds, round_seed)
-            mortal.interpreter.append(games_per_s)
-            mortal.turns_per_game.append(turns)
-
-        def run_reference() -> None:
-            mortal.reference.append(bench_reference(reference, seconds, round_seed))
-
-        order = (run_interpreter, run_reference) if index % 2 == 0 else (run_reference, run_interpreter)
-        for measure in order:
-            measure()
-        interp, ref = mortal.interpreter[-1], mortal.reference[-1]
-        report.line(f"round {index + 1} Mortal v Mortal games/s: interpreter {fmt_rate(interp)} "
-                    f"({mortal.turns_per_game[-1]:.1f} turns/game), reference {fmt_rate(ref)}, "
-                    f"ratio {fmt_ratio(ratio(interp, ref))}")
+        interpreter, ref = interpreter_side(pack_name, ("Mortal", "Mortal"), round_seed), \
+            reference_side(reference, round_seed)
+        god_sides: dict[str, Side] = {}
         for god in gods:
             if god in skipped:
                 continue
             try:
-                games_per_s, turns = bench_interpreter(pack_name, (god, "Mortal"), seconds, round_seed)
+                god_sides[god] = interpreter_side(pack_name, (god, "Mortal"), round_seed)
             except (SetupError, UnknownName) as err:  # a name the pack does not have: say so, go on
                 # Anything else is a fault of the engine and stops the run: figures of a broken
                 # engine mean nothing, and a "skipped" line would hide the fault.
                 skipped[god] = f"{type(err).__name__}: {err}"
                 report.line(f"round {index + 1} {god} v Mortal: skipped ({skipped[god]})")
-                continue
-            god_rates[god].append((games_per_s, turns))
-            report.line(f"round {index + 1} {god} v Mortal games/s: {fmt_rate(games_per_s)} "
-                        f"({turns:.1f} turns/game), "
-                        f"ratio to Mortal v Mortal {fmt_ratio(ratio(games_per_s, mortal.interpreter[-1]))}")
+        sides = [interpreter, ref, *god_sides.values()]
+        play_interleaved(sides if index % 2 == 0 else sides[1::-1] + sides[2:], seconds, slice_seconds)
+        mortal.interpreter.append(interpreter.games_per_s)
+        mortal.reference.append(ref.games_per_s)
+        mortal.turns_per_game.append(interpreter.turns_per_game)
+        report.line(f"round {index + 1} Mortal v Mortal games/s: interpreter {fmt_rate(interpreter.games_per_s)} "
+                    f"({interpreter.turns_per_game:.1f} turns/game), reference {fmt_rate(ref.games_per_s)}, "
+                    f"ratio {fmt_ratio(ratio(interpreter.games_per_s, ref.games_per_s))}")
+        for god, side in god_sides.items():
+            god_rates[god].append((side.games_per_s, side.turns_per_game))
+            report.line(f"round {index + 1} {god} v Mortal games/s: {fmt_rate(side.games_per_s)} "
+                        f"({side.turns_per_game:.1f} turns/game), "
+                        f"ratio to Mortal v Mortal {fmt_ratio(ratio(side.games_per_s, interpreter.games_per_s))}")
     return mortal, {g: r for g, r in god_rates.items() if r}, skipped
 
 
@@ -405,6 +450,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="alternating rounds of every measurement (default 3)")
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="seconds of random games per side, per god and per round (default 5)")
+    parser.add_argument("--slice", type=float, default=0.1, dest="slice_seconds",
+                        help="seconds of a slice: the sides take turns in slices this long (default 0.1)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of round 1; round r uses seed + r - 1 (default 1)")
     parser.add_argument("--pack", default="bga", choices=pack_names(),
@@ -418,8 +465,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--startup-runs", type=int, default=5,
                         help="fresh processes per start-up figure; 0 skips start-up (default 5)")
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.seconds <= 0 or args.perft_depth < 1 or args.startup_runs < 0:
-        parser.error("--rounds and --perft-depth must be at least 1, --seconds positive, "
+    if args.rounds < 1 or args.seconds <= 0 or args.slice_seconds <= 0 or args.perft_depth < 1 \
+            or args.startup_runs < 0:
+        parser.error("--rounds and --perft-depth must be at least 1, --seconds and --slice positive, "
                      "--startup-runs at least 0")
     return args
 
@@ -434,12 +482,13 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
     for text in machine_lines(started):
         report.line(text)
     gods = [] if args.no_gods else list(args.gods)
-    report.line(f"pack: {args.pack}; {args.rounds} rounds x {args.seconds:g} s; seed {args.seed}; "
-                f"gods: {', '.join(gods) or 'none'}; perft depth {args.perft_depth}")
+    report.line(f"pack: {args.pack}; {args.rounds} rounds x {args.seconds:g} s in slices of "
+                f"{args.slice_seconds:g} s; seed {args.seed}; gods: {', '.join(gods) or 'none'}; "
+                f"perft depth {args.perft_depth}")
 
-    report.line("\n## Random games from S0 (games/s; ratio interpreter / reference)")
+    report.line("\n## Random games from S0 (games per CPU second; ratio interpreter / reference)")
     mortal, god_rates, skipped = measure_games(report, reference, args.pack, args.rounds, args.seconds,
-                                               args.seed, gods)
+                                               args.seed, gods, args.slice_seconds)
     report_games(report, mortal, god_rates, skipped, args.rounds, args.seconds)
 
     report.line(f"\n## Perft from S0, depth {args.perft_depth} (leaves/s; median of {args.rounds})")

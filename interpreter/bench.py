@@ -1,4 +1,4 @@
-"""`santorini bench`: random playouts that enumerate every turn's distinct outcomes.
+"""`santorini bench`: random games, each turn a uniformly drawn distinct outcome.
 
 Games start from S0 (A on b3 and d3, B on c4 and c2, empty board), the position the reference
 generator in benchmarks/ starts from, so the two can be compared game for game.
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .board import parse_square
 from .game import Game, new_game, parse_players
 from .packs import Pack
-from .play import RandomAgent, run_game
+from .play import GameLog, RandomAgent, run_game
 
 S0_SQUARES = tuple(tuple(parse_square(name) for name in seat) for seat in (("b3", "d3"), ("c4", "c2")))
 
@@ -33,16 +34,26 @@ class S0Agent(RandomAgent):
         return list(S0_SQUARES[seat])
 
 
-def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchResult:
+def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
+    """Random games from S0, one after another, for as long as the caller asks: what `run_bench`
+    times, for callers that time the games their own way (benchmarks/compare.py interleaves
+    them with the reference's). A bad name raises SetupError at once, not at the first game."""
     template = new_game(pack, parse_players(gods))
     rng = random.Random(seed)
+
+    def games() -> Iterator[GameLog]:
+        while True:
+            yield run_game(template.restart(), [S0Agent(rng), S0Agent(rng)])
+    return games()
+
+
+def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchResult:
+    games_played = bench_games(pack, gods, seed)
     games = turns = 0
     wins: dict[str, int] = {}
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = template.restart()
-        agents = [S0Agent(rng), S0Agent(rng)]
-        log = run_game(game, agents)
+        log = next(games_played)
         games += 1
         turns += len(log.turn_steps)
         wins[log.winner or "none"] = wins.get(log.winner or "none", 0) + 1

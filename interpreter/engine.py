@@ -245,7 +245,7 @@ class Engine:
         build; None for any other turn, whose steps are then applied one by one."""
         if events is None:
             events, won = self.known_turns[seat].apply(state, steps)
-            state.history.append(TurnRecord(seat, tuple(steps), events))
+            state.history.append(TurnRecord((seat, tuple(steps), events)))
             if won:
                 state.winner = state.seats[seat].team
             return won
@@ -255,7 +255,7 @@ class Engine:
             state.set_dome(square, True)
         else:
             state.set_height(square, height)
-        state.history.append(TurnRecord(seat, steps, events))
+        state.history.append(TurnRecord((seat, steps, events)))
         return False
 
     def playout(self, state: GameState, rngs: Sequence[Random], limit: int) -> list[tuple[Action, ...]]:
@@ -369,7 +369,7 @@ class Engine:
                 total += 1
                 return False
             mover = st.to_move
-            st.history.append(TurnRecord(mover, tuple(walk.path), tuple(walk.events)))
+            st.history.append(TurnRecord((mover, tuple(walk.path), tuple(walk.events))))
             st.to_move = st.next_seat(mover)
             total += self.perft(st, depth - 1)
             st.to_move = mover
@@ -388,7 +388,7 @@ def _conclude(state: GameState, steps: Sequence[Action], events: tuple, won: boo
 def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, won: bool) -> None:
     """Log a turn that has happened, and pass the turn on (unless it won)."""
     mover = state.to_move
-    state.history.append(TurnRecord(mover, tuple(steps), events))
+    state.history.append(TurnRecord((mover, tuple(steps), events)))
     if won:
         state.winner = state.seats[mover].team
     else:

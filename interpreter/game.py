@@ -170,7 +170,7 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
         number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
         worker = state.add_worker(team, number, square)
         steps.append(("place", worker, square))
-    state.history.append(TurnRecord(seat, tuple(steps), tuple(("place",) + s[1:] for s in steps)))
+    state.history.append(TurnRecord((seat, tuple(steps), tuple(("place",) + s[1:] for s in steps))))
     game.placements.append(tuple(steps))
     return tuple(steps)
 

@@ -223,6 +223,7 @@ def plain_picker(program: Program, rules: SeatRules
         return None
     rule = _Moves(rules)
     force, options, kinds = rule.force, rule.options, rule.kinds
+    made_pairs = _PAIRS["build"]
 
     def forced_turns(st: GameState, worker: int, origin: int, to: int, team: int, wins: bool) -> tuple:
         """The turns of a move into an opponent's space, if a move option allows it (rare:
@@ -306,7 +307,8 @@ def plain_picker(program: Program, rules: SeatRules
             if square == origin or not blocked[square]:
                 if not index:
                     height = heights[square]
-                    return _turn_pairs("build", worker)[to][square], (
+                    pairs = made_pairs.get(worker) or _turn_pairs("build", worker)  # (no call, once made)
+                    return pairs[to][square], (
                         ("move", worker, origin, to, here, there),
                         ("build", worker, square, height + (height < 3), height == 3))
                 index -= 1

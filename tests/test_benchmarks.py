@@ -102,6 +102,27 @@ def test_startup_commands_run(tmp_path, monkeypatch):
 
 def test_options():
     args = compare.parse_args([])
-    assert (args.rounds, args.seconds, args.seed, args.pack, args.perft_depth) == (3, 5.0, 1, "bga", 3)
+    assert (args.rounds, args.seconds, args.slice_seconds, args.seed, args.pack, args.perft_depth) == \
+        (3, 5.0, 0.1, 1, "bga", 3)
     assert tuple(args.gods) == compare.SIMPLE_GODS and not args.no_gods
     assert compare.parse_args(["--no-gods"]).no_gods
+
+
+def test_sides_take_turns_in_slices():
+    played: list[str] = []
+
+    def side(name: str):
+        def play_game() -> int:
+            played.append(name)
+            end = compare.time.process_time() + 0.001
+            while compare.time.process_time() < end:  # a game that takes a millisecond of CPU
+                pass
+            return 2
+        return compare.Side(play_game)
+
+    sides = [side("a"), side("b")]
+    compare.play_interleaved(sides, 0.02, 0.004)
+    assert all(0.02 <= s.spent < 0.04 and s.games >= 4 and s.turns == 2 * s.games for s in sides)
+    switches = sum(1 for before, after in zip(played, played[1:]) if before != after)
+    assert switches >= 4  # slices alternate: not all of one side, then all of the other
+    assert played[0] == "a" and "b" in played[:8]

@@ -38,7 +38,7 @@ def positions(draw):
     if draw(st.booleans()):  # the other seat moved up on its last turn (Athena's condition)
         from santorini.interpreter.state import TurnRecord
         other = 1 - state.to_move
-        state.history.append(TurnRecord(other, (), (("move", 0, 0, 1, 0, 1),)))
+        state.history.append(TurnRecord((other, (), (("move", 0, 0, 1, 0, 1),))))
     generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards], fast=False)
     return game, generic
 
