@@ -276,21 +276,25 @@ def report_games(report: Report, mortal: MortalRounds, god_rates: dict[str, list
                  skipped: dict[str, str], rounds: int, seconds: float) -> None:
     """Medians and ratios of the game figures, printed and added to the table.
 
-    Turns per game are shown beside games/s because a power changes how long games last (Pan
-    wins sooner, Athena's opponent climbs less): games/s mixes the cost of a turn with the
-    length of a game, and the two are told apart only with both numbers."""
+    A ratio is the median of the rounds' ratios: each round's two figures were measured in the
+    same stretches of time, so their ratio is steadier than either figure (the raw figures are
+    medians too, for the record). Turns per game are shown beside games/s because a power
+    changes how long games last (Pan wins sooner, Athena's opponent climbs less): games/s mixes
+    the cost of a turn with the length of a game, and the two are told apart only with both
+    numbers."""
     interp, ref = mortal.interpreter_median, mortal.reference_median
-    report.line(f"Mortal v Mortal games/s median: interpreter {fmt_rate(interp)}, reference {fmt_rate(ref)}, "
-                f"ratio {fmt_ratio(ratio(interp, ref))} "
-                f"(interpreter turns/game {statistics.median(mortal.turns_per_game):.1f})")
+    share = statistics.median(ratio(i, r) for i, r in zip(mortal.interpreter, mortal.reference))
     turns = statistics.median(mortal.turns_per_game)
+    report.line(f"Mortal v Mortal games/s median: interpreter {fmt_rate(interp)}, reference {fmt_rate(ref)}, "
+                f"ratio {fmt_ratio(share)} (median of the rounds' ratios; interpreter turns/game {turns:.1f})")
     report.rows.append(Row(f"games/s, Mortal v Mortal from S0 ({turns:.1f} turns/game; "
                            f"median of {rounds} x {seconds:g} s)",
-                           fmt_rate(interp), fmt_rate(ref), fmt_ratio(ratio(interp, ref))))
+                           fmt_rate(interp), fmt_rate(ref), fmt_ratio(share)))
     for god, figures in god_rates.items():
         median = statistics.median(games for games, _ in figures)
         turns = statistics.median(turns for _, turns in figures)
-        share = ratio(median, interp)
+        share = statistics.median(ratio(games, mortal_games)
+                                  for (games, _), mortal_games in zip(figures, mortal.interpreter))
         report.line(f"{god} v Mortal games/s median: {fmt_rate(median)} ({turns:.1f} turns/game), "
                     f"ratio to Mortal v Mortal {fmt_ratio(share)}")
         report.rows.append(Row(f"games/s, {god} v Mortal ({turns:.1f} turns/game; "

@@ -126,3 +126,16 @@ def test_sides_take_turns_in_slices():
     switches = sum(1 for before, after in zip(played, played[1:]) if before != after)
     assert switches >= 4  # slices alternate: not all of one side, then all of the other
     assert played[0] == "a" and "b" in played[:8]
+
+
+def test_a_ratio_is_the_median_of_the_rounds_ratios():
+    # Each round's pair was measured in the same stretch of time: 0.5, 1.5 and 2 here, so 1.5
+    # (the ratio of the medians, 200 / 200, would be 1). The god: 0.5, 0.5 and 1.5, so 0.5.
+    mortal = compare.MortalRounds(interpreter=[100.0, 300.0, 200.0], reference=[200.0, 200.0, 100.0],
+                                  turns_per_game=[50.0, 50.0, 50.0])
+    lines: list[str] = []
+    report = compare.Report(out=lines.append)
+    compare.report_games(report, mortal, {"Pan": [(50.0, 40.0), (150.0, 40.0), (300.0, 40.0)]}, {}, 3, 1.0)
+    assert [row.ratio for row in report.rows] == ["1.5", "0.5"]
+    assert [row.interpreter for row in report.rows] == ["200.0", "150.0"] and report.rows[0].reference == "200.0"
+    assert "ratio 1.5 (median of the rounds' ratios" in lines[0]
