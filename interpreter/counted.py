@@ -8,7 +8,7 @@ plain turn, each counted in closed form and in the enumeration's own order, so t
 drawn is exactly the one `turns` would give at that index:
 
 * a follow-up build ('may build one additional time', on the same space or not on it);
-* a follow-up move ('may move one additional time', maybe not back to the start);
+* a follow-up move ('may move one additional time, not back to the start');
 * an alternative turn 'one of your workers builds, that worker moves not up, that worker
   builds' beside the plain turn.
 
@@ -37,6 +37,11 @@ Picker = Callable[..., "tuple[tuple[Action, ...], None] | None"]
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).
 _BELOW = tuple((1 << s) - 1 for s in SQUARES)
+#: A square's mark in the follow-up move's count, as bits: nothing more can be counted there
+#: (CLOSED), a move's end was counted there (MOVED), a win was counted there (WON); MARK_OF[kind].
+CLOSED, MOVED, WON = 1, 2, 4
+MARK_OF = (0, MOVED, WON)
+assert (CLOSED, MOVED, WON) == (1, 2, 4) and MARK_OF[A_MOVE] == MOVED and MARK_OF[A_WIN] == WON
 #: _AT_MOST[h]: translates heights to '1' where the height is at most h.
 _AT_MOST = tuple(bytes.maketrans(bytes(range(4)), b"".join(b"1" if n <= h else b"0" for n in range(4)))
                  for h in range(4))
@@ -148,15 +153,18 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
     two of them differ only in where the workers stand, and their builds give distinct outcomes
     unless they are one state, reached by two paths. The enumeration enters the build once per
     state (enumeration.py, `_once`); here a mark per square says where the worker already ended
-    (A_MOVE) or won (A_WIN), and that square's builds (or win) are counted the first time only,
-    the builds by one popcount.
+    (MOVED) or won (WON), and that square's builds (or win) are counted the first time only, the
+    builds by one popcount. A square where nothing more can be counted is CLOSED: a worker or a
+    dome stands there, both kinds are counted, or a move's end is counted on a height that no
+    move wins on (most squares, so that most second moves are dismissed by one comparison).
     """
-    constraints = set(second.constraints)
-    if not (_tail(second, "move") and second.optional) or not constraints <= {"not_back_to_start"}:
-        return None
-    not_back = bool(constraints)
+    if not (_tail(second, "move") and second.optional) or set(second.constraints) != {"not_back_to_start"}:
+        return None  # (two workers that both come back to their squares and build on one square
+        #              make one outcome: a second move that may come back is listed, not counted)
     kinds = _Moves(rules).kinds
-    assert (A_MOVE | A_WIN) == 3 and not (A_MOVE & A_WIN)  # marks are bits of the two kinds
+    wins_onto = [any(kinds[up][down][here][height] == A_WIN for up in (0, 1) for down in (0, 1)
+                     for here in range(4)) for height in range(4)]
+    moved_mark = tuple(MOVED if wins_onto[height] else CLOSED for height in range(4))
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
@@ -169,42 +177,44 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
             if origin < 0:
                 continue
             left = taken ^ SQUARE_BITS[origin]  # blocked once the worker has left its square
-            marks = [0] * len(SQUARES)  # the kinds of move counted on each square
-            if not_back:
-                marks[origin] = A_MOVE | A_WIN
+            marks = blocked[:]  # (1 = CLOSED: workers and domes, and the origin, not to come back to)
             kind_of = kinds_from[heights[origin]]
-            blocked[origin] = 0  # the worker has left (restored below)
             for first in NEIGHBOURS[origin]:
                 if blocked[first]:
                     continue
                 kind = kind_of[heights[first]]
                 if not kind:
                     continue
+                mark = marks[first]
                 if kind == A_WIN:
-                    if not marks[first] & A_WIN:
-                        marks[first] |= A_WIN
+                    if not mark & (WON | CLOSED):
+                        marks[first] = CLOSED if mark else WON
                         total += 1
                         counted.append((total, 1, worker, first, False, ()))
                     continue
                 size = 0
-                builds_here = not marks[first] & A_MOVE
+                builds_here = not mark or mark == WON  # (its move's end not counted yet)
                 if builds_here:
-                    marks[first] |= A_MOVE
+                    marks[first] = CLOSED if mark else moved_mark[heights[first]]
                     size = AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
                 onward, fresh = kinds_from[heights[first]], []
                 for then in NEIGHBOURS[first]:
-                    if blocked[then]:
+                    mark = marks[then]
+                    if mark == CLOSED:
                         continue
                     kind = onward[heights[then]]
-                    if not kind or marks[then] & kind:
+                    if not kind or mark and mark & MARK_OF[kind]:
                         continue
-                    marks[then] |= kind
                     fresh.append(then)
-                    size += 1 if kind == A_WIN else AROUND_COUNT[then] - (left & AROUND_BITS[then]).bit_count()
+                    if kind == A_WIN:
+                        marks[then] = CLOSED if mark else WON
+                        size += 1
+                    else:
+                        marks[then] = CLOSED if mark else moved_mark[heights[then]]
+                        size += AROUND_COUNT[then] - (left & AROUND_BITS[then]).bit_count()
                 if size:
                     total += size
                     counted.append((total, size, worker, first, builds_here, fresh))
-            blocked[origin] = 1
         if not total:
             return None
         (_, _, worker, first, builds_here, fresh), index = _draw(counted, total, rng)

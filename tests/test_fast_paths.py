@@ -25,7 +25,14 @@ SEATS = [("bga", ["Mortal", "Mortal"]), ("bga", ["Pan", "Athena"]), ("bga", ["At
 def positions(draw):
     pack, seats = draw(st.sampled_from(SEATS))
     game = new_game(load_pack(pack), parse_players(seats))
-    state = game.state
+    fill_board(draw, game.state)
+    generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards], fast=False)
+    return game, generic
+
+
+def fill_board(draw, state) -> None:
+    """Random heights and domes, four workers, a seat to move, and maybe the last turn of the
+    other seat (one that moved up: Athena's condition)."""
     for square in range(25):
         height = draw(st.integers(0, 3))
         state.set_height(square, height)
@@ -39,8 +46,6 @@ def positions(draw):
         from santorini.interpreter.state import TurnRecord
         other = 1 - state.to_move
         state.history.append(TurnRecord((other, (), (("move", 0, 0, 1, 0, 1),))))
-    generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards], fast=False)
-    return game, generic
 
 
 @settings(max_examples=300, deadline=None)
@@ -147,3 +152,53 @@ def test_a_picked_turn_is_trusted_only_for_the_state_it_was_picked_for() -> None
     state.set_height(steps[0][2], 2)  # the move now climbs two levels: the turn is illegal
     with pytest.raises(IllegalTurn):
         engine.play_in_place(state, steps)
+
+
+#: A follow-up move that may come back to its start: no card of the packs says so, but an author
+#: may write it. Two workers that both come back and build on one square make one outcome, so
+#: the turn is listed (by the enumeration chain), not counted.
+COME_BACK = "Your Move:\n  after your worker moves, it may move one additional time."
+
+
+def come_back_engines():
+    """A seat with the COME_BACK power against a Mortal: the fast engine and the generic one."""
+    from santorini.dsl.compiler import compile_rules
+    from santorini.dsl.parser import Origin, parse_rules
+    from santorini.interpreter.counted import counted_picker
+    from santorini.interpreter.state import GameState, Seat
+
+    origin = Origin("come-back.yaml", 1)
+    power = compile_rules(parse_rules(COME_BACK, origin), origin, "Come-back")
+    base = load_pack("bga").base.power
+    fast, generic = (Engine(base, [[power], []], fast=on) for on in (True, False))
+    assert counted_picker(fast.seat_rules[0]) is None
+    state = GameState(seats=[Seat("A", 0, ("Come-back",)), Seat("B", 1, ())], team_letters=["A", "B"])
+    return fast, generic, state
+
+
+def assert_every_index(fast: Engine, generic: Engine, state) -> list:
+    turns = generic.turns(state)
+    for index, expected in enumerate(turns):
+        drawn = _Drawn(index)
+        assert fast.random_turn(state, drawn) == expected, index
+        assert drawn.bound == len(turns)
+    return turns
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_second_move_that_may_come_back_is_drawn_from_the_list(data) -> None:
+    fast, generic, state = come_back_engines()
+    fill_board(data.draw, state)
+    assert_every_index(fast, generic, state)
+
+
+def test_two_workers_coming_back_make_one_outcome() -> None:
+    fast, generic, state = come_back_engines()
+    for team, number, square in ((0, 1, 12), (0, 2, 6), (1, 1, 24), (1, 2, 19)):
+        state.add_worker(team, number, square)  # A1 on c3, A2 on b2: both next to b3, c2...
+    turns = assert_every_index(fast, generic, state)
+    back = [turn for turn in turns if len(turn) == 3 and turn[1][2] == state.worker_pos[turn[0][1]]]
+    built = [turn[2][2] for turn in back]
+    assert back and len(built) == len(set(built))  # ...where only one of them comes back to build
+    assert {11, 7} <= set(built)
