@@ -37,6 +37,10 @@ Picker = Callable[..., "tuple[tuple[Action, ...], None] | None"]
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).
 _BELOW = tuple((1 << s) - 1 for s in SQUARES)
+#: BETWEEN[a][b]: the squares around both a and b.
+_BETWEEN = tuple(tuple(tuple(s for s in NEIGHBOURS[a] if s in ADJACENT[b]) for b in SQUARES) for a in SQUARES)
+#: AWAY[a][b]: the squares around b other than a (a second move from b never goes back to a).
+_AWAY = tuple(tuple(tuple(s for s in NEIGHBOURS[b] if s != a) for b in SQUARES) for a in SQUARES)
 #: A square's mark in the follow-up move's count, as bits: nothing more can be counted there
 #: (CLOSED), a move's end was counted there (MOVED), a win was counted there (WON); MARK_OF[kind].
 CLOSED, MOVED, WON = 1, 2, 4
@@ -177,7 +181,8 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
             if origin < 0:
                 continue
             left = taken ^ SQUARE_BITS[origin]  # blocked once the worker has left its square
-            marks = blocked[:]  # (1 = CLOSED: workers and domes, and the origin, not to come back to)
+            marks = blocked[:]  # (1 = CLOSED: workers and domes)
+            away = _AWAY[origin]  # (nor is the origin a square to come back to)
             kind_of = kinds_from[heights[origin]]
             for first in NEIGHBOURS[origin]:
                 if blocked[first]:
@@ -198,7 +203,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                     marks[first] = CLOSED if mark else moved_mark[heights[first]]
                     size = AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
                 onward, fresh = kinds_from[heights[first]], []
-                for then in NEIGHBOURS[first]:
+                for then in away[first]:
                     mark = marks[then]
                     if mark == CLOSED:
                         continue
@@ -299,23 +304,24 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             here, left = heights[origin], taken ^ SQUARE_BITS[origin]
             around = AROUND_BITS[origin] & ~taken  # where the first build may go
             kind_of = level[here]
-            destinations = []  # (to, the squares free around it, how many): unchanged by a
-            for to in NEIGHBOURS[origin]:  # first build elsewhere, except where it domes
+            # per destination, the squares free around it and how many: unchanged by a first
+            # build elsewhere, except where it domes (0 on a square that is no destination)
+            free_at, count_at, all_counts = [0] * len(SQUARES), [0] * len(SQUARES), 0
+            for to in NEIGHBOURS[origin]:
                 if not blocked[to] and kind_of[heights[to]]:
-                    free = AROUND_BITS[to] & ~left
-                    destinations.append((to, free, free.bit_count()))
+                    free = free_at[to] = AROUND_BITS[to] & ~left
+                    count_at[to] = free.bit_count()
+                    all_counts += count_at[to]
+            between = _BETWEEN[origin]
             for first in NEIGHBOURS[origin]:
                 if blocked[first]:
                     continue
-                height, bit, earlier = heights[first], SQUARE_BITS[first], around & _BELOW[first]
-                size = 0
-                for to, free, count in destinations:
-                    if to == first:
-                        continue
-                    if free & bit:  # the first build is around `to`: swapped turns, and a dome
-                        size += count - (free & earlier).bit_count() - (height == 3)
-                    else:
-                        size += count
+                height, earlier = heights[first], around & _BELOW[first]
+                size = all_counts - count_at[first]  # every destination but the first build,
+                for to in between[first]:  # less, where the first build is around one, the
+                    free = free_at[to]  # swapped turns found before and a second build on a dome
+                    if free:
+                        size -= (free & earlier).bit_count() + (height == 3)
                 if height < 3 and kind_of[height + 1]:  # onto the first build
                     size += AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
                 if size:
