@@ -47,12 +47,12 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 #: ADJACENT[s]: the squares around s, as a set (for "is b next to a?").
 ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEIGHBOURS)
 
-#: AROUND_BITS[s]: the squares around s as bits (bit n for square n), so that an AND and a
-#: popcount count them; SQUARE_BITS[s] = 1 << s.
+#: AROUND_BITS[s]: the squares around s as bits (bit n for square n), so that an AND with the
+#: free squares and a popcount count the free squares around s; SQUARE_BITS[s] = 1 << s;
+#: ALL_BITS: every square.
 AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in NEIGHBOURS)
 SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
-#: AROUND_COUNT[s]: how many squares are around s (3 in a corner, 8 inside).
-AROUND_COUNT: tuple[int, ...] = tuple(len(around) for around in NEIGHBOURS)
+ALL_BITS = (1 << len(SQUARES)) - 1
 
 
 #: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b

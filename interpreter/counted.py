@@ -25,7 +25,7 @@ from random import Random
 
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
-from .board import ADJACENT, AROUND_BITS, AROUND_COUNT, NEIGHBOURS, SQUARE_BITS, SQUARES
+from .board import ADJACENT, ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
 from .plain import A_MOVE, A_WIN, _Moves, is_plain
 from .state import GameState
 from .walk import Action, SeatRules
@@ -115,13 +115,13 @@ def _follow_up_build_picker(rules: SeatRules, second: StepSpec) -> Picker | None
             origin = position[worker]
             if origin < 0:
                 continue
-            kind_of, left = kinds_from[heights[origin]], taken ^ SQUARE_BITS[origin]
+            kind_of, open_ = kinds_from[heights[origin]], (ALL_BITS ^ taken) | SQUARE_BITS[origin]
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:
                     continue
                 kind = kind_of[heights[to]]
                 if kind == A_MOVE:
-                    free = AROUND_BITS[to] & ~left
+                    free = AROUND_BITS[to] & open_
                     n = free.bit_count()
                     size = n + ((free & again).bit_count() if same else n * (n - 1) // 2)
                 elif kind:
@@ -181,6 +181,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
             if origin < 0:
                 continue
             left = taken ^ SQUARE_BITS[origin]  # blocked once the worker has left its square
+            free = ALL_BITS ^ left
             marks = blocked[:]  # (1 = CLOSED: workers and domes)
             away = _AWAY[origin]  # (nor is the origin a square to come back to)
             kind_of = kinds_from[heights[origin]]
@@ -201,7 +202,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                 builds_here = not mark or mark == WON  # (its move's end not counted yet)
                 if builds_here:
                     marks[first] = CLOSED if mark else moved_mark[heights[first]]
-                    size = AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
+                    size = (free & AROUND_BITS[first]).bit_count()
                 onward, fresh = kinds_from[heights[first]], []
                 for then in away[first]:
                     mark = marks[then]
@@ -216,7 +217,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                         size += 1
                     else:
                         marks[then] = CLOSED if mark else moved_mark[heights[then]]
-                        size += AROUND_COUNT[then] - (left & AROUND_BITS[then]).bit_count()
+                        size += (free & AROUND_BITS[then]).bit_count()
                 if size:
                     total += size
                     counted.append((total, size, worker, first, builds_here, fresh))
@@ -229,8 +230,9 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
         kind_of = kinds_from[heights[origin]]
         if kind_of[heights[first]] == A_WIN:
             return steps, None
+        free = ALL_BITS ^ left
         if builds_here:
-            size = AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
+            size = (free & AROUND_BITS[first]).bit_count()
             if index < size:
                 return steps + (_nth_free(worker, first, left, index),), None
             index -= size
@@ -241,7 +243,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                     return steps + (moves[then],), None
                 index -= 1
                 continue
-            size = AROUND_COUNT[then] - (left & AROUND_BITS[then]).bit_count()
+            size = (free & AROUND_BITS[then]).bit_count()
             if index < size:
                 return steps + (moves[then], _nth_free(worker, then, left, index)), None
             index -= size
@@ -289,11 +291,11 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             origin = position[worker]
             if origin < 0:
                 continue
-            kind_of, left = kinds_from[heights[origin]], taken ^ SQUARE_BITS[origin]
+            kind_of, open_ = kinds_from[heights[origin]], (ALL_BITS ^ taken) | SQUARE_BITS[origin]
             for to in NEIGHBOURS[origin]:
                 if not blocked[to]:
                     kind = kind_of[heights[to]]
-                    size = AROUND_COUNT[to] - (left & AROUND_BITS[to]).bit_count() if kind == A_MOVE else kind == A_WIN
+                    size = (open_ & AROUND_BITS[to]).bit_count() if kind == A_MOVE else kind == A_WIN
                     if size:
                         total += size
                         counted.append((total, size, worker, -1, to))
@@ -301,7 +303,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             origin = position[worker]
             if origin < 0:
                 continue
-            here, left = heights[origin], taken ^ SQUARE_BITS[origin]
+            here, open_ = heights[origin], (ALL_BITS ^ taken) | SQUARE_BITS[origin]
             around = AROUND_BITS[origin] & ~taken  # where the first build may go
             kind_of = level[here]
             # per destination, the squares free around it and how many: unchanged by a first
@@ -309,7 +311,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             free_at, count_at, all_counts = [0] * len(SQUARES), [0] * len(SQUARES), 0
             for to in NEIGHBOURS[origin]:
                 if not blocked[to] and kind_of[heights[to]]:
-                    free = free_at[to] = AROUND_BITS[to] & ~left
+                    free = free_at[to] = AROUND_BITS[to] & open_
                     count_at[to] = free.bit_count()
                     all_counts += count_at[to]
             between = _BETWEEN[origin]
@@ -323,7 +325,7 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
                     if free:
                         size -= (free & earlier).bit_count() + (height == 3)
                 if height < 3 and kind_of[height + 1]:  # onto the first build
-                    size += AROUND_COUNT[first] - (left & AROUND_BITS[first]).bit_count()
+                    size += (open_ & AROUND_BITS[first]).bit_count()
                 if size:
                     total += size
                     counted.append((total, size, worker, first, -1))

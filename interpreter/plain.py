@@ -15,7 +15,7 @@ from random import Random
 
 from ..dsl.hooks import Program
 from .actions import actions
-from .board import AROUND_BITS, AROUND_COUNT, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from .board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from .state import BIT_AT, GameState
 from .walk import Action, SeatRules, StepFn, Walk, win_table
 
@@ -253,6 +253,7 @@ def plain_picker(program: Program, rules: SeatRules
         all_blocked = st.dome_bits  # st.blocked_bits(), inlined
         for square in positions:
             all_blocked |= BIT_AT[square]
+        all_free = ALL_BITS ^ all_blocked
         kinds_from = kinds[forbid_up][forbid_down]
         total = 0
         # one entry per move, in parallel lists: the index after its last turn, and the move as
@@ -265,7 +266,7 @@ def plain_picker(program: Program, rules: SeatRules
             if origin < 0:
                 continue
             kind_of = kinds_from[heights[origin]]
-            unblocked = all_blocked ^ SQUARE_BITS[origin]  # the mover leaves: its square can be built on
+            free = all_free | SQUARE_BITS[origin]  # the mover leaves: its square can be built on
             code = worker * 32
             for to in NEIGHBOURS[origin]:
                 if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
@@ -281,7 +282,7 @@ def plain_picker(program: Program, rules: SeatRules
                     continue
                 kind = kind_of[heights[to]]
                 if kind == A_MOVE:
-                    total += AROUND_COUNT[to] - (unblocked & AROUND_BITS[to]).bit_count()
+                    total += (free & AROUND_BITS[to]).bit_count()
                 elif kind:
                     total += 1
                 else:
