@@ -174,6 +174,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         taken = st.blocked_bits()
         kinds_from = kinds[forbid_up][forbid_down]
+        around, closed, a_win = AROUND_BITS, CLOSED, A_WIN  # (read in the hottest loop: locals)
         total, counted = 0, []  # (end of the group, its size, worker, first square, whether its
         #                          builds count, the second moves that count)
         for worker in st.members.get(team, ()):
@@ -206,18 +207,18 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                 onward, fresh = kinds_from[heights[first]], []
                 for then in away[first]:
                     mark = marks[then]
-                    if mark == CLOSED:
+                    if mark == closed:
                         continue
                     kind = onward[heights[then]]
                     if not kind or mark and mark & MARK_OF[kind]:
                         continue
                     fresh.append(then)
-                    if kind == A_WIN:
-                        marks[then] = CLOSED if mark else WON
+                    if kind == a_win:
+                        marks[then] = closed if mark else WON
                         size += 1
                     else:
-                        marks[then] = CLOSED if mark else moved_mark[heights[then]]
-                        size += (free & AROUND_BITS[then]).bit_count()
+                        marks[then] = closed if mark else moved_mark[heights[then]]
+                        size += (free & around[then]).bit_count()
                 if size:
                     total += size
                     counted.append((total, size, worker, first, builds_here, fresh))
