@@ -30,9 +30,9 @@ from .plain import A_MOVE, A_WIN, _Moves, is_plain
 from .state import GameState
 from .walk import Action, SeatRules
 
-#: picker(state, team, forbid_up, forbid_down, rng) -> (turn, None) or None when there is none
-#: (None for the events: the engine applies a picked turn step by step).
-Picker = Callable[..., "tuple[tuple[Action, ...], None] | None"]
+#: picker(state, team, forbid_up, forbid_down, rng) -> (turn, its events) or None when there is
+#: none; the events may be None, and the engine then applies the turn step by step (a win).
+Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None"]
 
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).
@@ -226,18 +226,19 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
             return None
         (_, _, worker, first, builds_here, fresh), index = _draw(counted, total, rng)
         origin = position[worker]
-        moves, left = actions("move", worker), taken ^ SQUARE_BITS[origin]
-        steps = (moves[first],)
-        kind_of = kinds_from[heights[origin]]
-        if kind_of[heights[first]] == A_WIN:
+        moves, builds = actions("move", worker), actions("build", worker)
+        free = (ALL_BITS ^ taken) | SQUARE_BITS[origin]
+        here, there = heights[origin], heights[first]
+        steps, moved = (moves[first],), ("move", worker, origin, first, here, there)
+        if kinds_from[here][there] == A_WIN:
             return steps, None
-        free = ALL_BITS ^ left
         if builds_here:
             size = (free & AROUND_BITS[first]).bit_count()
             if index < size:
-                return steps + (_nth_free(worker, first, left, index),), None
+                square = _nth_free(first, free, index)
+                return steps + (builds[square],), (moved, _build_event(worker, square, heights[square]))
             index -= size
-        onward = kinds_from[heights[first]]
+        onward = kinds_from[there]
         for then in fresh:
             if onward[heights[then]] == A_WIN:
                 if not index:
@@ -246,16 +247,28 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                 continue
             size = (free & AROUND_BITS[then]).bit_count()
             if index < size:
-                return steps + (moves[then], _nth_free(worker, then, left, index)), None
+                square = _nth_free(then, free, index)
+                return steps + (moves[then], builds[square]), (
+                    moved, ("move", worker, first, then, there, heights[then]),
+                    _build_event(worker, square, heights[square]))
             index -= size
         raise AssertionError("a counted turn was not found")  # pragma: no cover
     return pick
 
 
-def _nth_free(worker: int, square: int, blocked_bits: int, index: int) -> Action:
-    """The build of `worker` on the index-th square around `square` that is not blocked."""
-    free = [s for s in NEIGHBOURS[square] if not blocked_bits >> s & 1]
-    return actions("build", worker)[free[index]]
+def _nth_free(square: int, free: int, index: int) -> int:
+    """The index-th square around `square` among the `free` ones (bits)."""
+    for around in NEIGHBOURS[square]:
+        if free >> around & 1:
+            if not index:
+                return around
+            index -= 1
+    raise AssertionError("a counted build was not found")  # pragma: no cover
+
+
+def _build_event(worker: int, square: int, height: int) -> tuple:
+    """The event of building the next piece on `square`, of `height` (a dome on level 3)."""
+    return ("build", worker, square, height + (height < 3), height == 3)
 
 
 def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
@@ -334,12 +347,14 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
             return None
         (_, _, worker, first, to), index = _draw(counted, total, rng)
         origin, builds, moves = position[worker], actions("build", worker), actions("move", worker)
+        here = heights[origin]
         if first < 0:
-            if kinds_from[heights[origin]][heights[to]] == A_WIN:
+            if kinds_from[here][heights[to]] == A_WIN:
                 return (moves[to],), None
-            squares = [s for s in NEIGHBOURS[to] if s == origin or not blocked[s]]
-            return (moves[to], builds[squares[index]]), None
-        kind_of, height = level[heights[origin]], heights[first]
+            square = _nth_free(to, (ALL_BITS ^ taken) | SQUARE_BITS[origin], index)
+            return (moves[to], builds[square]), (("move", worker, origin, to, here, heights[to]),
+                                                 _build_event(worker, square, heights[square]))
+        kind_of, height = level[here], heights[first]
         for to in NEIGHBOURS[origin]:
             if to == first:
                 if height == 3 or not kind_of[height + 1]:
@@ -352,8 +367,12 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
                     continue
                 if swapped and square < first and square in ADJACENT[origin] and not blocked[square]:
                     continue  # (square, to, first) was found before
-                if not index:
-                    return (*use, builds[first], moves[to], builds[square]), None
+                if not index:  # (the first build raised its square by a block: not a dome, above)
+                    there = height + 1 if to == first else heights[to]
+                    second = height + 1 if square == first else heights[square]
+                    return (*use, builds[first], moves[to], builds[square]), (
+                        *use, _build_event(worker, first, height), ("move", worker, origin, to, here, there),
+                        _build_event(worker, square, second))
                 index -= 1
         raise AssertionError("a counted build was not found")  # pragma: no cover
     return pick

@@ -241,20 +241,23 @@ class Engine:
 
     def _apply_found(self, state: GameState, seat: int, steps: tuple[Action, ...], events: tuple | None) -> bool:
         """Play a turn the engine found legal for this state, and log it; returns whether it won
-        (the caller passes the turn on otherwise). `events` are the picker's for a move and a
-        build; None for any other turn, whose steps are then applied one by one."""
+        (the caller passes the turn on otherwise). `events` are the picker's for a turn that does
+        not win; None for any other turn, whose steps are then applied one by one."""
         if events is None:
             events, won = self.known_turns[seat].apply(state, steps)
             state.history.append(TurnRecord((seat, tuple(steps), events)))
             if won:
                 state.winner = state.seats[seat].team
             return won
-        (_, worker, _, to, _, _), (_, _, square, height, dome) = events
-        state.relocate(worker, to)
-        if dome:
-            state.set_dome(square, True)
+        if len(events) == 2:  # a move and a build (the commonest turn)
+            (_, worker, _, to, _, _), (_, _, square, height, dome) = events
+            state.relocate(worker, to)
+            if dome:
+                state.set_dome(square, True)
+            else:
+                state.set_height(square, height)
         else:
-            state.set_height(square, height)
+            apply_events(state, events)
         state.history.append(TurnRecord((seat, steps, events)))
         return False
 

@@ -121,12 +121,19 @@ class _Drawn:
 @settings(max_examples=300, deadline=None)
 @given(positions())
 def test_every_index_of_a_counted_pick_is_the_lists_turn(case) -> None:
+    """Every index of a pick is the list's turn at that index, and played at once (with the
+    events the picker made for it) it leaves what the generic chain's play of it leaves."""
     game, generic = case
     turns = generic.turns(game.state)
     for index, expected in enumerate(turns):
         drawn = _Drawn(index)
         assert game.engine.random_turn(game.state, drawn) == expected, index
         assert drawn.bound == len(turns)
+        mine = game.state.copy()
+        game.engine.play_in_place(mine, game.engine.random_turn(mine, _Drawn(index)))
+        theirs = generic.play(game.state, expected)
+        assert (mine.outcome_key(), mine.history[-1], mine.to_move) == \
+               (theirs.outcome_key(), theirs.history[-1], theirs.to_move), index
     if not turns:
         assert game.engine.random_turn(game.state, _Drawn(0)) is None
 
