@@ -26,7 +26,7 @@ from random import Random
 from ..dsl.hooks import Program, StepSpec
 from .actions import actions
 from .board import ADJACENT, ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
-from .plain import A_MOVE, A_WIN, _Moves, is_plain
+from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .state import GameState
 from .walk import Action, SeatRules
 
@@ -43,9 +43,9 @@ _BETWEEN = tuple(tuple(tuple(s for s in NEIGHBOURS[a] if s in ADJACENT[b]) for b
 _AWAY = tuple(tuple(tuple(s for s in NEIGHBOURS[b] if s != a) for b in SQUARES) for a in SQUARES)
 #: A square's mark in the follow-up move's count, as bits: nothing more can be counted there
 #: (CLOSED), a move's end was counted there (MOVED), a win was counted there (WON); MARK_OF[kind].
-CLOSED, MOVED, WON = 1, 2, 4
+CLOSED, MOVED, WON = 1, 2, 4  # CLOSED is 1: the marks start as a copy of `blocked`
 MARK_OF = (0, MOVED, WON)
-assert (CLOSED, MOVED, WON) == (1, 2, 4) and MARK_OF[A_MOVE] == MOVED and MARK_OF[A_WIN] == WON
+assert MARK_OF[A_MOVE] == MOVED and MARK_OF[A_WIN] == WON
 #: _AT_MOST[h]: translates heights to '1' where the height is at most h.
 _AT_MOST = tuple(bytes.maketrans(bytes(range(4)), b"".join(b"1" if n <= h else b"0" for n in range(4)))
                  for h in range(4))
@@ -235,8 +235,8 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
         if builds_here:
             size = (free & AROUND_BITS[first]).bit_count()
             if index < size:
-                square = _nth_free(first, free, index)
-                return steps + (builds[square],), (moved, _build_event(worker, square, heights[square]))
+                square = nth_free(first, free, index)
+                return steps + (builds[square],), (moved, build_event(worker, square, heights[square]))
             index -= size
         onward = kinds_from[there]
         for then in fresh:
@@ -247,28 +247,13 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
                 continue
             size = (free & AROUND_BITS[then]).bit_count()
             if index < size:
-                square = _nth_free(then, free, index)
+                square = nth_free(then, free, index)
                 return steps + (moves[then], builds[square]), (
                     moved, ("move", worker, first, then, there, heights[then]),
-                    _build_event(worker, square, heights[square]))
+                    build_event(worker, square, heights[square]))
             index -= size
         raise AssertionError("a counted turn was not found")  # pragma: no cover
     return pick
-
-
-def _nth_free(square: int, free: int, index: int) -> int:
-    """The index-th square around `square` among the `free` ones (bits)."""
-    for around in NEIGHBOURS[square]:
-        if free >> around & 1:
-            if not index:
-                return around
-            index -= 1
-    raise AssertionError("a counted build was not found")  # pragma: no cover
-
-
-def _build_event(worker: int, square: int, height: int) -> tuple:
-    """The event of building the next piece on `square`, of `height` (a dome on level 3)."""
-    return ("build", worker, square, height + (height < 3), height == 3)
 
 
 def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
@@ -351,9 +336,9 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
         if first < 0:
             if kinds_from[here][heights[to]] == A_WIN:
                 return (moves[to],), None
-            square = _nth_free(to, (ALL_BITS ^ taken) | SQUARE_BITS[origin], index)
+            square = nth_free(to, (ALL_BITS ^ taken) | SQUARE_BITS[origin], index)
             return (moves[to], builds[square]), (("move", worker, origin, to, here, heights[to]),
-                                                 _build_event(worker, square, heights[square]))
+                                                 build_event(worker, square, heights[square]))
         kind_of, height = level[here], heights[first]
         for to in NEIGHBOURS[origin]:
             if to == first:
@@ -371,8 +356,8 @@ def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
                     there = height + 1 if to == first else heights[to]
                     second = height + 1 if square == first else heights[square]
                     return (*use, builds[first], moves[to], builds[square]), (
-                        *use, _build_event(worker, first, height), ("move", worker, origin, to, here, there),
-                        _build_event(worker, square, second))
+                        *use, build_event(worker, first, height), ("move", worker, origin, to, here, there),
+                        build_event(worker, square, second))
                 index -= 1
         raise AssertionError("a counted build was not found")  # pragma: no cover
     return pick

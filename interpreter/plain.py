@@ -303,18 +303,32 @@ def plain_picker(program: Program, rules: SeatRules
         here, there = heights[origin], heights[to]
         if kinds_from[here][there] == A_WIN:
             return (actions("move", worker)[to],), None
-        # the index-th square around `to` that is free, the square left counting as free
+        # the index-th square around `to` that is free, the square left counting as free (what
+        # nth_free finds from bits, here from the list: cheaper on the commonest turn)
         for square in NEIGHBOURS[to]:
             if square == origin or not blocked[square]:
                 if not index:
-                    height = heights[square]
                     pairs = made_pairs.get(worker) or _turn_pairs("build", worker)  # (no call, once made)
-                    return pairs[to][square], (
-                        ("move", worker, origin, to, here, there),
-                        ("build", worker, square, height + (height < 3), height == 3))
+                    return pairs[to][square], (("move", worker, origin, to, here, there),
+                                               build_event(worker, square, heights[square]))
                 index -= 1
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
     return pick
+
+
+def nth_free(square: int, free: int, index: int) -> int:
+    """The index-th square around `square` among the `free` ones (bits): a counted build."""
+    for around in NEIGHBOURS[square]:
+        if free >> around & 1:
+            if not index:
+                return around
+            index -= 1
+    raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
+
+
+def build_event(worker: int, square: int, height: int) -> tuple:
+    """The event of building the next piece on `square`, of `height` (a dome on level 3)."""
+    return ("build", worker, square, height + (height < 3), height == 3)
 
 
 def plain_player(program: Program, rules: SeatRules
