@@ -1,5 +1,5 @@
 """`python -m santorini` is the `santorini` command."""
 
-from santorini.interpreter.cli import main
+from santorini.interpreter.cli.cli import main
 
 main()

@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from santorini.interpreter.bench import S0_SQUARES, bench_games
-from santorini.interpreter.game import (Game, SetupError, end_of_setup, new_game, parse_players,
-                                       place_workers, placing_seats)
-from santorini.interpreter.packs import UnknownName, load_pack, pack_names
+from santorini.interpreter.games.bench import S0_SQUARES, bench_games
+from santorini.interpreter.games.game import (Game, SetupError, end_of_setup, new_game,
+                                             parse_players, place_workers, placing_seats)
+from santorini.interpreter.games.packs import UnknownName, load_pack, pack_names
 
 HERE = Path(__file__).resolve().parent
 REFERENCE_PATH = HERE / "reference_mortal.py"
@@ -67,7 +67,7 @@ S0_PERFT = {1: 68, 2: 5_156, 3: 350_208}
 
 #: The start-up commands: what a user waits for before the first line of output.
 CARDS_COMMAND = ("-m", "santorini", "cards", "--pack", "bga")
-LOAD_ALL_COMMAND = ("-c", "from santorini.interpreter.packs import load_pack; "
+LOAD_ALL_COMMAND = ("-c", "from santorini.interpreter.games.packs import load_pack; "
                           "[load_pack(p) for p in ('bga','pantheon','first-edition')]")
 
 
@@ -392,11 +392,11 @@ def measure_perft(report: Report, reference: ModuleType, pack_name: str, depth: 
 
 
 def has_compile_cache() -> bool:
-    """Whether the package keeps compiled packs between processes (interpreter/cache.py). A
-    fresh process then starts from the cache, so start-up is measured both ways: as the user's
+    """Whether the package keeps compiled packs between processes (interpreter/games/cache.py).
+    A fresh process then starts from the cache, so start-up is measured both ways: as the user's
     environment has it, and with the cache turned off (SANTORINI_CACHE_DIR set to ''), which is
     what the first command after a change to any card pays."""
-    return importlib.util.find_spec("santorini.interpreter.cache") is not None
+    return importlib.util.find_spec("santorini.interpreter.games.cache") is not None
 
 
 def time_process(arguments: Sequence[str], runs: int, env_changes: dict[str, str] | None = None,

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from santorini.interpreter.engine import REPEAT_RECURSION_LIMIT
-from santorini.interpreter.scenario import Scenario, load_scenario
+from santorini.interpreter.engine.engine import REPEAT_RECURSION_LIMIT
+from santorini.interpreter.games.scenario import Scenario, load_scenario
 
 # Engines with a repeated step raise the recursion limit when made; raise it once here, so that
 # no test sees it change under it (hypothesis warns when it does).

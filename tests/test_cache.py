@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from santorini.interpreter.cache import INPUTS, cached, installation_tag, source_key
+from santorini.interpreter.games.cache import INPUTS, cached, installation_tag, source_key
 from support import REPO
 
 
@@ -25,7 +25,7 @@ def tree(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("changed", ["powers/bga/demeter.yaml", "modes/pantheon/standard.yaml",
                                      "schema/card.schema.json", "dsl/rules.lark", "dsl/compiler.py",
-                                     "interpreter/packs.py"])
+                                     "interpreter/games/packs.py"])
 def test_any_input_change_makes_a_new_key(tree: Path, changed: str) -> None:
     before = source_key(tree, "1.0")
     path = tree / changed
@@ -61,7 +61,7 @@ def test_cached_builds_once_then_reuses(tmp_path: Path, monkeypatch) -> None:
 def test_two_installations_keep_their_own_entries(tmp_path: Path, monkeypatch) -> None:
     """A checkout and an installed copy used in turn must not prune each other's entries (each
     run would then compile every pack again)."""
-    from santorini.interpreter.packs import load_pack, package_root
+    from santorini.interpreter.games.packs import load_pack, package_root
     monkeypatch.setenv("SANTORINI_CACHE_DIR", str(tmp_path))
     elsewhere = tmp_path / f"pack-bga-{installation_tag(tmp_path)}-0123456789ab.pickle"
     elsewhere.write_bytes(pickle.dumps("another installation's bga"))
@@ -88,8 +88,8 @@ def test_caching_can_be_turned_off(tmp_path: Path, monkeypatch) -> None:
 
 def test_a_cached_pack_plays_like_a_fresh_one(tmp_path: Path, monkeypatch, position) -> None:
     """The pickled pack compiles into the same engine: perft agrees."""
-    from santorini.interpreter.game import new_game, parse_players
-    from santorini.interpreter.packs import load_pack_folder
+    from santorini.interpreter.games.game import new_game, parse_players
+    from santorini.interpreter.games.packs import load_pack_folder
     from support import s0_text
     monkeypatch.setenv("SANTORINI_CACHE_DIR", str(tmp_path))
     fresh = load_pack_folder(REPO / "powers" / "pantheon", REPO / "modes" / "pantheon")

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from santorini.interpreter.cli import main
+from santorini.interpreter.cli.cli import main
 from support import REPO, SCENARIOS, s0_text
 
 

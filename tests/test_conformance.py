@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from santorini.interpreter.board import SQUARES
-from santorini.interpreter.game import SetupError, new_game, parse_players
-from santorini.interpreter.packs import MORTAL, load_pack
-from santorini.interpreter.play import RandomAgent, run_game
-from santorini.interpreter.state import GameState
+from santorini.interpreter.games.game import SetupError, new_game, parse_players
+from santorini.interpreter.games.packs import MORTAL, load_pack
+from santorini.interpreter.games.play import RandomAgent, run_game
+from santorini.interpreter.model.board import SQUARES
+from santorini.interpreter.model.state import GameState
 from support import PACKS
 
 GAMES_PER_PAIR = 2

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from santorini.interpreter.engine import IllegalTurn
-from santorini.interpreter.notation import format_step, parse_turn
+from santorini.interpreter.engine.engine import IllegalTurn
+from santorini.interpreter.model.notation import format_step, parse_turn
 from support import s0_text
 
 
@@ -102,8 +102,8 @@ def test_interchangeable_workers_make_one_outcome(position) -> None:
 def test_a_stuck_seat_loses_under_the_base_cards_loss_condition_and_passes_without_it(position) -> None:
     import dataclasses
 
-    from santorini.interpreter.engine import Engine
-    from santorini.interpreter.game import settle_stuck
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.game import settle_stuck
     data = yaml.safe_load(s0_text("bga", ["Mortal", "Mortal"]))
     data["board"] = "0 0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n0D 0D 0D 0 0\n0 0 0D 0 0\n"  # a1, b1 walled in
     data["workers"] = {"A1": "a1", "A2": "b1", "B1": "e5", "B2": "e4"}
@@ -130,7 +130,7 @@ def test_a_repeated_step_can_walk_a_long_way(position) -> None:
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(300)  # low enough that this walk needs the engine to raise it
-        from santorini.interpreter.game import new_game, parse_players
+        from santorini.interpreter.games.game import new_game, parse_players
         game = new_game(scenario.game.pack, parse_players(["Hermes", "Mortal"]))
         outcomes = game.engine.outcomes(scenario.state)
     finally:

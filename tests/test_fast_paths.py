@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from santorini.interpreter.engine import Engine, IllegalTurn
-from santorini.interpreter.game import new_game, parse_players
-from santorini.interpreter.packs import load_pack
+from santorini.interpreter.engine.engine import Engine, IllegalTurn
+from santorini.interpreter.games.game import new_game, parse_players
+from santorini.interpreter.games.packs import load_pack
 
 SEATS = [("bga", ["Mortal", "Mortal"]), ("bga", ["Pan", "Athena"]), ("bga", ["Athena", "Mortal"]),
          ("bga", ["Hermes", "Pan"]), ("bga", ["Apollo", "Minotaur"]), ("bga", ["Atlas", "Athena"]),
@@ -43,7 +43,7 @@ def fill_board(draw, state) -> None:
         state.add_worker(index % 2, index // 2 + 1, square)
     state.to_move = draw(st.integers(0, 1))
     if draw(st.booleans()):  # the other seat moved up on its last turn (Athena's condition)
-        from santorini.interpreter.state import TurnRecord
+        from santorini.interpreter.model.state import TurnRecord
         other = 1 - state.to_move
         state.history.append(TurnRecord((other, (), (("move", 0, 0, 1, 0, 1),))))
 
@@ -141,7 +141,7 @@ def test_every_index_of_a_counted_pick_is_the_lists_turn(case) -> None:
 def test_the_counting_pickers_serve_the_shapes_they_are_for() -> None:
     """Each shape of counted.py is recognised for the seats it is written for (else the test
     above would compare the generic chain with itself)."""
-    from santorini.interpreter.counted import counted_picker
+    from santorini.interpreter.fast.counted import counted_picker
     for pack in ("bga", "pantheon", "first-edition"):
         for god in ("Artemis", "Demeter", "Hephaestus", "Prometheus"):
             game = new_game(load_pack(pack), parse_players([god, "Mortal"]))
@@ -171,8 +171,8 @@ def come_back_engines():
     """A seat with the COME_BACK power against a Mortal: the fast engine and the generic one."""
     from santorini.dsl.compiler import compile_rules
     from santorini.dsl.parser import Origin, parse_rules
-    from santorini.interpreter.counted import counted_picker
-    from santorini.interpreter.state import GameState, Seat
+    from santorini.interpreter.fast.counted import counted_picker
+    from santorini.interpreter.model.state import GameState, Seat
 
     origin = Origin("come-back.yaml", 1)
     power = compile_rules(parse_rules(COME_BACK, origin), origin, "Come-back")

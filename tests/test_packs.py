@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from santorini.interpreter.game import new_game, parse_players
-from santorini.interpreter.packs import PackError, load_pack, load_pack_folder, pack_names
+from santorini.interpreter.games.game import new_game, parse_players
+from santorini.interpreter.games.packs import PackError, load_pack, load_pack_folder, pack_names
 from support import PACKS, REPO, s0_text
 
 SIMPLE_GODS = {"Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hephaestus", "Hermes", "Minotaur",
@@ -80,7 +80,7 @@ def test_renaming_a_card_changes_nothing_but_its_name(tmp_path: Path, position) 
 
 
 def test_a_card_in_a_newer_language_version_is_refused(tmp_path: Path) -> None:
-    from santorini.interpreter.validate import check_file
+    from santorini.interpreter.games.validate import check_file
     path = tmp_path / "atlas.yaml"
     path.write_text((REPO / "powers" / "bga" / "atlas.yaml").read_text() + "language: 2\n")
     [error] = check_file(path)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import random
 
-from santorini.interpreter.board import SQUARES
-from santorini.interpreter.engine import Engine
-from santorini.interpreter.game import new_game, parse_players
-from santorini.interpreter.packs import load_pack
-from santorini.interpreter.play import RandomAgent, run_game
-from santorini.interpreter.state import GameState
+from santorini.interpreter.engine.engine import Engine
+from santorini.interpreter.games.game import new_game, parse_players
+from santorini.interpreter.games.packs import load_pack
+from santorini.interpreter.games.play import RandomAgent, run_game
+from santorini.interpreter.model.board import SQUARES
+from santorini.interpreter.model.state import GameState
 
 
 class StepwiseAgent(RandomAgent):

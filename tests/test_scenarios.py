@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from santorini.interpreter.scenario import check, load_scenario
+from santorini.interpreter.games.scenario import check, load_scenario
 from support import SCENARIOS
 
 FILES = sorted(SCENARIOS.rglob("*.yaml"))

@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
-from ..dsl.hooks import Program, StepSpec
-from .actions import actions
-from .board import ADJACENT, ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
+from ...dsl.hooks import Program, StepSpec
+from ..engine.actions import actions
+from ..engine.walk import Action, SeatRules
+from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
+from ..model.state import GameState
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
-from .state import GameState
-from .walk import Action, SeatRules
 
 #: picker(state, team, forbid_up, forbid_down, rng) -> (turn, its events) or None when there is
 #: none; the events may be None, and the engine then applies the turn step by step (a win).

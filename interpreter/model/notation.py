@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..engine.walk import Action
 from .board import COLUMNS, SIZE, parse_square, square_name
-from .walk import Action
 from .state import GameState
 
 VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass")

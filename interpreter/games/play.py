@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .board import square_name
-from .engine import Action
+from ..engine.engine import Action
+from ..model.board import square_name
+from ..model.notation import format_turn
+from ..model.state import GameState
 from .game import Game, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
-from .notation import format_turn
-from .state import GameState
 
 
 class Agent(Protocol):

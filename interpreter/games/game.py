@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .board import SQUARES, square_name
-from .engine import Action, Engine
+from ..engine.engine import Action, Engine
+from ..model.board import SQUARES, square_name
+from ..model.state import GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
-from .state import GameState, Seat, TurnRecord
 
 SEAT_LETTERS = "ABCDEFGH"
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..dsl.source import Document, SourceError, SourceErrors, load_document
-from .board import parse_square
-from .engine import IllegalTurn
+from ...dsl.source import Document, SourceError, SourceErrors, load_document
+from ..engine.engine import IllegalTurn
+from ..model.board import parse_square
+from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
+from ..model.state import GameState
 from .game import Game, SetupError, new_game, parse_players, seat_index
-from .notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
 from .packs import PackError, UnknownName, resolve_pack
-from .state import GameState
 
 
 class ScenarioError(SourceErrors):

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .board import parse_square
+from ..model.board import parse_square
 from .game import Game, new_game, parse_players
 from .packs import Pack
 from .play import GameLog, RandomAgent, run_game

@@ -24,13 +24,13 @@ import sys
 from collections.abc import Callable, Sequence
 from random import Random
 
-from ..dsl.hooks import Power, Program, StepSpec
-from .counted import counted_picker
-from .enumeration import enumeration_chain
-from .known_turns import KnownTurnPlayer
-from .notation import format_step
-from .plain import plain_enumerator, plain_lister, plain_picker, plain_player
-from .state import GameState, TurnRecord, apply_events
+from ...dsl.hooks import Power, Program, StepSpec
+from ..fast.counted import counted_picker
+from ..fast.enumeration import enumeration_chain
+from ..fast.known_turns import KnownTurnPlayer
+from ..fast.plain import plain_enumerator, plain_lister, plain_picker, plain_player
+from ..model.notation import format_step
+from ..model.state import GameState, TurnRecord, apply_events
 from .steps import build_step, move_step, use_step
 from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from ..dsl.source import SourceError, SourceErrors, load_document
+from ...dsl.source import SourceError, SourceErrors, load_document
 from .packs import PackError, load_card, load_mode, load_pack_folder, package_root, pack_names
 from .scenario import ScenarioError, load_scenario
 

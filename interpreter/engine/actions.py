@@ -3,7 +3,7 @@ and making each ("move", worker, square) tuple anew was a good part of its time.
 
 from __future__ import annotations
 
-from .board import SQUARES
+from ..model.board import SQUARES
 
 #: 32 workers is 8 seats of 4; a game with more workers makes its own (see `actions`).
 _TABLE_WORKERS = 32

@@ -13,11 +13,11 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
 
-from ..dsl.hooks import Program
-from .actions import actions
-from .board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from .state import BIT_AT, GameState
-from .walk import Action, SeatRules, StepFn, Walk, win_table
+from ...dsl.hooks import Program
+from ..engine.actions import actions
+from ..engine.walk import Action, SeatRules, StepFn, Walk, win_table
+from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.state import BIT_AT, GameState
 
 _PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
 

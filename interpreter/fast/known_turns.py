@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..engine.walk import Action, SeatRules, win_table
+from ..model.state import Event, GameState
 from .enumeration import forced_destination
-from .state import Event, GameState
-from .walk import Action, SeatRules, win_table
 
 
 class KnownTurnPlayer:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..dsl.hooks import StepSpec
-from .board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
+from ...dsl.hooks import StepSpec
+from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from .walk import Action, SeatRules, StepFn, Walk, finish, win_table
 
 def use_step(name: str, rest: StepFn) -> StepFn:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..dsl.hooks import FollowUp, Power, Program
-from .state import GameState
+from ...dsl.hooks import FollowUp, Power, Program
+from ..model.state import GameState
 
 Action = tuple
 StepFn = Callable[["Walk"], bool]

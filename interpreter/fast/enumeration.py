@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..dsl.hooks import Program, StepSpec
-from .actions import actions
-from .board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
-from .state import GameState
-from .walk import SeatRules, Walk, win_table
+from ...dsl.hooks import Program, StepSpec
+from ..engine.actions import actions
+from ..engine.walk import SeatRules, Walk, win_table
+from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
+from ..model.state import GameState
 
 #: node(walk, path, actor, moved, built, moves): carry on a turn whose steps so far are `path`.
 #: actor: the worker of the previous step (or -1); moved: the worker that moved last (or -1);

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from ..dsl.source import SourceError, SourceErrors, load_document
-from .engine import IllegalTurn
+from ...dsl.source import SourceError, SourceErrors, load_document
+from ..engine.engine import IllegalTurn
+from ..model.notation import NotationError, parse_placement, parse_turn
 from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
-from .notation import NotationError, parse_placement, parse_turn
 from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import click
 
-from ..dsl.errors import SourceError, SourceErrors
-from .game import Game, SetupError, new_game, parse_players
-from .human import HumanAgent
-from .notation import NotationError, format_board
-from .packs import MORTAL, PackError, UnknownName, resolve_pack
-from .play import RandomAgent, run_game
+from ...dsl.errors import SourceError, SourceErrors
+from ..games.game import Game, SetupError, new_game, parse_players
+from ..games.human import HumanAgent
+from ..games.packs import MORTAL, PackError, UnknownName, resolve_pack
+from ..games.play import RandomAgent, run_game
+from ..model.notation import NotationError, format_board
 
 # Commands that read YAML files import their modules when they run: `santorini cards` and
 # `santorini play` then start without loading the YAML and JSON Schema libraries.
@@ -66,7 +66,7 @@ def check(paths: tuple[str, ...]) -> None:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         bad_input(f"no such file or folder: {', '.join(missing)}")
-    from .validate import check_paths
+    from ..games.validate import check_paths
     checked, errors = check_paths(list(paths))
     for error in errors:
         click.echo(str(error))
@@ -82,7 +82,7 @@ def scenario(paths: tuple[str, ...]) -> None:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         bad_input(f"no such file or folder: {', '.join(missing)}")
-    from .scenario import run_scenarios
+    from ..games.scenario import run_scenarios
     result = run_scenarios(list(paths))
     for line in result.lines:
         click.echo(line)
@@ -96,7 +96,7 @@ def scenario(paths: tuple[str, ...]) -> None:
 @reports_bad_input
 def perft(file: str, depth: int) -> None:
     """Count the leaves of the tree of distinct outcomes from a scenario's position."""
-    from .scenario import load_scenario
+    from ..games.scenario import load_scenario
     loaded = load_scenario(file)
     for d in range(1, depth + 1):
         click.echo(f"{d}: {loaded.game.engine.perft(loaded.state, d)}")
@@ -186,7 +186,7 @@ def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | No
     log = run_game(game, agents, on_placement=placed, on_turn=turned)
     click.echo(f"\n{'winner: ' + log.winner if log.winner else 'no winner'} ({log.reason})")
     if record_path:
-        from .records import write_record
+        from ..games.records import write_record
         write_record(record_path, game, log, seed)
         click.echo(f"record written to {record_path}")
 
@@ -197,7 +197,7 @@ def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | No
 @reports_bad_input
 def diff(first: str, second: str) -> None:
     """List, card by card, what changes from pack FIRST to pack SECOND."""
-    from .packs import diff_packs
+    from ..games.packs import diff_packs
     changes = diff_packs(_pack(first), _pack(second))
     for line in changes:
         click.echo(line)
@@ -211,7 +211,7 @@ def diff(first: str, second: str) -> None:
 @reports_bad_input
 def replay_command(file: str, pack_name: str | None) -> None:
     """Replay a game record, under its own pack or another one, and report where they part."""
-    from .records import replay
+    from ..games.records import replay
     report = replay(file, pack_name)
     click.echo(report.message)
     sys.exit(EXIT_OK if report.same else EXIT_FAILED)
@@ -227,7 +227,7 @@ def bench(pack_name: str, gods: tuple[str, str], seconds: float, seed: int) -> N
     """Random playouts from S0 (A on b3 d3, B on c4 c2): every turn enumerates all the distinct
     outcomes and picks one uniformly. Prints the wins of each seat (a first look at balance);
     the last line reads `games/s: X`."""
-    from .bench import run_bench
+    from ..games.bench import run_bench
     result = run_bench(_pack(pack_name), list(gods), seconds, seed)
     click.echo(f"games: {result.games}")
     click.echo(f"turns: {result.turns}")

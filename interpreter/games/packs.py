@@ -16,14 +16,14 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .. import __version__
-from ..dsl import LANGUAGE_VERSION
-from ..dsl.errors import SourceError, SourceErrors
-from ..dsl.hooks import Power
+from ... import __version__
+from ...dsl import LANGUAGE_VERSION
+from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.hooks import Power
 from .cache import cached, installation_tag, source_key
 
 if TYPE_CHECKING:
-    from ..dsl.source import Document
+    from ...dsl.source import Document
 
 MORTAL = "Mortal"
 
@@ -210,7 +210,7 @@ def _parent(document: Document | None, errors: list[SourceError]) -> Pack | None
 
 
 def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | None:
-    from ..dsl.source import load_document  # YAML and JSON Schema: only when compiling
+    from ...dsl.source import load_document  # YAML and JSON Schema: only when compiling
     try:
         return load_document(path, kind)
     except SourceErrors as err:
@@ -222,9 +222,9 @@ def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | No
 
 def _compile(document: Document, kind: str, name: str, errors: list[SourceError]) -> Power | None:
     """Parse, check and compile the document's `rules`; faults go to `errors`."""
-    from ..dsl.checker import check_rules
-    from ..dsl.compiler import compile_rules
-    from ..dsl.parser import Origin, parse_rules
+    from ...dsl.checker import check_rules
+    from ...dsl.compiler import compile_rules
+    from ...dsl.parser import Origin, parse_rules
     if document.data.get("language", LANGUAGE_VERSION) > LANGUAGE_VERSION:
         line, column = document.position(("language",))
         errors.append(SourceError(document.path, line, column, f"written in rule language version "

@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 import click
 
-from .board import parse_square, square_name
-from .engine import Action
+from ..engine.engine import Action
+from ..model.board import parse_square, square_name
+from ..model.notation import NotationError, format_board, format_step, parse_step
 from .game import Game, free_squares
-from .notation import NotationError, format_board, format_step, parse_step
 
 END_TURN = "end"
 
