@@ -283,11 +283,15 @@ def count_outcomes(pos: Position) -> int:
 def perft(pos: Position, depth: int, bulk: bool = True) -> int:
     """Leaf count of the tree of distinct outcomes, `depth` turns deep.
 
-    A won position is a leaf (counts 1) at any depth; a player with no legal
-    turn contributes 0.  With `bulk` the last ply is counted instead of built.
+    A finished game has no outcomes: a won position counts 0 at any depth from
+    1 on, so a win is a leaf only on the last ply (as in chess perft); a player
+    with no legal turn contributes 0.  With `bulk` the last ply is counted
+    instead of built.
     """
-    if depth == 0 or pos.winner is not None:
+    if depth == 0:
         return 1
+    if pos.winner is not None:
+        return 0
     if depth == 1 and bulk:
         return count_outcomes(pos)
     return sum(perft(child, depth - 1, bulk) for child in outcomes(pos))

@@ -156,14 +156,19 @@ def test_win_is_one_whole_turn_outcome():
     assert len(outs) == len(ts) == rm.count_outcomes(pos)
 
 
-def test_won_position_is_a_leaf_in_perft():
+def test_a_won_position_has_no_outcomes_in_perft():
+    """A finished game has no outcomes: a win is a leaf only on the last ply (spec: 'Perft')."""
     pos = _winning_position()
     outs = rm.outcomes(pos)
-    for child in outs:
-        if child.winner is not None:
-            assert rm.perft(child, 3) == 1
-            assert rm.outcomes(child) == [] and rm.turns(child) == []
-    expected = sum(1 if c.winner is not None else len(rm.outcomes(c)) for c in outs)
+    won = [child for child in outs if child.winner is not None]
+    assert len(won) == 1
+    for child in won:
+        assert rm.outcomes(child) == [] and rm.turns(child) == []
+        assert rm.perft(child, 0) == 1
+        for depth in (1, 2, 3):
+            assert rm.perft(child, depth) == 0 == rm.perft(child, depth, bulk=False)
+    assert rm.perft(pos, 1) == len(outs)  # depth 1 counts every outcome, the winning one too
+    expected = sum(len(rm.outcomes(c)) for c in outs if c.winner is None)
     assert rm.perft(pos, 2) == expected == rm.perft(pos, 2, bulk=False)
 
 

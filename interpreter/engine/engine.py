@@ -353,9 +353,14 @@ class Engine:
         return "the turn is not allowed"  # pragma: no cover - legal_next and play agree
 
     def perft(self, state: GameState, depth: int) -> int:
-        """Leaves of the tree of distinct outcomes (spec: 'Perft'), searched in place."""
+        """Leaves of the tree of distinct outcomes (spec: 'Perft'), searched in place.
+
+        A finished game has no outcomes: a won position counts 0 at every depth from 1 on, so a
+        win is a leaf only on the last ply (as in chess perft), and a seat with no turn adds 0."""
         if depth == 0:
             return 1
+        if state.winner is not None:
+            return 0
         if depth == 1:
             return len(self.outcomes(state))
         total = 0
@@ -368,8 +373,7 @@ class Engine:
             if key in seen:
                 return False
             seen.add(key)
-            if st.winner is not None:
-                total += 1
+            if st.winner is not None:  # the game is over before the last ply: no leaf below it
                 return False
             mover = st.to_move
             st.history.append(TurnRecord((mover, tuple(walk.path), tuple(walk.events))))
