@@ -24,7 +24,7 @@ def tree(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("changed", ["powers/bga/demeter.yaml", "modes/pantheon/standard.yaml",
-                                     "schema/card.schema.json", "dsl/rules.lark", "dsl/compiler.py",
+                                     "schema/card.schema.json", "dsl/syntax/rules.lark", "dsl/semantics/compiler.py",
                                      "interpreter/games/packs.py"])
 def test_any_input_change_makes_a_new_key(tree: Path, changed: str) -> None:
     before = source_key(tree, "1.0")

@@ -163,7 +163,7 @@ def test_diff_lists_what_changes_card_by_card() -> None:
     assert "Apollo: rules, text differ" in lines
     assert any(line.startswith("Prometheus: rules, text") for line in lines)
     assert any(line.startswith("Hermes: rules (wording only") for line in lines)
-    assert "      your worker may move into an opponent worker's space on the same or lower level by forcing " \
+    assert "      your worker may move into an opponent worker's space, not up, forcing " \
            "that worker to the space yours just vacated." in lines
     assert run("diff", "bga", "bga").output.strip() == "bga and bga have the same cards and rules"
 
@@ -207,7 +207,7 @@ def test_an_author_plays_and_tests_a_new_card_in_a_pack_of_their_own(tmp_path: P
     pack = tmp_path / "my-pack"
     pack.mkdir()
     (pack / "pack.yaml").write_text((REPO / "powers" / "bga" / "pack.yaml").read_text()
-                                    .replace("name: bga", "name: my-pack").replace("language: 1", "language: 1\nextends: bga"))
+                                    .replace("name: bga", "name: my-pack").replace("language: 2", "language: 2\nextends: bga"))
     (pack / "iris.yaml").write_text(IRIS)
     assert run("check", str(pack)).exit_code == 0
     assert any(line.startswith("Iris ") for line in run("cards", "--pack", str(pack)).output.splitlines())

@@ -111,7 +111,7 @@ def test_a_stuck_seat_loses_under_the_base_cards_loss_condition_and_passes_witho
     game = scenario.game
     assert not game.engine.has_turn(game.state)
     base = game.pack.base.power
-    game.engine = Engine(dataclasses.replace(base, lose_when_stuck=False), [[], []])
+    game.engine = Engine(dataclasses.replace(base, losses=[]), [[], []])
     assert settle_stuck(game) == "seat A cannot complete a turn and passes"
     assert game.state.to_move == 1 and game.state.winner is None
     game.engine = Engine(base, [[], []])

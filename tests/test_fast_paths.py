@@ -145,9 +145,9 @@ def test_the_counting_pickers_serve_the_shapes_they_are_for() -> None:
     for pack in ("bga", "pantheon", "first-edition"):
         for god in ("Artemis", "Demeter", "Hephaestus", "Prometheus"):
             game = new_game(load_pack(pack), parse_players([god, "Mortal"]))
-            assert counted_picker(game.engine.seat_rules[0]) is not None, (pack, god)
+            assert counted_picker(game.engine.shapes[0]) is not None, (pack, god)
         game = new_game(load_pack(pack), parse_players(["Hermes", "Apollo"]))
-        assert [counted_picker(rules) for rules in game.engine.seat_rules] == [None, None]
+        assert [counted_picker(shape) if shape else None for shape in game.engine.shapes] == [None, None]
 
 
 def test_a_picked_turn_is_trusted_only_for_the_state_it_was_picked_for() -> None:
@@ -169,8 +169,8 @@ COME_BACK = "Your Move:\n  after your worker moves, it may move one additional t
 
 def come_back_engines():
     """A seat with the COME_BACK power against a Mortal: the fast engine and the generic one."""
-    from santorini.dsl.compiler import compile_rules
-    from santorini.dsl.parser import Origin, parse_rules
+    from santorini.dsl.semantics.compiler import compile_rules
+    from santorini.dsl.syntax.parser import Origin, parse_rules
     from santorini.interpreter.fast.counted import counted_picker
     from santorini.interpreter.model.state import GameState, Seat
 
@@ -178,7 +178,7 @@ def come_back_engines():
     power = compile_rules(parse_rules(COME_BACK, origin), origin, "Come-back")
     base = load_pack("bga").base.power
     fast, generic = (Engine(base, [[power], []], fast=on) for on in (True, False))
-    assert counted_picker(fast.seat_rules[0]) is None
+    assert counted_picker(fast.shapes[0]) is None
     state = GameState(seats=[Seat("A", 0, ("Come-back",)), Seat("B", 1, ())], team_letters=["A", "B"])
     return fast, generic, state
 

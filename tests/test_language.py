@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from santorini.dsl.checker import check_rules
-from santorini.dsl.compiler import compile_rules
-from santorini.dsl.parser import Origin, ParseError, parse_rules
+from santorini.dsl.semantics.checker import check_rules
+from santorini.dsl.semantics.compiler import compile_rules
+from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
+from santorini.dsl.vocabulary import Compare, LevelChange, Modality, Verb
+from santorini.dsl.vocabulary.parts import NOT_ON_LAST_BUILT
 
 ORIGIN = Origin("card.yaml", line=10, column=3)
 
@@ -26,9 +28,9 @@ def test_unknown_word_is_located_with_a_suggestion() -> None:
 
 
 def test_unexpected_word_lists_what_was_expected() -> None:
-    err = parse_error("Turn:\n  one of your workers moves up.")
+    err = parse_error("Turn:\n  one of your workers moves down.")
     assert (err.line, err.column) == (11, 31)
-    assert "unexpected 'up'" in err.message
+    assert "unexpected 'down'" in err.message
     assert "'.' (the end of the sentence)" in err.message and "','" in err.message
 
 
@@ -54,7 +56,7 @@ def test_unknown_section_suggests_the_right_one() -> None:
 
 def test_statement_in_the_wrong_section() -> None:
     [message] = check("Your Move:\n  your worker may build a dome at any level.")
-    assert message.startswith("11:5: a build option cannot stand in 'your move:'")
+    assert message.startswith("11:5: 'your move:' gives another way to move, not to build")
 
 
 def test_that_worker_needs_an_earlier_step() -> None:
@@ -64,7 +66,7 @@ def test_that_worker_needs_an_earlier_step() -> None:
 
 def test_constraint_must_fit_its_verb() -> None:
     [message] = check("Your Turn:\n  one of your workers moves, not a dome.\n  that worker builds.")
-    assert message == "11:32: 'not a dome' does not apply to a move"
+    assert message == "11:32: 'not a dome' is about a build's piece; it does not apply to a move"
 
 
 def test_same_space_needs_an_earlier_build() -> None:
@@ -84,7 +86,8 @@ def test_only_the_base_card_has_a_turn_section() -> None:
 
 def test_base_card_must_be_complete() -> None:
     messages = check("Turn:\n  one of your workers moves.\n  the moved worker builds.", kind="base")
-    assert any("the movement rule" in m for m in messages)
+    assert any("a board rule for the move" in m for m in messages)
+    assert any("a board rule for the build" in m for m in messages)
     assert any("a loss condition" in m for m in messages)
 
 
@@ -99,8 +102,8 @@ def test_compiled_hooks_keep_their_source_position() -> None:
     text = "Your Build:\n  after your worker builds, it may build one additional time, not on the same space."
     power = compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Demeter-like")
     [followup] = power.followups
-    assert followup.after == "build"
-    assert followup.step.optional and followup.step.constraints == ("not_same_space",)
+    assert followup.trigger.verb is Verb.BUILD
+    assert followup.step.modality is Modality.MAY and followup.step.filters == (NOT_ON_LAST_BUILT,)
     assert (followup.step.where.line, followup.step.where.column) == (11, 31)
 
 
@@ -116,7 +119,7 @@ def test_a_repeated_step_must_say_may() -> None:
 
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
-     "the movement rule belongs to the base card, not on a god card"),
+     "a board rule belongs to the base card, not on a god card"),
     ("god", "Setup:\n  each player places 3 workers.", "worker placement belongs to a mode's 'Setup:'"),
     ("mode", "Your Move:\n  your worker may move into an opponent worker's space by forcing that worker "
              "to the space yours just vacated.", "a mode's rules are its 'Setup:'"),
@@ -129,7 +132,8 @@ def test_sentences_that_would_have_no_effect_are_refused(kind: str, text: str, e
 
 def test_one_is_a_number_where_a_number_is_expected() -> None:
     rules = parse_rules("Win Condition:\n  you also win if your worker moves down one or more levels.", ORIGIN)
-    assert rules.sections[0].statements[0].amount == 1
+    [qualifier] = rules.sections[0].statements[0].clause.pattern.qualifiers
+    assert qualifier.part == LevelChange(Compare.LE, -1)
 
 
 def test_a_typographic_apostrophe_in_a_header() -> None:

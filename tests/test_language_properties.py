@@ -7,12 +7,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from santorini.dsl.parser import Origin, ParseError, parse_rules
+from santorini.dsl.semantics.compiler import qualifier_condition
+from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
+from santorini.dsl.vocabulary import Modality, Role, Verb
+from santorini.dsl.vocabulary.parts import (NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
+                                            ON_LAST_BUILT)
 
-ACTORS = {"one of your workers": "any_worker", "the moved worker": "moved_worker", "that worker": "that_worker"}
-CONSTRAINTS = {"not up": "not_up", "not up or down": "not_up_or_down",
-               "not back to its starting space": "not_back_to_start", "not on the same space": "not_same_space",
-               "on the same space": "same_space", "not a dome": "not_dome"}
+ACTORS = {"one of your workers": Role.CHOSEN, "the moved worker": Role.MOVED, "that worker": Role.THAT}
+CONSTRAINTS = {"not up": NOT_UP, "not up or down": NOT_UP_OR_DOWN,
+               "not back to its starting space": NOT_BACK_TO_START, "not on the same space": NOT_ON_LAST_BUILT,
+               "on the same space": ON_LAST_BUILT, "not a dome": NOT_A_DOME}
 
 
 def respell(text: str, upper: list[bool], gap: str) -> str:
@@ -28,11 +32,12 @@ def test_step_sentences_parse_to_their_parts(actor, modality, verb, constraints,
     sentence = f"{actor} {modality}{verb}" + "".join(f", {c}" for c in constraints) + "."
     text = "Your Turn:\n  " + respell(sentence, upper, gap)
     [section] = parse_rules(text, Origin("card.yaml")).sections
-    [step] = section.statements
-    assert step.actor == ACTORS[actor]
-    assert step.verb == ("move" if verb.startswith("move") else "build")
-    assert step.optional == (modality == "may ")
-    assert [c.kind for c in step.constraints] == [CONSTRAINTS[c] for c in constraints]
+    [statement] = section.statements
+    step = statement.clause
+    assert step.actor.selector.role is ACTORS[actor]
+    assert step.verb is (Verb.MOVE if verb.startswith("move") else Verb.BUILD)
+    assert step.modality is {"": None, "may ": Modality.MAY, "must ": Modality.MUST}[modality]
+    assert [qualifier_condition(q) for q in step.qualifiers] == [CONSTRAINTS[c] for c in constraints]
     assert (step.line, step.column) == (2, 3)
 
 

@@ -46,7 +46,7 @@ def test_a_pack_that_extends_another_restates_only_what_differs(tmp_path: Path) 
     folder.mkdir()
     (folder / "pack.yaml").write_text((REPO / "powers" / "bga" / "pack.yaml").read_text()
                                       .replace("name: bga", "name: bga-apollo-variant")
-                                      .replace("language: 1", "language: 1\nextends: bga"))
+                                      .replace("language: 2", "language: 2\nextends: bga"))
     (folder / "apollo.yaml").write_text((REPO / "powers" / "pantheon" / "apollo.yaml").read_text())
     variant = load_pack_folder(folder)
     bga = load_pack("bga")
@@ -60,7 +60,7 @@ def test_extending_an_unknown_pack_is_a_located_error(tmp_path: Path) -> None:
     folder = tmp_path / "orphan"
     folder.mkdir()
     (folder / "pack.yaml").write_text((REPO / "powers" / "bga" / "pack.yaml").read_text()
-                                      .replace("language: 1", "language: 1\nextends: bgx"))
+                                      .replace("language: 2", "language: 2\nextends: bgx"))
     with pytest.raises(PackError) as caught:
         load_pack_folder(folder)
     assert "unknown pack 'bgx'" in str(caught.value)
@@ -82,6 +82,6 @@ def test_renaming_a_card_changes_nothing_but_its_name(tmp_path: Path, position) 
 def test_a_card_in_a_newer_language_version_is_refused(tmp_path: Path) -> None:
     from santorini.interpreter.games.validate import check_file
     path = tmp_path / "atlas.yaml"
-    path.write_text((REPO / "powers" / "bga" / "atlas.yaml").read_text() + "language: 2\n")
+    path.write_text((REPO / "powers" / "bga" / "atlas.yaml").read_text() + "language: 3\n")
     [error] = check_file(path)
-    assert "rule language version 2; this engine reads version 1" in error.message
+    assert "rule language version 3; this engine reads version 2" in error.message

@@ -24,15 +24,19 @@ import sys
 from collections.abc import Callable, Sequence
 from random import Random
 
-from ...dsl.hooks import Power, Program, StepSpec
+from ...dsl.vocabulary import Owner, Power, Program, Prohibition, Verb
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
 from ..fast.plain import plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
+from ..model.board import ZOBRIST
 from ..model.notation import format_step
 from ..model.state import GameState, TurnRecord, apply_events
-from .steps import build_step, move_step, use_step
-from .walk import Action, SeatRules, StepFn, Walk, finish, gather, same_step, stop
+from .conditions import Judge
+from .rules import SeatRules, gather
+from .steps import StepCompiler, use_step
+from .walk import Action, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 
@@ -44,59 +48,115 @@ class IllegalTurn(ValueError):
     """A turn the rules do not allow; the message says which step fails and what is allowed."""
 
 
+class _Binding:
+    """A prohibition of one seat's card, compiled for the seats it binds."""
+
+    def __init__(self, seat: int, team: int, prohibition: Prohibition) -> None:
+        judge = Judge(seat, team)
+        self.seat, self.team, self.prohibition = seat, team, prohibition
+        self.verb = prohibition.verb
+        self.when = judge.compile(prohibition.when) if prohibition.when is not None else None
+        self.test = judge.compile_all(prohibition.filters)
+        self.flag = known_prohibition(prohibition)
+
+    def binds(self, state: GameState, team: int) -> bool:
+        return self.seat not in state.out and team != self.team and self.prohibition.binds is Owner.OPPONENTS
+
+
 class Engine:
     """The rules of one game: the base card and each seat's powers, compiled."""
 
-    def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True) -> None:
-        """`fast=False` turns the plain-turn fast paths off, so tests can compare them with the
-        generic chain they stand in for."""
+    def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True,
+                 teams: Sequence[int] | None = None) -> None:
+        """`teams[seat]`: the team each seat plays for (by default, a team per seat). `fast=False`
+        turns the fast paths off, so tests can compare them with the generic chain."""
         self.fast = fast
-        self.seat_rules = [gather(base, powers) for powers in seat_powers]
-        if any(step.repeat for rules in self.seat_rules for program in rules.programs for step in program.steps):
+        teams = list(teams) if teams is not None else list(range(len(seat_powers)))
+        self.seat_rules = [gather(seat, teams[seat], base, powers) for seat, powers in enumerate(seat_powers)]
+        if any(step.repeat.times is None for rules in self.seat_rules for program in rules.programs
+               for step in program.steps):
             # 'any number of times' is searched depth first, one call level per step taken: a
             # walk through every state of two workers can be hundreds of steps deep.
             sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
-        self.restricting = [(seat, rules.restrictions) for seat, rules in enumerate(self.seat_rules)
-                            if rules.restrictions]
+        self.bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
+        self.restricting = bool(self.bindings)
+        self.memory = [self._memory(rules) for rules in self.seat_rules]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
-        self.plain_listers = [plain_lister(rules.programs[0], rules)
-                              if fast and len(rules.programs) == 1 else None for rules in self.seat_rules]
+        shapes = [self._fast_shape(rules) if fast else None for rules in self.seat_rules]
+        self.shapes = shapes
+        self.plain_listers = [plain_lister(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
+                              for shape in shapes]
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
         self._picked: tuple | None = None
-        self.known_turns = [KnownTurnPlayer(rules) for rules in self.seat_rules]
+        self.known_turns = [KnownTurnPlayer(shape) if shape else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [((plain_picker(rules.programs[0], rules) if len(rules.programs) == 1 else None)
-                         or counted_picker(rules)) if fast else None for rules in self.seat_rules]
-        self.plain_players = [[player for program in rules.programs
-                               if (player := plain_player(program, rules)) is not None] if fast else []
-                              for rules in self.seat_rules]
+        self.pickers = [((plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
+                         or counted_picker(shape)) if shape else None for shape in shapes]
+        self.plain_players = [[player for program in shape.programs
+                               if (player := plain_player(program, shape)) is not None] if shape else []
+                              for shape in shapes]
+        self.enumerators = [[self._enumerator(program, shape) for program in shape.programs] if shape else None
+                            for shape in shapes]
+
+    def _fast_shape(self, rules: SeatRules) -> FastRules | None:
+        """The fast paths' record of a seat's rules, if they understand every part of them and
+        of the other seats' prohibitions that may bind it (fast/shape.py)."""
+        binding = [b.prohibition for b in self.bindings if b.seat != rules.seat]
+        return fast_rules(rules, binding)
+
+    def _memory(self, rules: SeatRules) -> list[tuple]:
+        """The facts of this seat's turns that its rules read later, each with its hash key."""
+        judge = Judge(rules.seat, rules.team)
+        return [(judge.pattern(condition.pattern), ZOBRIST.fact(rules.seat, index))
+                for index, condition in enumerate(rules.memory)]
 
     # ---- compilation
     def _compile_seat(self, rules: SeatRules) -> StepFn:
-        programs = [(self._compile_program(program, rules), self._enumerator(program, rules))
-                    for program in rules.programs]
+        judge = Judge(rules.seat, rules.team)
+        wins = [judge.pattern(win.pattern) for win in rules.wins]
+        compiler = StepCompiler(rules, judge, wins)
+        programs = [self._compile_program(program, rules, compiler) for program in rules.programs]
+        seat = rules.seat
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
-            enumerating = walk.found is not None and walk.probe is None and walk.script is None
-            for program, enumerate_outcomes in programs:
-                if enumerate_outcomes is not None and enumerating:
-                    enumerate_outcomes(walk)
+            enumerators = self.enumerators[seat]
+            enumerating = (enumerators is not None and walk.found is not None and walk.probe is None
+                           and walk.script is None)
+            for index, program in enumerate(programs):
+                if enumerating and enumerators[index] is not None:
+                    if walk.keyed_by_board:
+                        enumerators[index](walk)
+                    else:
+                        self._enumerate_with_facts(walk, enumerators[index])
                 elif program(walk):
                     return True
             return False
         return root
 
-    def _enumerator(self, program: Program, rules: SeatRules) -> StepFn | None:
+    def _enumerate_with_facts(self, walk: Walk, enumerate_outcomes: StepFn) -> None:
+        """A fast enumeration keys outcomes by the board; where this seat's turns have facts that
+        a rule reads later, each outcome's key takes them too, from the turn's events (the gate
+        lets a fast path run here only when the board shows every move: fast/shape.py)."""
+        found, walk.found = walk.found, {}
+        enumerate_outcomes(walk)
+        fresh, walk.found = walk.found, found
+        st = walk.state
+        for key, steps in fresh.items():
+            events = _plain_events(st, steps)
+            for matches, bits in self.memory[walk.seat]:
+                if any(matches(walk, event) for event in events):
+                    key ^= bits
+            found.setdefault(key, steps)
+
+    def _enumerator(self, program: FastProgram, shape: FastRules) -> StepFn | None:
         """The fastest way to enumerate the program's outcomes, if any beats the generic chain:
         the plain turn by hash arithmetic alone, else the program's enumeration chain."""
-        if not self.fast:
-            return None
-        plain = plain_enumerator(program, rules)
+        plain = plain_enumerator(program, shape)
         if plain is not None:
             return plain
-        chain = enumeration_chain(program, rules)
+        chain = enumeration_chain(program, shape)
         if chain is None:
             return None
 
@@ -105,42 +165,67 @@ class Engine:
             return False
         return enumerate_outcomes
 
-    def _compile_program(self, program: Program, rules: SeatRules) -> StepFn:
+    def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler) -> StepFn:
         chain: StepFn = finish
-        for spec in reversed(program.steps):
-            chain = self._compile_step(spec, chain, rules, with_followups=True)
+        for step in reversed(program.steps):
+            rest = chain
+            after = rest
+            if step.repeat.times is not None:
+                for followup in reversed(rules.followups):
+                    if followup.trigger.verb is step.verb:
+                        after = self._follow_up(followup, compiler, after, rest)
+            chain = compiler.compile(step, after, rest)
         if program.announced:
             chain = use_step(program.name, chain)
         return chain
 
-    def _compile_step(self, spec: StepSpec, rest: StepFn, rules: SeatRules,
-                      with_followups: bool) -> StepFn:
-        after = rest
-        if with_followups and not spec.repeat:
-            for followup in reversed([f for f in rules.followups if f.after == spec.verb]):
-                after = self._compile_step(followup.step, after, rules, with_followups=False)
-        make = move_step if spec.verb == "move" else build_step
-        return make(spec, after, rest, rules)
+    @staticmethod
+    def _follow_up(followup, compiler: StepCompiler, after: StepFn, rest: StepFn) -> StepFn:  # noqa: ANN001
+        """After a program step, the follow-up's step when the step matches its trigger."""
+        step = compiler.compile(followup.step, after, after)
+        if not followup.trigger.filters:
+            return step
+        matches = compiler.judge.pattern(followup.trigger)
+        kind = followup.trigger.verb.value
+
+        def triggered(walk: Walk) -> bool:
+            event = next((e for e in reversed(walk.events) if e[0] == kind), None)
+            return step(walk) if event is not None and matches(walk, event) else after(walk)
+        return triggered
 
     # ---- turn start
     def _start_turn(self, walk: Walk) -> None:
-        """Apply the restrictions that other seats' powers put on this turn."""
-        if self.restricting:
-            walk.forbid_up, walk.forbid_down = self._forbidden(walk.state, walk.team)
+        """Put in force the prohibitions that other seats' powers lay on this turn."""
+        walk.keyed_by_board = not self.memory[walk.seat]
+        if not self.restricting:
+            return
+        banned: dict[Verb, list] = {}
+        state = walk.state
+        for binding in self.bindings:
+            if binding.binds(state, walk.team) and (binding.when is None or binding.when(walk, -1, -1, -1, 0, 0, None)):
+                banned.setdefault(binding.verb, []).append(binding.test)
+                if binding.flag == "up":
+                    walk.forbid_up = True
+                elif binding.flag == "down":
+                    walk.forbid_down = True
+        walk.banned = {verb: tuple(tests) for verb, tests in banned.items()}
 
     def _forbidden(self, state: GameState, team: int) -> tuple[bool, bool]:
-        """Whether other seats' powers forbid moving up, and moving down, to `team` this turn."""
-        up = down = False
-        for seat, restrictions in self.restricting:
-            if seat in state.out or state.seats[seat].team == team:
-                continue
-            for restriction in restrictions:
-                if restriction.condition is None or _moved_last_turn(state, seat, restriction.condition.direction):
-                    if restriction.direction == "up":
-                        up = True
-                    else:
-                        down = True
-        return up, down
+        """Whether other seats' powers forbid moving up, and moving down, to `team` this turn (for
+        the fast paths, which the gate lets run only under these two prohibitions)."""
+        walk = Walk(state, stop)
+        self._start_turn(walk)
+        return walk.forbid_up, walk.forbid_down
+
+    def _key(self, walk: Walk) -> int:
+        """The outcome key of the turn walked so far: the state's, and each fact of the turn that
+        a rule reads later (fast/shape.py keeps the fast paths off seats that have such facts
+        unless the board shows them)."""
+        key = walk.state.outcome_key()
+        for matches, bits in self.memory[walk.seat]:
+            if any(matches(walk, event) for event in walk.events):
+                key ^= bits
+        return key
 
     # ---- queries
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
@@ -148,7 +233,7 @@ class Engine:
         found: dict[int, tuple[Action, ...]] = {}
 
         def leaf(walk: Walk) -> bool:
-            key = walk.state.outcome_key()
+            key = self._key(walk)
             if key not in found:
                 found[key] = tuple(walk.path)
             return False
@@ -244,7 +329,12 @@ class Engine:
         (the caller passes the turn on otherwise). `events` are the picker's for a turn that does
         not win; None for any other turn, whose steps are then applied one by one."""
         if events is None:
-            events, won = self.known_turns[seat].apply(state, steps)
+            known = self.known_turns[seat]
+            if known is None:
+                events, won = self.accept(state, steps)
+                apply_events(state, events)
+            else:
+                events, won = known.apply(state, steps)
             state.history.append(TurnRecord((seat, tuple(steps), events)))
             if won:
                 state.winner = state.seats[seat].team
@@ -369,7 +459,7 @@ class Engine:
         def leaf(walk: Walk) -> bool:
             nonlocal total
             st = walk.state
-            key = st.outcome_key()
+            key = self._key(walk)
             if key in seen:
                 return False
             seen.add(key)
@@ -402,16 +492,24 @@ def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, won: boo
         state.to_move = state.next_seat(mover)
 
 
+def _plain_events(state: GameState, steps: tuple[Action, ...]) -> list[tuple]:
+    """The events of a turn of plain moves and builds, from the state before it."""
+    events = []
+    where: dict[int, int] = {}
+    heights: dict[int, int] = {}
+    for verb, worker, square in steps:
+        if verb == "move":
+            origin = where.get(worker, state.worker_pos[worker])
+            events.append(("move", worker, origin, square, heights.get(origin, state.heights[origin]),
+                           heights.get(square, state.heights[square])))
+            where[worker] = square
+        elif verb in ("build", "dome"):
+            height = heights.get(square, state.heights[square])
+            dome = verb == "dome" or height == 3
+            heights[square] = height + (not dome)
+            events.append(("build", worker, square, heights[square], dome))
+    return events
+
+
 def _action_order(action: Action) -> tuple:
     return (action[0] != "use", action[1], action[0], str(action[2]))
-
-
-def _moved_last_turn(state: GameState, seat: int, direction: str) -> bool:
-    """Whether one of `seat`'s workers moved up (or down) on that seat's most recent turn."""
-    for record in reversed(state.history):
-        if record.seat == seat:
-            for event in record.events:
-                if event[0] == "move" and (event[5] > event[4] if direction == "up" else event[5] < event[4]):
-                    return True
-            return False
-    return False

@@ -1,16 +1,38 @@
-"""Step closures: each compiled step lists its candidates (the base action, the options of the
-seat's powers, within the step's constraints and the restrictions in force), applies each one,
-calls the rest of the chain, and undoes it."""
+"""The generic step chain: each step of a turn program compiled to a closure.
+
+A step closure lists its candidates (the step itself, and the step options of the seat's
+powers), each within the board rule, the step's filters and the prohibitions in force; applies
+each candidate with its effects, logs its events, checks for a win, calls the rest of the chain,
+and undoes everything. Every part is read from the typed rules (dsl.vocabulary): nothing here
+knows a card.
+
+How a step's own words combine with the board rule of its verb (docs/language.md, "Steps and
+the board rules"): a place phrase narrows the board rule's destination, except that 'any space'
+widens its region and a stated occupancy ('occupied by an opponent worker') replaces 'unoccupied';
+a stated climb limit ('up at most 2 levels') replaces the board rule's.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from ...dsl.hooks import StepSpec
-from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
-from .walk import Action, SeatRules, StepFn, Walk, finish, win_table
+from ...dsl.vocabulary import (Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SpaceIs,
+                               SpaceProperty, SpaceSelector, Step, Verb)
+from ...dsl.vocabulary.parts import Condition
+from ..model.board import ADJACENT, NEIGHBOURS, SQUARES, ZOBRIST
+from .conditions import Judge, Test, space_locator
+from .rules import SeatRules
+from .walk import Action, StepFn, Walk, finish
+
+#: The event kinds a step of each verb logs (a follow-up's trigger looks for the latest one).
+EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build"}
+#: The verbs the generic chain can run as steps; the checker keeps the others out of the turns.
+STEP_VERBS = frozenset(EVENT_KIND)
+
 
 def use_step(name: str, rest: StepFn) -> StepFn:
+    """The step `use NAME` that announces an alternative turn."""
     action = ("use", -1, name)
 
     def step(walk: Walk) -> bool:
@@ -28,20 +50,388 @@ def use_step(name: str, rest: StepFn) -> StepFn:
     return step
 
 
+# ---- combining a step with its board rule ----------------------------------------------------------
 
-def _actors(spec: StepSpec) -> Callable[[Walk], list[int]]:
-    """Which workers may take a step: chosen freshly, or bound by an earlier step."""
-    if spec.actor in ("any", "each"):
-        return lambda walk: walk.state.team_workers(walk.team)
-    if spec.actor == "that":
-        return lambda walk: [walk.last_actor] if walk.last_actor >= 0 else []
+def _is_occupancy(part: Condition) -> bool:
+    return isinstance(part, OccupiedBy) or (isinstance(part, SpaceIs) and part.prop is SpaceProperty.UNOCCUPIED)
 
-    def moved(walk: Walk) -> list[int]:
-        for event in reversed(walk.events):
-            if event[0] == "move":
-                return [event[1]]
-        return []
-    return moved
+
+def _is_climb(part: Condition) -> bool:
+    return isinstance(part, LevelChange) and part.op is Compare.LE and part.amount >= 0
+
+
+def merge_destination(base: SpaceSelector, stated: SpaceSelector | None) -> SpaceSelector:
+    """The destination of a step whose words say `stated`, under a rule that says `base`."""
+    if stated is None:
+        return base
+    region, ref = base.region, base.ref
+    filters = list(base.filters)
+    if stated.region is not Region.NEIGHBORING:
+        region, ref = stated.region, stated.ref
+    if any(_is_occupancy(f) for f in stated.filters):
+        filters = [f for f in filters if not _is_occupancy(f)]
+    filters.extend(stated.filters)
+    return SpaceSelector(region, ref, tuple(filters))
+
+
+def merge_filters(base: tuple[Condition, ...], stated: tuple[Condition, ...]) -> tuple[Condition, ...]:
+    """A step's filters under its board rule's: a stated climb limit replaces the rule's."""
+    if any(_is_climb(f) for f in stated):
+        base = tuple(f for f in base if not _is_climb(f))
+    return (*base, *stated)
+
+
+# ---- candidates ------------------------------------------------------------------------------------
+
+@dataclass
+class _Way:
+    """One way of taking a step: where it may go, the test each candidate passes, the piece it
+    builds, and the effects that come with it."""
+
+    region: Region
+    locate: Callable | None
+    test: Test | None
+    piece: Piece
+    forces: tuple[tuple[Callable, Test | None], ...]
+    #: A single space the step names must still neighbour the worker when the board rule's
+    #: region is the neighbourhood ('on the same space' narrows 'a neighboring space').
+    neighbouring: bool
+
+
+class StepCompiler:
+    """Compiles the steps of one seat's programs against that seat's rules."""
+
+    def __init__(self, rules: SeatRules, judge: Judge, wins: list[Callable[[Walk, tuple], bool]]) -> None:
+        self.rules = rules
+        self.judge = judge
+        self.wins = wins
+
+    # -- the ways of a step
+    def ways(self, step: Step) -> list[_Way]:
+        board = self.rules.board[step.verb]
+        around = board.destination.region is Region.NEIGHBORING
+        own = self._way(board.destination, board.filters, step.destination, step.filters, step.piece, (), around)
+        ways = [own]
+        for option in self.rules.options.get(step.verb, []):
+            stated = option.step
+            merged = merge_destination(board.destination, step.destination)
+            piece = stated.piece if stated.piece is not Piece.NEXT else step.piece
+            ways.append(self._way(merged, merge_filters(board.filters, step.filters), stated.destination,
+                                  stated.filters, piece, stated.effects, around))
+        return ways
+
+    def _way(self, base_destination: SpaceSelector, base_filters: tuple, stated_destination: SpaceSelector | None,
+             stated_filters: tuple, piece: Piece, effects: tuple, around: bool) -> _Way:
+        destination = merge_destination(base_destination, stated_destination)
+        neighbouring = destination.region is Region.SINGLE and around
+        test = self.judge.compile_all((*destination.filters, *merge_filters(base_filters, stated_filters)))
+        locate = space_locator(destination.ref) if destination.region is Region.SINGLE else None
+        forces = tuple(self._force(effect) for effect in effects)
+        return _Way(destination.region, locate, test, piece, forces, neighbouring)
+
+    def _force(self, effect: Force) -> tuple[Callable, Test | None]:
+        if effect.worker.role is not Role.DISPLACED or effect.destination.region is not Region.SINGLE:
+            raise TypeError("a force in a step moves the worker on the step's space to one named space")
+        return space_locator(effect.destination.ref), self.judge.compile_all(effect.destination.filters)
+
+    # -- who takes a step
+    def chooser(self, step: Step) -> Callable[[Walk], list[int]]:
+        role = step.actor.role
+        if role in (Role.CHOSEN, Role.EACH):
+            return lambda walk: walk.state.team_workers(walk.team)
+        if role in (Role.THAT, Role.SUBJECT):
+            return lambda walk: [walk.last_actor] if walk.last_actor >= 0 else []
+        if role is Role.MOVED:
+            def moved(walk: Walk) -> list[int]:
+                for event in reversed(walk.events):
+                    if event[0] == "move":
+                        return [event[1]]
+                return []
+            return moved
+        if role is Role.UNMOVED:
+            def unmoved(walk: Walk) -> list[int]:
+                gone = {event[1] for event in walk.events if event[0] == "move"}
+                return [w for w in walk.state.team_workers(walk.team) if w not in gone]
+            return unmoved
+        raise TypeError(f"a step cannot be taken by {role}")  # pragma: no cover - the checker refuses it
+
+    # -- the steps
+    def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
+        """The closure of `step`: `after` continues the turn once it is taken, `rest` once it is
+        declined or done repeating."""
+        make = self.move if step.verb is Verb.MOVE else self.build
+        optional = step.modality is not Modality.MUST
+        repeat = step.repeat
+        if repeat.times is None:
+            return make(step, None, rest, optional=True, repeated=True)
+        if repeat.up_to:
+            chain = rest
+            for _ in range(repeat.times):
+                chain = make(step, chain, rest, optional=True, repeated=False)
+            return chain
+        chain = after
+        for index in range(repeat.times):
+            chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
+        return chain
+
+    def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        ways = self.ways(step)
+        mixed = _mixed(ways)
+        choose = self.chooser(step)
+        wins = self.wins
+        blocked_moves = _banned(Verb.MOVE)
+
+        def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int]]:
+            st = walk.state
+            heights = st.heights
+            origin = st.worker_pos[worker]
+            here = heights[origin]
+            banned = blocked_moves(walk)
+            found = []
+            for to in _union(walk, ways, worker, origin, "move"):
+                if st.domes[to]:
+                    continue
+                there = heights[to]
+                if banned and any(test(walk, worker, origin, to, here, there, None) for test in banned):
+                    continue
+                for way in ways:
+                    if mixed and to not in _squares(walk, way, worker, origin, "move"):
+                        continue
+                    if way.test is not None and not way.test(walk, worker, origin, to, here, there, None):
+                        continue
+                    victim, dest = -1, -1
+                    if way.forces:
+                        victim = st.occupant[to]
+                        dest = _force_destination(walk, way.forces[0], worker, origin, to, victim)
+                        if dest < 0:
+                            continue
+                    elif st.occupant[to] >= 0:
+                        continue  # a worker stays where it is unless an effect moves it
+                    found.append((to, victim, dest))
+                    break  # the first way that reaches a space is the step there
+            return found
+
+        def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, then: StepFn) -> bool:
+            st = walk.state
+            origin = st.worker_pos[worker]
+            here, there = st.heights[origin], st.heights[to]
+            previous_actor = walk.last_actor
+            if victim >= 0:
+                st.lift(victim)
+            st.relocate(worker, to)
+            if victim >= 0:
+                st.place(victim, dest)
+            event = ("move", worker, origin, to, here, there)
+            walk.events.append(event)
+            if victim >= 0:
+                walk.events.append(("force", victim, to, dest))
+            walk.path.append(("move", worker, to))
+            walk.last_actor = worker
+            if walk.probe is not None:
+                walk.probe(walk)
+            if any(win(walk, event) for win in wins):
+                st.winner = walk.team
+                stop = walk.leaf(walk)
+                st.winner = None
+            else:
+                stop = then(walk)
+            walk.last_actor = previous_actor
+            walk.path.pop()
+            walk.events.pop()
+            if victim >= 0:
+                walk.events.pop()
+                st.lift(victim)
+            st.relocate(worker, origin)
+            if victim >= 0:
+                st.place(victim, to)
+            return stop
+
+        if repeated:
+            def again(walk: Walk) -> bool:
+                depth = len(walk.path)
+                if not _first_visit(walk, again, depth):
+                    return False
+                if rest(walk):
+                    return True
+                for worker in choose(walk):
+                    for to, victim, dest in candidates(walk, worker):
+                        if walk.script is not None and not walk.admits(("move", worker, to), depth):
+                            continue
+                        if perform(walk, worker, to, victim, dest, again) and walk.stop_here(depth):
+                            return True
+                return False
+            return again
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            depth = len(walk.path)
+            for worker in _scripted(walk, choose(walk), depth):
+                for to, victim, dest in candidates(walk, worker):
+                    if walk.script is not None and not walk.admits(("move", worker, to), depth):
+                        continue
+                    if perform(walk, worker, to, victim, dest, after) and walk.stop_here(depth):
+                        return True
+            return False
+        return take
+
+    def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        ways = self.ways(step)
+        mixed = _mixed(ways)
+        choose = self.chooser(step)
+        blocked_builds = _banned(Verb.BUILD)
+
+        def candidates(walk: Walk, worker: int) -> list[Action]:
+            st = walk.state
+            heights = st.heights
+            origin = st.worker_pos[worker]
+            banned = blocked_builds(walk)
+            found: list[Action] = []
+            for square in _union(walk, ways, worker, origin, "build"):
+                height = heights[square]
+                for way in ways:
+                    if way.piece is Piece.BLOCK and height == 3:
+                        continue
+                    if mixed and square not in _squares(walk, way, worker, origin, "build"):
+                        continue
+                    dome = way.piece is Piece.DOME or height == 3
+                    piece = Piece.DOME if dome else Piece.BLOCK
+                    if way.test is not None and not way.test(walk, worker, origin, square, height, height, piece):
+                        continue
+                    if banned and any(test(walk, worker, origin, square, height, height, piece) for test in banned):
+                        continue
+                    action = ("dome" if dome and height < 3 else "build", worker, square)
+                    if action not in found:
+                        found.append(action)
+            return found
+
+        def perform(walk: Walk, action: Action, then: StepFn) -> bool:
+            st = walk.state
+            _, worker, square = action
+            height = st.heights[square]
+            dome = action[0] == "dome" or height == 3
+            if dome:
+                st.set_dome(square, True)
+            else:
+                st.set_height(square, height + 1)
+            walk.events.append(("build", worker, square, height + (not dome), dome))
+            walk.path.append(action)
+            previous_actor = walk.last_actor
+            walk.last_actor = worker
+            if walk.probe is not None:
+                walk.probe(walk)
+            stop = then(walk)
+            walk.last_actor = previous_actor
+            walk.path.pop()
+            walk.events.pop()
+            if dome:
+                st.set_dome(square, False)
+            else:
+                st.set_height(square, height)
+            return stop
+
+        height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
+
+        def final_builds(walk: Walk) -> bool:
+            """The turn's last step, while enumerating outcomes that are the board alone: each
+            build's outcome key is the current hash with one square changed, so none is applied."""
+            st = walk.state
+            found, path, heights = walk.found, tuple(walk.path), st.heights
+            for worker in choose(walk):
+                for action in candidates(walk, worker):
+                    square = action[2]
+                    height = heights[square]
+                    if action[0] == "dome" or height == 3:
+                        key = st.hash ^ dome_keys[square]
+                    else:
+                        keys = height_keys[square]
+                        key = st.hash ^ keys[height] ^ keys[height + 1]
+                    if key not in found:
+                        found[key] = (*path, action)
+            return False
+
+        def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
+            if then is finish and walk.found is not None and walk.probe is None and walk.keyed_by_board:
+                return final_builds(walk)
+            for worker in _scripted(walk, choose(walk), depth):
+                for action in candidates(walk, worker):
+                    if walk.script is not None and not walk.admits(action, depth):
+                        continue
+                    if perform(walk, action, then) and walk.stop_here(depth):
+                        return True
+            return False
+
+        if repeated:
+            def again(walk: Walk) -> bool:
+                depth = len(walk.path)
+                return _first_visit(walk, again, depth) and (rest(walk) or each_candidate(walk, again, depth))
+            return again
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            return each_candidate(walk, after, len(walk.path))
+        return take
+
+
+# ---- shared helpers --------------------------------------------------------------------------------
+
+def _banned(verb: Verb) -> Callable[[Walk], tuple]:
+    """The prohibitions in force on this turn's steps of `verb` (set at the start of the turn)."""
+    return lambda walk: walk.banned.get(verb, ())
+
+
+def _force_destination(walk: Walk, force: tuple[Callable, Test | None], worker: int, origin: int, to: int,
+                       victim: int) -> int:
+    """Where the worker on `to` is forced to when `worker` steps there from `origin` (-1: it cannot
+    be). A forced worker goes to an unoccupied space, or to the one the mover leaves."""
+    if victim < 0:
+        return -1
+    locate, test = force
+    dest = locate(walk, worker, origin, to)
+    st = walk.state
+    if dest < 0 or (dest != origin and st.blocked[dest]):
+        return -1
+    if test is not None and not test(walk, victim, to, dest, st.heights[to], st.heights[dest], None):
+        return -1
+    return dest
+
+
+def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tuple[int, ...]:
+    """The spaces a way of a step may reach: its region, or, while a written step is matched at
+    this depth, only the one it names (none if it names another kind of step)."""
+    if way.region is Region.NEIGHBORING:
+        region = NEIGHBOURS[origin]
+    elif way.region is Region.ANYWHERE:
+        region = SQUARES
+    else:
+        square = way.locate(walk, worker, origin, -1)
+        if square < 0 or (way.neighbouring and square not in ADJACENT[origin]):
+            return ()
+        region = (square,)
+    script, depth = walk.script, len(walk.path)
+    if script is None or depth >= len(script):
+        return region
+    want = script[depth]
+    if want[0] != kind and not (kind == "build" and want[0] == "dome"):
+        return ()
+    return (want[2],) if want[2] in region else ()
+
+
+def _mixed(ways: list[_Way]) -> bool:
+    """Whether the ways of a step reach different regions (so each space is checked against each)."""
+    return len(ways) > 1 and not all(way.region is Region.NEIGHBORING for way in ways)
+
+
+def _union(walk: Walk, ways: list[_Way], worker: int, origin: int, kind: str) -> tuple[int, ...]:
+    """The spaces any way of a step may reach, in the order of the first way's region."""
+    first = _squares(walk, ways[0], worker, origin, kind)
+    if len(ways) == 1 or all(way.region is Region.NEIGHBORING for way in ways):
+        return first
+    seen = dict.fromkeys(first)
+    for way in ways[1:]:
+        seen.update(dict.fromkeys(_squares(walk, way, worker, origin, kind)))
+    return tuple(seen)
 
 
 def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
@@ -52,245 +442,15 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
     return workers
 
 
-_MOVE_VERBS, _BUILD_VERBS = ("move",), ("build", "dome")
-
-
-def _squares(walk: Walk, origin: int, verbs: tuple[str, ...]) -> tuple[int, ...]:
-    """The squares a step may reach from `origin`: all around it, or, while a written step is
-    matched at this depth, only the one it names (none if it names another kind of step), so
-    that checking a written turn does not list every candidate to throw all but one away."""
-    script, depth = walk.script, len(walk.path)
-    if script is None or depth >= len(script):
-        return NEIGHBOURS[origin]
-    want = script[depth]
-    if want[0] not in verbs:
-        return ()
-    return (want[2],) if want[2] in ADJACENT[origin] else ()
-
-
-def _first_visit(walk: Walk, spec: StepSpec, depth: int) -> bool:
+def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     """A repeated step ('any number of times') can come back to a state it has been in; each
     (step, state, last actor) is explored once. When matching a written turn the depth counts
     too, since the same state may be passed through at two points of the written turn."""
-    key = (id(spec), walk.state.hash, walk.last_actor, depth if walk.script is not None else 0)
+    key = (id(step), walk.state.hash, walk.last_actor, depth if walk.script is not None else 0)
     if key in walk.visited:
         return False
     walk.visited.add(key)
     return True
 
 
-def _turn_start_square(walk: Walk, worker: int) -> int:
-    for event in walk.events:
-        if event[0] == "move" and event[1] == worker:
-            return event[2]
-    return walk.state.worker_pos[worker]
-
-
-def _last_build_square(walk: Walk) -> int:
-    for event in reversed(walk.events):
-        if event[0] == "build":
-            return event[2]
-    return -1
-
-
-def move_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) -> StepFn:
-    """A move step: the base move, the move options of the seat's powers, the constraints of the
-    step and the restrictions of other powers; a win ends the turn at once."""
-    climb = rules.climb
-    options = rules.move_options
-    wins = win_table(rules.wins)
-    actors = _actors(spec)
-    not_up = "not_up" in spec.constraints
-    level_only = "not_up_or_down" in spec.constraints
-    not_back = "not_back_to_start" in spec.constraints
-
-    def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int]]:
-        st = walk.state
-        heights, occupant, domes = st.heights, st.occupant, st.domes
-        origin = st.worker_pos[worker]
-        here = heights[origin]
-        start = _turn_start_square(walk, worker) if not_back else -1
-        found = []
-        for to in _squares(walk, origin, _MOVE_VERBS):
-            if domes[to]:
-                continue
-            height = heights[to]
-            if height - here > climb or (height > here and (not_up or walk.forbid_up)):
-                continue
-            if (level_only and height != here) or to == start or (walk.forbid_down and height < here):
-                continue
-            other = occupant[to]
-            if other < 0:
-                found.append((to, -1, -1))
-            elif st.worker_team[other] != walk.team:
-                for option in options:
-                    if option.same_or_lower and height > here:
-                        continue
-                    dest = origin if option.destination == "vacated" else BEYOND[origin][to]
-                    if dest != origin and (dest < 0 or occupant[dest] >= 0 or domes[dest]):
-                        continue
-                    found.append((to, other, dest))
-                    break
-        return found
-
-    def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, then: StepFn) -> bool:
-        st = walk.state
-        origin = st.worker_pos[worker]
-        here, there = st.heights[origin], st.heights[to]
-        previous_actor = walk.last_actor
-        if victim >= 0:
-            st.lift(victim)
-        st.relocate(worker, to)
-        if victim >= 0:
-            st.place(victim, dest)
-        walk.events.append(("move", worker, origin, to, here, there))
-        if victim >= 0:
-            walk.events.append(("force", victim, to, dest))
-        walk.path.append(("move", worker, to))
-        walk.last_actor = worker
-        if walk.probe is not None:
-            walk.probe(walk)
-        if wins[here][there]:
-            st.winner = walk.team
-            stop = walk.leaf(walk)
-            st.winner = None
-        else:
-            stop = then(walk)
-        walk.last_actor = previous_actor
-        walk.path.pop()
-        walk.events.pop()
-        if victim >= 0:
-            walk.events.pop()
-            st.lift(victim)
-        st.relocate(worker, origin)
-        if victim >= 0:
-            st.place(victim, to)
-        return stop
-
-    if spec.repeat:
-        def repeated(walk: Walk) -> bool:
-            # The candidate loop is written out here rather than shared with `step`: every
-            # repetition is one more level of recursion, and a shared helper adds a frame to each.
-            depth = len(walk.path)
-            if not _first_visit(walk, spec, depth):
-                return False
-            if rest(walk):
-                return True
-            for worker in actors(walk):
-                for to, victim, dest in candidates(walk, worker):
-                    if walk.script is not None and not walk.admits(("move", worker, to), depth):
-                        continue
-                    if perform(walk, worker, to, victim, dest, repeated) and walk.stop_here(depth):
-                        return True
-            return False
-        return repeated
-
-    def step(walk: Walk) -> bool:
-        if spec.optional and rest(walk):
-            return True
-        depth = len(walk.path)
-        for worker in _scripted(walk, actors(walk), depth):
-            for to, victim, dest in candidates(walk, worker):
-                if walk.script is not None and not walk.admits(("move", worker, to), depth):
-                    continue
-                if perform(walk, worker, to, victim, dest, after) and walk.stop_here(depth):
-                    return True
-        return False
-    return step
-
-
-def build_step(spec: StepSpec, after: StepFn, rest: StepFn, rules: SeatRules) -> StepFn:
-    """A build step: the next piece on an unoccupied neighbouring space, or a dome at a lower
-    level where a power allows it, within the step's constraints."""
-    actors = _actors(spec)
-    dome_anywhere = bool(rules.build_options)
-    same = "same_space" in spec.constraints
-    not_same = "not_same_space" in spec.constraints
-    no_dome = "not_dome" in spec.constraints
-
-    def candidates(walk: Walk, worker: int) -> list[Action]:
-        st = walk.state
-        heights, occupant, domes = st.heights, st.occupant, st.domes
-        last = _last_build_square(walk) if (same or not_same) else -1
-        found = []
-        for square in _squares(walk, st.worker_pos[worker], _BUILD_VERBS):
-            if occupant[square] >= 0 or domes[square]:
-                continue
-            if (same and square != last) or (not_same and square == last):
-                continue
-            height = heights[square]
-            if height < 3:
-                found.append(("build", worker, square))
-                if dome_anywhere and not no_dome:
-                    found.append(("dome", worker, square))
-            elif not no_dome:
-                found.append(("build", worker, square))
-        return found
-
-    def perform(walk: Walk, action: Action, then: StepFn) -> bool:
-        st = walk.state
-        _, worker, square = action
-        height = st.heights[square]
-        dome = action[0] == "dome" or height == 3
-        if dome:
-            st.set_dome(square, True)
-        else:
-            st.set_height(square, height + 1)
-        walk.events.append(("build", worker, square, height + (not dome), dome))
-        walk.path.append(action)
-        previous_actor = walk.last_actor
-        walk.last_actor = worker
-        if walk.probe is not None:
-            walk.probe(walk)
-        stop = then(walk)
-        walk.last_actor = previous_actor
-        walk.path.pop()
-        walk.events.pop()
-        if dome:
-            st.set_dome(square, False)
-        else:
-            st.set_height(square, height)
-        return stop
-
-    def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
-        if then is finish and walk.found is not None and walk.probe is None:
-            return final_builds(walk)
-        for worker in _scripted(walk, actors(walk), depth):
-            for action in candidates(walk, worker):
-                if walk.script is not None and not walk.admits(action, depth):
-                    continue
-                if perform(walk, action, then) and walk.stop_here(depth):
-                    return True
-        return False
-
-    height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
-
-    def final_builds(walk: Walk) -> bool:
-        """The turn's last step, while enumerating: each build's outcome key is the current hash
-        with that one square changed, so no build is applied (the hot path of every search)."""
-        st = walk.state
-        found, path, heights = walk.found, tuple(walk.path), st.heights
-        for worker in actors(walk):
-            for action in candidates(walk, worker):
-                square = action[2]
-                height = heights[square]
-                if action[0] == "dome" or height == 3:
-                    key = st.hash ^ dome_keys[square]
-                else:
-                    keys = height_keys[square]
-                    key = st.hash ^ keys[height] ^ keys[height + 1]
-                if key not in found:
-                    found[key] = (*path, action)
-        return False
-
-    if spec.repeat:
-        def repeated(walk: Walk) -> bool:
-            depth = len(walk.path)
-            return _first_visit(walk, spec, depth) and (rest(walk) or each_candidate(walk, repeated, depth))
-        return repeated
-
-    def step(walk: Walk) -> bool:
-        if spec.optional and rest(walk):
-            return True
-        return each_candidate(walk, after, len(walk.path))
-    return step
+__all__ = ["STEP_VERBS", "StepCompiler", "merge_destination", "merge_filters", "use_step"]

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
-from ...dsl.hooks import Program, StepSpec
+from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
-from ..engine.walk import Action, SeatRules
+from ..engine.walk import Action
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
 from ..model.state import GameState
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
@@ -51,7 +51,7 @@ _AT_MOST = tuple(bytes.maketrans(bytes(range(4)), b"".join(b"1" if n <= h else b
                  for h in range(4))
 
 
-def counted_picker(rules: SeatRules) -> Picker | None:
+def counted_picker(rules: FastRules) -> Picker | None:
     """The counting picker for the seat's programs, if they have one of the shapes above."""
     if rules.move_options or rules.build_options or not rules.programs or not is_plain(
             rules.programs[0], rules, followups=True):
@@ -85,7 +85,7 @@ def _draw(counted: list, total: int, rng: Random) -> tuple:
     raise AssertionError("the draw is below the total")  # pragma: no cover
 
 
-def _follow_up_build_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
+def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     """The plain turn and an optional second build by the same worker.
 
     After a move to `to`, let B be the n free squares around it. 'Not on the same space': every
@@ -150,7 +150,7 @@ def _follow_up_build_picker(rules: SeatRules, second: StepSpec) -> Picker | None
     return pick
 
 
-def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
+def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     """The plain turn and an optional second move by the moved worker before it builds.
 
     No step before the build builds, so every state reached before it has the board's heights:
@@ -256,7 +256,7 @@ def _follow_up_move_picker(rules: SeatRules, second: StepSpec) -> Picker | None:
     return pick
 
 
-def _build_first_picker(rules: SeatRules, program: Program) -> Picker | None:
+def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     """The plain turn, or 'one of your workers builds (x), that worker moves not up (to d), that
     worker builds (y)'.
 

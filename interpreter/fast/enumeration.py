@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ...dsl.hooks import Program, StepSpec
+from .shape import FastRules, Program, StepSpec, win_table
 from ..engine.actions import actions
-from ..engine.walk import SeatRules, Walk, win_table
+from ..engine.walk import Walk
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from ..model.state import GameState
 
@@ -50,7 +50,7 @@ class _BuildRule(NamedTuple):
     low_domes: bool  # a dome on a lower level is a candidate too
 
 
-def _build_rule(spec: StepSpec, rules: SeatRules) -> _BuildRule:
+def _build_rule(spec: StepSpec, rules: FastRules) -> _BuildRule:
     no_dome = "not_dome" in spec.constraints
     return _BuildRule(_chooser(spec), spec.optional, "same_space" in spec.constraints,
                       "not_same_space" in spec.constraints, no_dome, bool(rules.build_options) and not no_dome)
@@ -63,7 +63,7 @@ def _build_squares(same: bool, origin: int, built: int) -> tuple[int, ...]:
     return (built,) if built >= 0 and built in ADJACENT[origin] else _NOWHERE
 
 
-def enumeration_chain(program: Program, rules: SeatRules) -> Node | None:
+def enumeration_chain(program: Program, rules: FastRules) -> Node | None:
     """The program's enumeration chain, or None when a step repeats ('any number of times' needs
     the generic chain's record of visited states)."""
     steps = [*program.steps, *(f.step for f in rules.followups)]
@@ -92,7 +92,7 @@ def record(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: t
         found[key] = path
 
 
-def _step_node(spec: StepSpec, rest: Node, rules: SeatRules, followups: list[StepSpec], moves_before: int,
+def _step_node(spec: StepSpec, rest: Node, rules: FastRules, followups: list[StepSpec], moves_before: int,
                reads_moves: bool) -> tuple[Node, bool]:
     """A program step followed by the seat's follow-ups of its verb (as Engine._compile_step),
     and whether a step from it on reads where moved workers started. Nodes that two moves or more
@@ -133,7 +133,7 @@ def _once(node: Node, reads_moves: bool) -> Node:
     return once
 
 
-def _node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
+def _node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Node:
     if spec.verb == "move":
         return _move_node(spec, after, rest, rules)
     if after is record:
@@ -161,7 +161,7 @@ def _chooser(spec: StepSpec) -> Callable[[Walk, int, int], list[int] | tuple[int
     return lambda walk, actor, moved: (moved,) if moved >= 0 else ()
 
 
-def _move_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
+def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Node:
     """As steps.move_step: the base move, the move options, the step's constraints and the
     restrictions in force; a winning move ends the turn."""
     climb, options, wins = rules.climb, rules.move_options, win_table(rules.wins)
@@ -282,7 +282,7 @@ def forced_destination(options: list, st: GameState, origin: int, to: int, here:
     return -1
 
 
-def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> Node:
+def _build_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Node:
     """As steps.build_step, for a build that more steps may follow: each candidate is applied,
     the rest of the turn enumerated, and the build undone."""
     workers_of, optional, same, not_same, no_dome, low_domes = _build_rule(spec, rules)
@@ -313,7 +313,7 @@ def _build_node(spec: StepSpec, after: Node, rest: Node, rules: SeatRules) -> No
     return node
 
 
-def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
+def _last_build_node(spec: StepSpec, rest: Node, rules: FastRules) -> Node:
     """As steps.build_step, for the turn's last step: each build's outcome key is the current
     hash with that one square changed, so no build is applied (the hot loop of a search)."""
     workers_of, optional, same, not_same, no_dome, low_domes = _build_rule(spec, rules)
@@ -349,7 +349,7 @@ def _last_build_node(spec: StepSpec, rest: Node, rules: SeatRules) -> Node:
     return node
 
 
-def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: SeatRules) -> Node:
+def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: FastRules) -> Node:
     """A build followed by the turn's last build (a follow-up such as 'may build one additional
     time'), fused: the outcomes of both are keyed by hash arithmetic and the first build is never
     applied. The second build sees the first's square one level higher, or blocked by its dome.

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.walk import Action, SeatRules, win_table
+from ..engine.walk import Action
+from .shape import FastRules, win_table
 from ..model.state import Event, GameState
 from .enumeration import forced_destination
 
@@ -19,7 +20,7 @@ from .enumeration import forced_destination
 class KnownTurnPlayer:
     """Applies a seat's known-legal turns: the seat's move options and wins, gathered once."""
 
-    def __init__(self, rules: SeatRules) -> None:
+    def __init__(self, rules: FastRules) -> None:
         self.options = rules.move_options
         self.wins = win_table(rules.wins)
 

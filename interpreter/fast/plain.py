@@ -13,9 +13,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
 
-from ...dsl.hooks import Program
+from .shape import FastRules, Program, win_table
 from ..engine.actions import actions
-from ..engine.walk import Action, SeatRules, StepFn, Walk, win_table
+from ..engine.walk import Action, StepFn, Walk
 from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from ..model.state import BIT_AT, GameState
 
@@ -34,7 +34,7 @@ def _turn_pairs(verb: str, worker: int) -> tuple:
     return pairs
 
 
-def is_plain(program: Program, rules: SeatRules, followups: bool = False) -> bool:
+def is_plain(program: Program, rules: FastRules, followups: bool = False) -> bool:
     """'One of your workers moves, the moved worker builds', with no constraint, and no follow-up
     unless `followups` (for the shapes built on the plain turn, counted.py)."""
     if program.announced or len(program.steps) != 2:
@@ -55,7 +55,7 @@ class _Moves:
     (The level bounds, `here + climb` up and 0 down unless a restriction forbids it, are written
     out in each path's loop: it is the hottest code of the engine.)"""
 
-    def __init__(self, rules: SeatRules) -> None:
+    def __init__(self, rules: FastRules) -> None:
         self.climb = rules.climb
         self.win = win_table(rules.wins)
         self.options = [(o.same_or_lower, o.destination == "vacated") for o in rules.move_options]
@@ -82,7 +82,7 @@ class _Moves:
         return None
 
 
-def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
+def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
     """The outcomes of a plain program by hash arithmetic alone, without applying a single step.
     Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
     S - {from} + {to}, to not in S; a forced worker's class likewise), so the only duplicates are
@@ -152,7 +152,7 @@ def plain_enumerator(program: Program, rules: SeatRules) -> StepFn | None:
     return enumerate_plain
 
 
-def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int, bool, bool], list] | None:
+def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int, bool, bool], list] | None:
     """When the plain turn is a seat's only program, its turns are its distinct outcomes (see
     `plain_enumerator`): list them in the enumeration's order, without computing any key."""
     if not is_plain(program, rules):
@@ -213,7 +213,7 @@ def plain_lister(program: Program, rules: SeatRules) -> Callable[[GameState, int
 
 
 
-def plain_picker(program: Program, rules: SeatRules
+def plain_picker(program: Program, rules: FastRules
                  ) -> Callable[[GameState, int, bool, bool, Random], tuple | None] | None:
     """A uniformly random turn of the plain lister's list, without making the list: each move's
     builds are counted by a popcount, and only the chosen turn is looked up. It draws from the
@@ -331,7 +331,7 @@ def build_event(worker: int, square: int, height: int) -> tuple:
     return ("build", worker, square, height + (height < 3), height == 3)
 
 
-def plain_player(program: Program, rules: SeatRules
+def plain_player(program: Program, rules: FastRules
                  ) -> Callable[[GameState, int, bool, bool, Sequence[Action]], tuple | None] | None:
     """The fast path of accepting a written plain turn: check its two steps against the rules.
     Returns (events, won) as the generic chain would log them, or None to leave the turn to the

@@ -21,8 +21,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 #: Folders (under the package root) and file patterns whose content a compiled pack depends on.
-INPUTS = (("powers", "*/*"), ("modes", "*/*.yaml"), ("schema", "*.json"), ("dsl", "*.py"),
-          ("dsl", "*.lark"), ("interpreter/games", "packs.py"), ("interpreter/games", "cache.py"))
+INPUTS = (("powers", "*/*"), ("modes", "*/*.yaml"), ("schema", "*.json"), ("dsl", "**/*.py"),
+          ("dsl", "**/*.lark"), ("interpreter/games", "packs.py"), ("interpreter/games", "cache.py"))
 
 
 def cache_folder() -> Path | None:

@@ -104,7 +104,7 @@ def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = 
     _check_bans(cards)
     seats, team_letters = _seats(players)
     state = GameState(seats=seats, team_letters=team_letters)
-    engine = Engine(pack.base.power, [[c.power for c in seat] for seat in cards])
+    engine = Engine(pack.base.power, [[c.power for c in seat] for seat in cards], teams=[s.team for s in seats])
     return Game(pack, mode, list(players), cards, engine, state)
 
 

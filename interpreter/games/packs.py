@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ... import __version__
 from ...dsl import LANGUAGE_VERSION
 from ...dsl.errors import SourceError, SourceErrors
-from ...dsl.hooks import Power
+from ...dsl.vocabulary import Power
 from .cache import cached, installation_tag, source_key
 
 if TYPE_CHECKING:
@@ -222,9 +222,9 @@ def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | No
 
 def _compile(document: Document, kind: str, name: str, errors: list[SourceError]) -> Power | None:
     """Parse, check and compile the document's `rules`; faults go to `errors`."""
-    from ...dsl.checker import check_rules
-    from ...dsl.compiler import compile_rules
-    from ...dsl.parser import Origin, parse_rules
+    from ...dsl.semantics.checker import check_rules
+    from ...dsl.semantics.compiler import compile_rules
+    from ...dsl.syntax.parser import Origin, parse_rules
     if document.data.get("language", LANGUAGE_VERSION) > LANGUAGE_VERSION:
         line, column = document.position(("language",))
         errors.append(SourceError(document.path, line, column, f"written in rule language version "

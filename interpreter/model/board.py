@@ -81,6 +81,12 @@ class Zobrist:
         #: block for h < 3, a dome on level 3).
         self.build = tuple(tuple(self.height[s][h] ^ self.height[s][h + 1] for h in range(3)) + (self.dome[s],)
                            for s in SQUARES)
+        #: Keys of the facts of a turn that a rule reads later (a worker moved up), by seat and by
+        #: the fact's index among that seat's (drawn last, so the keys above stay as they were).
+        self._facts = tuple(tuple(rng.getrandbits(64) for _ in range(16)) for _ in range(classes))
+
+    def fact(self, seat: int, index: int) -> int:
+        return self._facts[seat][index]
 
 
 ZOBRIST = Zobrist()

@@ -44,7 +44,7 @@ class LexError(Exception):
 def vocabulary() -> dict[str, str]:
     """Every keyword of the language (lower-case word -> terminal name), from the grammar's
     %declare lines: the grammar file is the one place that lists the language's words."""
-    text = (files("santorini.dsl") / "rules.lark").read_text(encoding="utf-8")
+    text = (files("santorini.dsl.syntax") / "rules.lark").read_text(encoding="utf-8")
     names = [name for line in text.splitlines() if line.startswith("%declare")
              for name in line.split()[1:]]
     return {name.lower(): name for name in names if name not in NON_WORDS}

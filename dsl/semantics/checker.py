@@ -1,0 +1,317 @@
+"""Check a parsed card: known sections, sentences in the sections they belong to, references that
+resolve ('that worker' needs an earlier step), qualifiers that fit their verb, no contradiction.
+
+The grammar accepts every well-formed sentence anywhere; whether a sentence makes sense where it
+stands is this module's job, so that the compiler only ever sees meaningful trees. All faults of a
+card are reported, not just the first. A sentence that is well formed but asks for a part the
+language does not have yet gets a message that names the missing part.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from ..errors import SourceError
+from ..syntax import ast
+from ..syntax.parser import Origin
+from ..vocabulary import (AnyOf, Compare, LevelChange, Modality, Not, Owner, PieceIs, Role, SameSpace, SpaceRef,
+                          TargetLevel, Verb)
+from .compiler import PROGRAM_SECTIONS, qualifier_condition
+
+
+class CheckError(SourceError):
+    """A sentence that parses but does not make sense where it stands."""
+
+
+STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, WIN, LOSS, PLACEMENT = (
+    "a turn step", "an 'after ...' follow-up", "a step option ('your worker may ...')",
+    "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win condition", "a loss condition",
+    "a worker placement")
+
+#: Which sentences each section may hold (the rulebook's timing words).
+ALLOWED: dict[str, tuple[str, ...]] = {
+    "turn": (STEP,),
+    "your turn": (STEP,),
+    "alternative turn (optional)": (STEP,),
+    "your move": (FOLLOW_UP, OPTION),
+    "your build": (FOLLOW_UP, OPTION),
+    "opponent's turn": (PROHIBITION,),
+    "win condition": (WIN,),
+    "alternative win condition": (WIN,),
+    "loss condition": (LOSS,),
+    "at all times": (BOARD_RULE, PROHIBITION),
+    "setup": (PLACEMENT,),
+}
+
+#: The verb a section's follow-ups and options are about.
+SECTION_VERB = {"your move": Verb.MOVE, "your build": Verb.BUILD}
+
+#: Sections only the base card (the pack's standard rules) may have, and what a power writes instead.
+BASE_ONLY = {
+    "turn": "a power adds a turn with 'Your Turn:' or 'Alternative Turn (optional):'",
+    "loss condition": "losing when stuck is a base rule; a power cannot change it yet",
+}
+
+#: Sentences that only mean something on one kind of file, and why.
+ONLY_ON = {
+    BOARD_RULE: ({"base"}, "a board rule belongs to the base card"),
+    PLACEMENT: ({"mode"}, "worker placement belongs to a mode's 'Setup:'"),
+    PROHIBITION: ({"god", "hero"}, "a 'cannot' prohibition is a power's: it binds the power's opponents"),
+}
+
+
+def check_rules(rules: ast.Rules, origin: Origin, kind: str) -> list[CheckError]:
+    """Every fault of a card's (or mode's) rules; kind is 'base', 'god', 'hero' or 'mode'."""
+    checker = _Checker(origin, kind)
+    checker.rules(rules)
+    return checker.errors
+
+
+def sentence_kind(header: str, clause: ast.Clause) -> str:
+    """What a clause is in the section it stands in."""
+    if isinstance(clause, ast.StepNode):
+        if header in PROGRAM_SECTIONS:
+            return STEP
+        if header == "at all times":
+            return BOARD_RULE
+        return OPTION
+    return {ast.FollowUpNode: FOLLOW_UP, ast.ProhibitionNode: PROHIBITION, ast.WinNode: WIN, ast.LossNode: LOSS,
+            ast.PlacementNode: PLACEMENT}[type(clause)]
+
+
+class _Checker:
+    def __init__(self, origin: Origin, kind: str) -> None:
+        self.origin = origin
+        self.kind = kind
+        self.errors: list[CheckError] = []
+
+    def error(self, node: ast.Node, message: str) -> None:
+        line, column = self.origin.locate(node.line, node.column)
+        self.errors.append(CheckError(file=self.origin.file, line=line, column=column, message=message))
+
+    def rules(self, rules: ast.Rules) -> None:
+        for section in rules.sections:
+            self.section(section)
+        if self.kind == "base":
+            self.base_complete(rules)
+
+    # ---- sections
+    def section(self, section: ast.Section) -> None:
+        header = section.header
+        if header not in ALLOWED:
+            close = difflib.get_close_matches(header, ALLOWED, n=1)
+            hint = f" (did you mean '{close[0]}:'?)" if close else ""
+            known = ", ".join(f"'{h}:'" for h in ALLOWED)
+            self.error(section, f"unknown section '{header}:'{hint}; sections are {known}")
+            return
+        if header in BASE_ONLY and self.kind != "base":
+            self.error(section, f"only the pack's base card may have a '{header}:' section; {BASE_ONLY[header]}")
+        if self.kind == "mode" and header != "setup":
+            self.error(section, f"a mode's rules are its 'Setup:' for now, not '{header}:'")
+        if not section.statements:
+            self.error(section, f"section '{header}:' is empty")
+        for statement in section.statements:
+            self.statement(header, statement)
+        if header in PROGRAM_SECTIONS:
+            self.program(section)
+
+    def statement(self, header: str, statement: ast.Statement) -> None:
+        clause = statement.clause
+        kind = sentence_kind(header, clause)
+        if kind not in ALLOWED[header]:
+            allowed = " or ".join(ALLOWED[header])
+            self.error(clause, f"{kind} cannot stand in '{header}:'; this section holds {allowed}")
+            return
+        kinds, why = ONLY_ON.get(kind, (None, ""))
+        if kinds is not None and self.kind not in kinds:
+            self.error(clause, f"{why}, not on a {self.kind} card" if self.kind != "mode" else f"{why}, not in a mode")
+            return
+        if statement.guard is not None:
+            self.guard(statement.guard, kind)
+        if kind == FOLLOW_UP:
+            self.follow_up(header, clause)
+        elif kind == OPTION:
+            self.option(header, clause)
+        elif kind == BOARD_RULE:
+            self.board_rule(clause)
+        elif kind == PROHIBITION:
+            self.prohibition(clause)
+        elif kind == WIN:
+            self.win(clause)
+        elif kind == PLACEMENT and not 1 <= clause.count <= 4:
+            self.error(clause, f"a player places 1 to 4 workers, not {clause.count}")
+
+    # ---- the parts of sentences
+    def guard(self, guard: ast.PatternNode, kind: str) -> None:
+        if kind != PROHIBITION:
+            self.error(guard, f"a condition ('if ...') on {kind} is not in the language yet: "
+                              "conditions guard prohibitions for now")
+        scopes = [q for q in guard.qualifiers if q.scope is not None]
+        if guard.tense != "past" or len(scopes) != 1:
+            self.error(guard, "a condition over what happened says when, in the past tense: "
+                              "'if one of your workers moved up on your last turn'")
+        self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
+
+    def pattern(self, pattern: ast.PatternNode, what: str) -> None:
+        if pattern.tense != "present":
+            self.error(pattern, f"{what} is about a step as it happens: write '{pattern.actor.words} "
+                                f"{'moves' if pattern.verb is Verb.MOVE else 'builds'}'")
+        if pattern.actor.selector.role is not Role.SUBJECT or pattern.actor.selector.owner is not Owner.YOURS:
+            self.error(pattern.actor, f"{what} is about 'your worker', not '{pattern.actor.words}'")
+        if pattern.piece is not None:
+            self.error(pattern, "a pattern over a build's piece is not in the language yet")
+        self.qualifiers(pattern.verb, pattern.qualifiers, earlier_build=False, in_pattern=True)
+
+    def follow_up(self, header: str, node: ast.FollowUpNode) -> None:
+        expected = SECTION_VERB[header]
+        if node.trigger.verb is not expected:
+            self.error(node.trigger, f"'{header}:' reacts to a {expected.value}, not a {node.trigger.verb.value}")
+        self.pattern(node.trigger, "a follow-up's trigger")
+        step = node.step
+        if step.actor.selector.role is not Role.THAT:
+            self.error(step.actor, "a follow-up is taken by the worker of the step it follows: write 'it'")
+        if step.modality is None:
+            self.error(step, "say whether the follow-up is optional ('may') or binding ('must')")
+        self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD)
+
+    def option(self, header: str, node: ast.StepNode) -> None:
+        expected = SECTION_VERB[header]
+        if node.verb is not expected:
+            self.error(node, f"'{header}:' gives another way to {expected.value}, not to {node.verb.value}")
+        if node.actor.selector.role is not Role.SUBJECT or node.actor.selector.owner is not Owner.YOURS:
+            self.error(node.actor, f"a step option is about 'your worker', not '{node.actor.words}'")
+        if node.modality is not Modality.MAY:
+            self.error(node, "a step option is a choice: write 'your worker may ...'")
+        if node.repeat is not None:
+            self.error(node, "a step option cannot repeat; write a follow-up ('after your worker ...') instead")
+        if node.piece is None and node.place is None and not node.effects:
+            self.error(node, "this option adds nothing: say where the step may go, or what it may build")
+        self.step_parts(node, earlier_build=False)
+
+    def board_rule(self, node: ast.StepNode) -> None:
+        if node.actor.selector.role is not Role.SUBJECT or node.actor.selector.owner is not Owner.ANYONES:
+            self.error(node.actor, f"a board rule is about 'a worker', not '{node.actor.words}'")
+        if node.modality is not None or node.repeat is not None or node.effects or node.piece is not None:
+            self.error(node, "a board rule says where a step goes and how far: "
+                             "'a worker moves to an unoccupied neighboring space, up at most 1 level'")
+        if node.place is None:
+            self.error(node, "a board rule must say where the step goes ('to an unoccupied neighboring space')")
+        self.step_parts(node, earlier_build=False)
+
+    def prohibition(self, node: ast.ProhibitionNode) -> None:
+        selector = node.actor.selector
+        if selector.role is not Role.EACH or selector.owner is not Owner.OPPONENTS:
+            self.error(node.actor, f"a prohibition binds 'opponent workers', not '{node.actor.words}'")
+        if not node.qualifiers and node.piece is None:
+            self.error(node, "this forbids every step of the verb: say which ('cannot move up')")
+        self.qualifiers(node.verb, node.qualifiers, earlier_build=False, in_pattern=False)
+
+    def win(self, node: ast.WinNode) -> None:
+        if node.also != (self.kind != "base"):
+            word = "you also win" if self.kind != "base" else "you win"
+            self.error(node, f"write '{word}': a power's win condition adds to the standard one, "
+                             "the base card's is the standard one")
+        if node.pattern.verb is not Verb.MOVE:
+            self.error(node.pattern, "a win by building is not in the language yet; wins come from moves")
+        self.pattern(node.pattern, "a win condition")
+        if not node.pattern.qualifiers:
+            self.error(node.pattern, "a win on every move: say which moves win ('up onto level 3')")
+
+    def step_parts(self, node: ast.StepNode, earlier_build: bool) -> None:
+        self.qualifiers(node.verb, node.qualifiers, earlier_build, in_pattern=False)
+        if node.place is not None:
+            self.space_reference(node.verb, node.place.space.ref, node.place, earlier_build)
+        if node.piece is not None and node.verb is not Verb.BUILD:
+            self.error(node, "only a build can place a piece")
+        for forcing in node.effects:
+            if node.place is None or not any(type(f).__name__ == "OccupiedBy" for f in node.place.space.filters):
+                self.error(forcing, "a force needs a worker to force: the step must go into a space "
+                                    "occupied by a worker ('into an opponent worker's space')")
+            if forcing.actor.words.lower() not in ("that worker", "it"):
+                self.error(forcing.actor, "the worker forced is the one on the space: write 'that worker'")
+        if node.repeat is not None and node.repeat.times is None and node.modality is not Modality.MAY:
+            self.error(node, "'any number of times' includes zero times: write 'may'")
+
+    def space_reference(self, verb: Verb, ref: SpaceRef | None, at: ast.Node, earlier_build: bool) -> None:
+        if ref is SpaceRef.LAST_BUILT and not earlier_build:
+            self.error(at, "'the same space' refers to an earlier build, and there is none")
+        if ref is SpaceRef.VACATED and verb is not Verb.MOVE:
+            self.error(at, "'the space it vacated' is left by a move")
+
+    def qualifiers(self, verb: Verb, qualifiers: tuple[ast.Qualifier, ...], earlier_build: bool,
+                   in_pattern: bool) -> None:
+        seen: dict[object, ast.Qualifier] = {}
+        climbs = []
+        for qualifier in qualifiers:
+            if qualifier.scope is not None:
+                if not in_pattern:
+                    self.error(qualifier, f"'{qualifier.words}' says when something happened: it belongs "
+                                          "in a condition ('if one of your workers moved up on your last turn')")
+                continue
+            part = qualifier_condition(qualifier)
+            inner = part.part if isinstance(part, Not) else part
+            if isinstance(inner, (LevelChange, TargetLevel)) and verb is not Verb.MOVE:
+                self.error(qualifier, f"'{qualifier.words}' is about a move's levels; it does not apply to a build")
+            if isinstance(inner, PieceIs) and verb is not Verb.BUILD:
+                self.error(qualifier, f"'{qualifier.words}' is about a build's piece; it does not apply to a move")
+            if isinstance(inner, SameSpace):
+                self.space_reference(verb, inner.space, qualifier, earlier_build)
+            if isinstance(inner, TargetLevel) and not 0 <= inner.level <= 3:
+                self.error(qualifier, f"level {inner.level} does not exist; levels are 0 to 3")
+            if isinstance(part, LevelChange) and part.op is Compare.LE:
+                if part.amount >= 0:
+                    climbs.append(qualifier)
+                if not -3 <= part.amount <= 3:
+                    self.error(qualifier, f"a worker can climb or drop 0 to 3 levels, not {abs(part.amount)}")
+            if inner in seen or part in seen:
+                self.error(qualifier, f"'{qualifier.words}' is said twice")
+            if Not(part) in seen or (isinstance(part, Not) and part.part in seen):
+                self.error(qualifier, f"'{qualifier.words}' contradicts '{(seen.get(Not(part)) or seen[part.part]).words}'")
+            seen[part] = qualifier
+        for part, qualifier in seen.items():
+            if isinstance(part, Not) and isinstance(part.part, AnyOf):
+                for said in part.part.parts:
+                    if Not(said) in seen:
+                        self.error(seen[Not(said)], f"'{qualifier.words}' already says '{seen[Not(said)].words}'")
+        if len(climbs) > 1:
+            self.error(climbs[1], f"two climb limits ('{climbs[0].words}' and '{climbs[1].words}'): say one")
+
+    # ---- programs and the base card
+    def program(self, section: ast.Section) -> None:
+        steps = [s.clause for s in section.statements if isinstance(s.clause, ast.StepNode)]
+        seen_move = seen_build = False
+        for index, step in enumerate(steps):
+            role = step.actor.selector.role
+            if step.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.UNMOVED):
+                self.error(step.actor, f"a turn's step is taken by 'one of your workers', 'your workers', "
+                                       f"'that worker' or 'the moved worker', not '{step.actor.words}'")
+            if index == 0 and role in (Role.THAT, Role.MOVED):
+                self.error(step, "the first step must choose a worker: write 'one of your workers' or 'your workers'")
+            if role is Role.MOVED and index and not seen_move:
+                self.error(step, "'the moved worker' needs an earlier move step")
+            repeated = step.repeat is not None and step.repeat.times is None
+            if repeated != (role is Role.EACH):
+                self.error(step, "'your workers' goes with 'any number of times' (each repetition may use any "
+                                 "of them); a single step uses 'one of your workers'")
+            if step.effects:
+                self.error(step, "a force inside a turn's step is not in the language yet; give it as a step "
+                                 "option in 'Your Move:'")
+            self.step_parts(step, earlier_build=seen_build)
+            seen_move |= step.verb is Verb.MOVE
+            seen_build |= step.verb is Verb.BUILD
+
+    def base_complete(self, rules: ast.Rules) -> None:
+        kinds = [(section.header, sentence_kind(section.header, s.clause), s.clause)
+                 for section in rules.sections if section.header in ALLOWED for s in section.statements]
+        if not any(section.header == "turn" for section in rules.sections):
+            self.error(rules, "the base card needs a 'Turn:' section (the standard turn)")
+        for verb in (Verb.MOVE, Verb.BUILD):
+            rules_of_verb = [c for _, k, c in kinds if k == BOARD_RULE and c.verb is verb]
+            if not rules_of_verb:
+                self.error(rules, f"the base card needs a board rule for the {verb.value} ('At All Times:')")
+            for extra in rules_of_verb[1:]:
+                self.error(extra, f"the {verb.value} has a board rule already: say it once")
+        if not any(k == WIN for _, k, _ in kinds):
+            self.error(rules, "the base card needs a win condition")
+        if not any(k == LOSS for _, k, _ in kinds):
+            self.error(rules, "the base card needs a loss condition")

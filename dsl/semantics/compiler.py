@@ -1,0 +1,95 @@
+"""Compile a checked syntax tree into a Power: the hook objects the turn interpreter runs.
+
+The compiler assumes the checker passed; it only translates. A section's header says which hook
+point its sentences attach to; each sentence's parts become the typed parts of dsl.vocabulary.
+"""
+
+from __future__ import annotations
+
+from ..syntax import ast
+from ..syntax.parser import Origin
+from ..vocabulary import (ONCE, AllOf, BoardRule, FollowUp, Force, Happened, LoseWhenStuck, Modality, Not, Piece,
+                          Placement, Power, Program, Prohibition, Region, SameSpace, Step, StepOption, StepPattern,
+                          WinOnStep, Where)
+from ..vocabulary.parts import Condition
+
+#: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
+PROGRAM_SECTIONS = {"turn": False, "your turn": False, "alternative turn (optional)": True}
+
+
+def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
+    """Translate a card's checked rules into its Power."""
+    power = Power(name=name)
+    for section in rules.sections:
+        if section.header in PROGRAM_SECTIONS:
+            steps = tuple(step(s.clause, origin) for s in section.statements)
+            power.programs.append(Program(name, PROGRAM_SECTIONS[section.header], steps, where(section, origin)))
+            continue
+        for statement in section.statements:
+            _statement(power, section.header, statement, origin)
+    return power
+
+
+def where(node: ast.Node, origin: Origin) -> Where:
+    line, column = origin.locate(node.line, node.column)
+    return Where(origin.file, line, column)
+
+
+def place_condition(place: ast.Place) -> Condition:
+    """A place phrase used as a filter: the target is that space, or a space of that kind."""
+    space = place.space
+    if space.region is Region.SINGLE:
+        return SameSpace(space.ref)
+    return space.filters[0] if len(space.filters) == 1 else AllOf(space.filters)
+
+
+def qualifier_condition(qualifier: ast.Qualifier) -> Condition:
+    part = place_condition(qualifier.place) if qualifier.place is not None else qualifier.part
+    return Not(part) if qualifier.negated else part
+
+
+def filters(qualifiers: tuple[ast.Qualifier, ...]) -> tuple[Condition, ...]:
+    return tuple(qualifier_condition(q) for q in qualifiers if q.scope is None)
+
+
+def pattern(node: ast.PatternNode) -> StepPattern:
+    return StepPattern(node.verb, node.actor.selector.owner, filters(node.qualifiers))
+
+
+def condition(node: ast.PatternNode) -> Condition:
+    """A guard: a pattern over the event log, within the scope its words give."""
+    scope = next(q.scope for q in node.qualifiers if q.scope is not None)
+    return Happened(scope, pattern(node))
+
+
+def step(node: ast.StepNode, origin: Origin) -> Step:
+    effects = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
+    return Step(verb=node.verb, actor=node.actor.selector, modality=node.modality or Modality.MUST,
+                where=where(node, origin), repeat=node.repeat or ONCE,
+                destination=node.place.space if node.place is not None else None,
+                piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers), effects=effects)
+
+
+def _statement(power: Power, header: str, statement: ast.Statement, origin: Origin) -> None:
+    node = statement.clause
+    at = where(node, origin)
+    if isinstance(node, ast.StepNode):
+        compiled = step(node, origin)
+        if header == "at all times":
+            power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))
+        else:
+            power.options.append(StepOption(compiled, at))
+    elif isinstance(node, ast.FollowUpNode):
+        power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at))
+    elif isinstance(node, ast.ProhibitionNode):
+        when = condition(statement.guard) if statement.guard is not None else None
+        binds = node.actor.selector.owner
+        power.prohibitions.append(Prohibition(binds, node.verb, filters(node.qualifiers), when, at))
+    elif isinstance(node, ast.WinNode):
+        power.wins.append(WinOnStep(pattern(node.pattern), at))
+    elif isinstance(node, ast.LossNode):
+        power.losses.append(LoseWhenStuck(at))
+    elif isinstance(node, ast.PlacementNode):
+        power.placements.append(Placement(node.count, at))
+    else:  # pragma: no cover - the checker admits no other clause
+        raise TypeError(f"cannot compile {type(node).__name__}")

@@ -1,0 +1,146 @@
+"""The syntax tree of the rule language, version 2.
+
+A sentence is parsed into a few node kinds (a step, a follow-up, a prohibition, a win, a loss,
+a placement), each made of the typed parts of `dsl.vocabulary` wrapped with the place of their
+words. Every node carries the line and column (1-based, relative to the rules text) where it
+starts, so that the checker and the compiler can point at the exact words of a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..vocabulary import Modality, Piece, Repeat, Scope, SpaceSelector, Verb, WorkerSelector
+from ..vocabulary.parts import Condition
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Actor(Node):
+    """A worker selector as written: 'one of your workers', 'the moved worker', 'it'."""
+
+    selector: WorkerSelector
+    words: str
+
+
+@dataclass(frozen=True)
+class Place(Node):
+    """A place phrase: a preposition and a space selector ('on a perimeter space')."""
+
+    space: SpaceSelector
+    words: str
+
+
+@dataclass(frozen=True)
+class Qualifier(Node):
+    """A filter on a step as written: 'up', 'not on the same space', 'up at most 1 level'.
+
+    `part` is the condition; a place phrase is kept as `place` (what it means depends on where
+    it stands); a scope ('on your last turn') is kept as `scope`.
+    """
+
+    words: str
+    part: Condition | None = None
+    place: Place | None = None
+    negated: bool = False
+    scope: Scope | None = None
+
+
+@dataclass(frozen=True)
+class Forcing(Node):
+    """'forcing that worker to the space yours just vacated': a force made part of a step."""
+
+    actor: Actor
+    place: Place
+
+
+@dataclass(frozen=True)
+class StepNode(Node):
+    """'<actor> <may|must> <verb> <piece> <place> <repeat>, <qualifier>..., <effect>'."""
+
+    actor: Actor
+    modality: Modality | None
+    verb: Verb
+    piece: Piece | None
+    piece_any_level: bool
+    place: Place | None
+    repeat: Repeat | None
+    qualifiers: tuple[Qualifier, ...]
+    effects: tuple[Forcing, ...]
+
+
+@dataclass(frozen=True)
+class PatternNode(Node):
+    """A step as something that happens: '<actor> <verb> <qualifiers>' ('your worker moves up
+    onto level 3', 'one of your workers moved up on your last turn')."""
+
+    actor: Actor
+    verb: Verb
+    tense: str  # "present" | "past"
+    piece: Piece | None
+    qualifiers: tuple[Qualifier, ...]
+
+
+@dataclass(frozen=True)
+class FollowUpNode(Node):
+    """'after <pattern>, <step>'."""
+
+    trigger: PatternNode
+    step: StepNode
+
+
+@dataclass(frozen=True)
+class ProhibitionNode(Node):
+    """'<actor> cannot <verb> <piece> <qualifiers>'."""
+
+    actor: Actor
+    verb: Verb
+    piece: Piece | None
+    qualifiers: tuple[Qualifier, ...]
+
+
+@dataclass(frozen=True)
+class WinNode(Node):
+    """'you [also] win if <pattern>'."""
+
+    also: bool
+    pattern: PatternNode
+
+
+@dataclass(frozen=True)
+class LossNode(Node):
+    """'you lose if you cannot complete a turn'."""
+
+
+@dataclass(frozen=True)
+class PlacementNode(Node):
+    """'each player places N workers'."""
+
+    count: int
+
+
+Clause = StepNode | FollowUpNode | ProhibitionNode | WinNode | LossNode | PlacementNode
+
+
+@dataclass(frozen=True)
+class Statement(Node):
+    """A sentence: a clause, perhaps under a guard ('if <condition>, ...')."""
+
+    guard: PatternNode | None
+    clause: Clause
+
+
+@dataclass(frozen=True)
+class Section(Node):
+    header: str
+    statements: tuple[Statement, ...]
+
+
+@dataclass(frozen=True)
+class Rules(Node):
+    sections: tuple[Section, ...]

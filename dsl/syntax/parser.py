@@ -1,0 +1,358 @@
+"""Parse rules text into the syntax tree (ast.py), with errors that point at the words.
+
+The grammar (rules.lark) is LALR and strict: Lark refuses it at load time if it has a conflict.
+Errors say what was found, what was expected, and show the line with a caret under the fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
+
+from ..errors import SourceError
+from ..vocabulary import (ANY_NUMBER, Compare, LevelChange, Modality, OccupiedBy, Owner, Piece, PieceIs, Region,
+                          Repeat, Role, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, TargetLevel, Verb,
+                          WorkerSelector)
+from ..vocabulary.parts import DOWN, UP, AnyOf
+from . import ast
+from .lexer import LexError, WordLexer
+
+
+class ParseError(SourceError):
+    """The rules text is not a sentence of the language."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a rules text sits in its file, so positions inside it become file positions.
+
+    `line` and `column` are where the text's first character stands; a YAML literal block keeps
+    the same indentation on every line, so every line shares the column offset.
+    """
+
+    file: str
+    line: int = 1
+    column: int = 1
+
+    def locate(self, line: int, column: int) -> tuple[int, int]:
+        return self.line + line - 1, self.column + column - 1
+
+
+@cache
+def grammar() -> Lark:
+    """The LALR parser, built once per process."""
+    text = (files("santorini.dsl.syntax") / "rules.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", lexer=WordLexer, strict=True, propagate_positions=False)
+
+
+def parse_rules(text: str, origin: Origin) -> ast.Rules:
+    """Parse a card's rules; raise ParseError at the first fault, located in the card's file."""
+    try:
+        tree = grammar().parse(text)
+        return _ToAst().transform(tree)
+    except LexError as err:
+        raise _error(origin, text, err.line, err.column, err.message) from None
+    except UnexpectedToken as err:
+        line = -1 if err.token.type == "$END" else err.line  # point just after the last word
+        raise _error(origin, text, line, err.column, _unexpected(err)) from None
+    except UnexpectedInput as err:  # pragma: no cover - the word lexer raises LexError instead
+        raise _error(origin, text, err.line, err.column, "unexpected input") from None
+    except VisitError as err:  # pragma: no cover - a bug in the tree builder, not in the card
+        raise err.orig_exc from None
+
+
+def _error(origin: Origin, text: str, line: int, column: int, message: str) -> ParseError:
+    lines = text.split("\n")
+    if line < 1 or line > len(lines):  # end of input: point just after the last word
+        line = len(lines)
+        while line > 1 and not lines[line - 1].strip():
+            line -= 1
+        column = len(lines[line - 1].rstrip()) + 1
+    source_line = lines[line - 1]
+    caret = " " * (column - 1) + "^"
+    file_line, file_column = origin.locate(line, column)
+    return ParseError(file=origin.file, line=file_line, column=file_column,
+                      message=f"{message}\n    {source_line}\n    {caret}")
+
+
+def _describe(token_type: str) -> str:
+    names = {"HEADER": "a section header such as 'Your Move:'", "INT": "a number",
+             "COMMA": "','", "PERIOD": "'.' (the end of the sentence)", "POSSESSIVE": "\"'s\"",
+             "$END": "the end of the rules"}
+    return names.get(token_type, f"'{token_type.lower()}'")
+
+
+def _unexpected(err: UnexpectedToken) -> str:
+    token: Token = err.token
+    found = "the rules end here" if token.type == "$END" else f"unexpected '{token.value}'"
+    expected = sorted(_describe(t) for t in err.accepts or err.expected)
+    if len(expected) > 12:
+        expected = expected[:12] + ["..."]
+    return f"{found}; expected {', '.join(expected)}"
+
+
+# ---- the tree builder ------------------------------------------------------------------------
+
+class _Words:
+    """A run of words the tree builder has not made a node of yet, with where it starts."""
+
+    __slots__ = ("line", "column", "words", "value")
+
+    def __init__(self, line: int, column: int, words: str, value: object = None) -> None:
+        self.line, self.column, self.words, self.value = line, column, words, value
+
+
+def _start(items: tuple) -> tuple[int, int]:
+    for item in items:
+        if isinstance(item, (Token, ast.Node, _Words)):
+            return item.line, item.column
+    return 1, 1
+
+
+def _words(items: tuple) -> str:
+    parts = []
+    for item in items:
+        if isinstance(item, Token):
+            parts.append(str(item.value) if item.type != "POSSESSIVE" else "'s")
+        elif isinstance(item, (_Words, ast.Actor, ast.Place, ast.Qualifier)):
+            parts.append(item.words)
+        elif isinstance(item, int):
+            parts.append(str(item))
+    return " ".join(parts).replace(" 's", "'s")
+
+
+def _qualifiers(items: tuple) -> tuple[ast.Qualifier, ...]:
+    """The qualifiers among `items`; a bare place phrase is a qualifier that names a place."""
+    return tuple(item if isinstance(item, ast.Qualifier)
+                 else ast.Qualifier(item.line, item.column, words=item.words, place=item)
+                 for item in items if isinstance(item, (ast.Qualifier, ast.Place)))
+
+
+def _of(items: tuple, kind: type) -> list:
+    return [item for item in items if isinstance(item, kind)]
+
+
+def _value(items: tuple, kind: type) -> object:
+    """The value of the first word run whose value is a `kind` (None if there is none)."""
+    for item in items:
+        if isinstance(item, _Words) and isinstance(item.value, kind):
+            return item.value
+    return None
+
+
+_VERBS = {"MOVE": (Verb.MOVE, "present"), "MOVES": (Verb.MOVE, "present"), "MOVED": (Verb.MOVE, "past"),
+          "BUILD": (Verb.BUILD, "present"), "BUILDS": (Verb.BUILD, "present"), "BUILT": (Verb.BUILD, "past")}
+
+
+def _words_node(value: object):  # noqa: ANN202 - a factory of tree-builder callbacks
+    def build(self: _ToAst, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), value)
+    return build
+
+
+def _qualifier(part):  # noqa: ANN001, ANN202 - a factory of tree-builder callbacks
+    def build(self: _ToAst, children: list) -> ast.Qualifier:
+        items = tuple(children)
+        numbers = [i for i in items if type(i) is int]
+        return ast.Qualifier(*_start(items), words=_words(items), part=part(*numbers))
+    return build
+
+
+def _space(make):  # noqa: ANN001, ANN202 - a factory of tree-builder callbacks
+    def build(self: _ToAst, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), make(items))
+    return build
+
+
+class _ToAst(Transformer):
+    """Build ast nodes; each node takes the position of its first word."""
+
+    def start(self, children: list) -> ast.Rules:
+        return ast.Rules(line=1, column=1, sections=tuple(children))
+
+    def section(self, children: list) -> ast.Section:
+        header, *statements = children
+        return ast.Section(line=header.line, column=header.column, header=str(header.value),
+                           statements=tuple(statements))
+
+    def statement(self, children: list) -> ast.Statement:
+        items = tuple(children)
+        guard = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, ast.PatternNode)), None)
+        clause = next(i for i in items if isinstance(i, ast.Node) and not isinstance(i, ast.PatternNode))
+        return ast.Statement(*_start(items), guard=guard, clause=clause)
+
+    def guard(self, children: list) -> _Words:
+        items = tuple(children)
+        pattern = _of(items, ast.PatternNode)[0]
+        return _Words(*_start(items), "if " + _words(items), pattern)
+
+    # -- clauses
+    def step(self, children: list) -> ast.StepNode:
+        items = tuple(children)
+        verb = _value(items, tuple)
+        piece = self._piece(items)
+        return ast.StepNode(*_start(items), actor=_of(items, ast.Actor)[0], modality=_value(items, Modality),
+                            verb=verb[0], piece=piece[0] if piece else None,
+                            piece_any_level=bool(piece and piece[1]),
+                            place=next(iter(_of(items, ast.Place)), None), repeat=_value(items, Repeat),
+                            qualifiers=tuple(_of(items, ast.Qualifier)), effects=tuple(_of(items, ast.Forcing)))
+
+    @staticmethod
+    def _piece(items: tuple) -> tuple[Piece, bool] | None:
+        for item in items:
+            if isinstance(item, _Words) and isinstance(item.value, list):
+                return item.value[0], item.value[1]
+        return None
+
+    def pattern(self, children: list) -> ast.PatternNode:
+        items = tuple(children)
+        verb, tense = _value(items, tuple)
+        piece = self._piece(items)
+        return ast.PatternNode(*_start(items), actor=_of(items, ast.Actor)[0], verb=verb, tense=tense,
+                               piece=piece[0] if piece else None, qualifiers=_qualifiers(items))
+
+    def follow_up(self, children: list) -> ast.FollowUpNode:
+        items = tuple(children)
+        return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0],
+                                step=_of(items, ast.StepNode)[0])
+
+    def prohibition(self, children: list) -> ast.ProhibitionNode:
+        items = tuple(children)
+        piece = self._piece(items)
+        return ast.ProhibitionNode(*_start(items), actor=_of(items, ast.Actor)[0], verb=_value(items, tuple)[0],
+                                   piece=piece[0] if piece else None, qualifiers=_qualifiers(items))
+
+    def win(self, children: list) -> ast.WinNode:
+        items = tuple(children)
+        also = any(isinstance(i, Token) and i.type == "ALSO" for i in items)
+        return ast.WinNode(*_start(items), also=also, pattern=_of(items, ast.PatternNode)[0])
+
+    def loss(self, children: list) -> ast.LossNode:
+        return ast.LossNode(*_start(tuple(children)))
+
+    def placement(self, children: list) -> ast.PlacementNode:
+        items = tuple(children)
+        return ast.PlacementNode(*_start(items), count=next(i for i in items if type(i) is int))
+
+    def extra(self, children: list) -> ast.Qualifier:
+        return _qualifiers(tuple(children))[0]
+
+    def forcing(self, children: list) -> ast.Forcing:
+        items = tuple(children)
+        actor = _of(items, ast.Actor)[0]
+        displaced = ast.Actor(actor.line, actor.column, WorkerSelector(Role.DISPLACED, Owner.ANYONES), actor.words)
+        return ast.Forcing(*_start(items), actor=displaced, place=_of(items, ast.Place)[0])
+
+    # -- actors
+    def _actor(role: Role, owner: Owner | None = None):  # noqa: N805 - a factory used in the class body
+        def build(self: _ToAst, children: list) -> ast.Actor:
+            items = tuple(children)
+            whose = _value(items, Owner) or owner or Owner.YOURS
+            return ast.Actor(*_start(items), selector=WorkerSelector(role, whose), words=_words(items))
+        return build
+
+    chosen_worker = _actor(Role.CHOSEN)
+    each_worker = _actor(Role.EACH)
+    subject_worker = _actor(Role.SUBJECT, Owner.YOURS)
+    any_worker = _actor(Role.SUBJECT, Owner.ANYONES)
+    moved_worker = _actor(Role.MOVED, Owner.YOURS)
+    unmoved_worker = _actor(Role.UNMOVED, Owner.YOURS)
+    that_worker = _actor(Role.THAT, Owner.YOURS)
+
+    yours = _words_node(Owner.YOURS)
+    opponents = _words_node(Owner.OPPONENTS)
+    may = _words_node(Modality.MAY)
+    must = _words_node(Modality.MUST)
+
+    def verb(self, children: list) -> _Words:
+        token = children[0]
+        return _Words(token.line, token.column, str(token.value), _VERBS[token.type])
+
+    def dome(self, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), [Piece.DOME, len(items) > 2])
+
+    block = _words_node([Piece.BLOCK, False])
+    once_more = _words_node(Repeat(1))
+    any_number = _words_node(ANY_NUMBER)
+
+    def up_to(self, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), Repeat(next(i for i in items if type(i) is int), up_to=True))
+
+    def number(self, children: list) -> int:
+        token = children[0]
+        return 1 if token.type == "ONE" else int(token.value)
+
+    # -- qualifiers
+    def negated(self, children: list) -> ast.Qualifier:
+        items = tuple(children)
+        inner = _qualifiers(items)[0]
+        return ast.Qualifier(*_start(items), words=_words(items), part=inner.part, place=inner.place,
+                             negated=not inner.negated)
+
+    def not_piece(self, children: list) -> ast.Qualifier:
+        items = tuple(children)
+        piece = self._piece(items)
+        return ast.Qualifier(*_start(items), words=_words(items), part=PieceIs(piece[0]), negated=True)
+
+    up = _qualifier(lambda: UP)
+    down = _qualifier(lambda: DOWN)
+    up_or_down = _qualifier(lambda: AnyOf((UP, DOWN)))
+    climb_at_most = _qualifier(lambda n: LevelChange(Compare.LE, n))
+    descent_at_least = _qualifier(lambda n: LevelChange(Compare.LE, -n))
+    onto_level = _qualifier(lambda n: TargetLevel(Compare.EQ, n))
+
+    def last_turn(self, children: list) -> ast.Qualifier:
+        items = tuple(children)
+        return ast.Qualifier(*_start(items), words=_words(items), scope=Scope.LAST_TURN)
+
+    def this_turn(self, children: list) -> ast.Qualifier:
+        items = tuple(children)
+        return ast.Qualifier(*_start(items), words=_words(items), scope=Scope.THIS_TURN)
+
+    def place(self, children: list) -> ast.Qualifier | ast.Place:
+        items = tuple(children)
+        space = _value(items, SpaceSelector)
+        return ast.Place(*_start(items), space=space, words=_words(items))
+
+    def negatable(self, children: list) -> ast.Qualifier:  # pragma: no cover - inlined by '?'
+        return children[0]
+
+    def __default__(self, data, children, meta):  # noqa: ANN001, ANN204 - Lark's signature
+        items = tuple(children)
+        if data == "preposition" or data == "article" or data == "vacater":
+            return _Words(*_start(items), _words(items))
+        raise TypeError(f"the tree builder has no rule for {data!r}")  # pragma: no cover
+
+    def straight_backwards(self, children: list) -> ast.Place:
+        items = tuple(children)
+        return ast.Place(*_start(items), space=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND), words=_words(items))
+
+    # -- spaces
+    def described_space(self, children: list) -> _Words:
+        items = tuple(children)
+        adjectives = [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, SpaceProperty | Region)]
+        article = next((i.words for i in items if isinstance(i, _Words) and i.value is None), "")
+        region = Region.ANYWHERE if article.lower() == "any" else Region.NEIGHBORING
+        filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
+        filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
+        return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
+
+    opponent_space = _space(lambda items: SpaceSelector(Region.NEIGHBORING, None, (OccupiedBy(Owner.OPPONENTS),)))
+    vacated_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.VACATED))
+    beyond_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.BEYOND))
+    start_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.START))
+    last_built_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.LAST_BUILT))
+
+    unoccupied = _words_node(SpaceProperty.UNOCCUPIED)
+    neighboring = _words_node(Region.NEIGHBORING)
+    perimeter = _words_node(SpaceProperty.PERIMETER)
+    by_opponent = _words_node(Owner.OPPONENTS)
+    by_anyone = _words_node(Owner.ANYONES)

@@ -1,0 +1,111 @@
+"""The hooks a card compiles to: its parts, grouped by the hook point they attach to.
+
+The interpreter reads a card only through these records (DESIGN.md, "Hook points"), never the
+syntax tree nor the card's name. Each record keeps the place of its sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .kinds import Owner, Verb
+from .parts import Condition, SpaceSelector, Step, StepPattern, Where
+
+
+@dataclass(frozen=True)
+class Program:
+    """A whole turn: the standard one, or an alternative a power offers.
+
+    An `announced` program begins with the step `use NAME`; the others are found by the steps
+    taken (a turn is legal if some program accepts it).
+    """
+
+    name: str
+    announced: bool
+    steps: tuple[Step, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A step added right after every program step that matches `trigger` ('after your worker
+    moves, it may move one additional time'): 'it' is the worker of that step."""
+
+    trigger: StepPattern
+    step: Step
+    where: Where
+
+
+@dataclass(frozen=True)
+class StepOption:
+    """Another way to take every step of `step.verb`: more destinations, another piece, with
+    effects of its own ('your worker may build a dome at any level')."""
+
+    step: Step
+    where: Where
+
+
+@dataclass(frozen=True)
+class Prohibition:
+    """Steps of `verb` that workers of `binds` (seen from the card's owner) cannot take while
+    `when` holds: 'if ..., opponent workers cannot move up'."""
+
+    binds: Owner
+    verb: Verb
+    filters: tuple[Condition, ...]
+    when: Condition | None
+    where: Where
+
+
+@dataclass(frozen=True)
+class WinOnStep:
+    """The owner wins when one of its steps matches `pattern` ('you win if your worker moves
+    up onto level 3')."""
+
+    pattern: StepPattern
+    where: Where
+
+
+@dataclass(frozen=True)
+class BoardRule:
+    """What a step of `verb` is by default: where it may go and within what limits ('a worker
+    moves to an unoccupied neighboring space, up at most 1 level')."""
+
+    verb: Verb
+    destination: SpaceSelector
+    filters: tuple[Condition, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class LoseWhenStuck:
+    """A player who cannot complete a turn loses."""
+
+    where: Where
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Each player places `count` workers at setup."""
+
+    count: int
+    where: Where
+
+
+@dataclass
+class Power:
+    """A compiled card: every hook it adds, by hook point."""
+
+    name: str
+    programs: list[Program] = field(default_factory=list)
+    followups: list[FollowUp] = field(default_factory=list)
+    options: list[StepOption] = field(default_factory=list)
+    prohibitions: list[Prohibition] = field(default_factory=list)
+    wins: list[WinOnStep] = field(default_factory=list)
+    board_rules: list[BoardRule] = field(default_factory=list)
+    losses: list[LoseWhenStuck] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
+
+    @property
+    def workers_to_place(self) -> int | None:
+        return self.placements[-1].count if self.placements else None

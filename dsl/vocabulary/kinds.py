@@ -1,0 +1,138 @@
+"""The kinds of the rule vocabulary: every closed set of words is an enum.
+
+The engine dispatches on these, and its tables are checked against them when it is built, so
+a kind added here and forgotten in the engine is an error at start-up, never a silent default.
+Members marked "planned" have their place in the language (docs/language.md, "Planned parts")
+but no engine yet: the checker refuses them with a message that names the part.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Verb(Enum):
+    """What a step does (the verbs of the turn notation)."""
+
+    MOVE = "move"
+    BUILD = "build"
+    FORCE = "force"
+    REMOVE = "remove"
+    PLACE = "place"
+    TOKEN = "token"
+    USE = "use"
+
+
+class Modality(Enum):
+    """May is optional; must binds (a turn that cannot obey it is not a turn); if possible
+    binds only when it can be obeyed (evaluated as the pack's setting says)."""
+
+    MAY = "may"
+    MUST = "must"
+    IF_POSSIBLE = "if possible"
+
+
+class Owner(Enum):
+    """Whose workers a selector takes, seen from the card's owner."""
+
+    YOURS = "your"
+    OPPONENTS = "opponent"
+    ANYONES = "any"
+
+
+class Role(Enum):
+    """Which worker a worker selector names, by its part in the turn."""
+
+    CHOSEN = "one of"          # chosen by this step, then bound ('that worker')
+    EACH = "each"              # chosen afresh at every repetition of the step
+    MOVED = "the moved"        # the worker of the turn's latest move
+    UNMOVED = "the unmoved"    # a worker of yours that has not moved this turn
+    THAT = "that"              # the worker of the previous step ('it', 'that worker')
+    SUBJECT = "your worker"    # the worker taking the step a rule is about
+    DISPLACED = "displaced"    # the worker on the space a step goes into ('that worker' in an option)
+
+
+class SpaceRef(Enum):
+    """A space named by its part in the step or the turn."""
+
+    TARGET = "target"          # where the step goes
+    ORIGIN = "origin"          # where the acting worker stands before the step
+    START = "start"            # where the worker stood at the start of the turn
+    LAST_BUILT = "last built"  # the space of the turn's latest build
+    VACATED = "vacated"        # the space the moving worker just left
+    BEYOND = "beyond"          # the next space past the target, in the step's direction
+
+
+class Region(Enum):
+    """The spaces a space selector starts from, before its filters."""
+
+    NEIGHBORING = "neighboring"  # around the acting worker (the board's neighbourhood)
+    ANYWHERE = "any"             # every space of the board
+    SINGLE = "single"            # one space named by a SpaceRef
+
+
+class Piece(Enum):
+    """What a build puts on a space."""
+
+    NEXT = "next"    # the next piece: a block below level 3, a dome on it
+    BLOCK = "block"
+    DOME = "dome"
+
+
+class SpaceProperty(Enum):
+    """A fact about one space."""
+
+    UNOCCUPIED = "unoccupied"  # no worker and no dome
+    PERIMETER = "perimeter"    # on the board's edge
+    DOMED = "domed"
+
+
+class Compare(Enum):
+    LT = "<"
+    LE = "<="
+    EQ = "=="
+    NE = "!="
+    GE = ">="
+    GT = ">"
+
+    def holds(self, left: int, right: int) -> bool:
+        return _COMPARISONS[self](left, right)
+
+
+_COMPARISONS = {
+    Compare.LT: lambda a, b: a < b, Compare.LE: lambda a, b: a <= b, Compare.EQ: lambda a, b: a == b,
+    Compare.NE: lambda a, b: a != b, Compare.GE: lambda a, b: a >= b, Compare.GT: lambda a, b: a > b,
+}
+
+
+class Scope(Enum):
+    """How far back a condition over the event log looks."""
+
+    THIS_TURN = "this turn"
+    LAST_TURN = "your last turn"   # the owner's most recent turn (its own, not anyone's)
+
+
+class Quantity(Enum):
+    """Board-wide counts a condition may compare."""
+
+    COMPLETE_TOWERS = "complete towers"
+
+
+class Timing(Enum):
+    """The hook points a section header names (DESIGN.md, "Hook points")."""
+
+    SETUP = "setup"
+    TURN = "turn"                      # the base card's standard turn
+    YOUR_TURN = "your turn"            # a turn a power adds, found by the steps taken
+    ALTERNATIVE_TURN = "alternative turn"  # a turn a power adds, announced with `use NAME`
+    YOUR_MOVE = "your move"
+    YOUR_BUILD = "your build"
+    OPPONENTS_TURN = "opponent's turn"
+    AT_ALL_TIMES = "at all times"
+    WIN_CONDITION = "win condition"
+    WIN_RESTRICTION = "win restriction"
+    LOSS_CONDITION = "loss condition"
+    START_OF_TURN = "start of your turn"   # planned
+    END_OF_TURN = "end of your turn"       # planned
+    EVERY_MOVE = "every move"              # planned
+    EVERY_BUILD = "every build"            # planned

@@ -1,0 +1,216 @@
+"""The typed parts of the rule language: conditions, selectors, effects and steps.
+
+A card's sentence is parsed into these and nothing else; the engine compiles each part once,
+wherever it stands. A part is defined by what it does, not by the card it came from, so a part
+written once works in every place its type fits: a space selector is a move's, a build's or a
+force's destination alike, and a condition may filter a step, guard a rule or match a logged
+event.
+
+Conditions are judged against a *step view*: a step taken or about to be taken (its verb,
+worker, origin, target and piece) in a state, during a turn. The same view describes a step
+in the event log, so a pattern over past events ("moved up on your last turn") is written with
+the very filters that limit a step ("cannot move up").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .kinds import Compare, Modality, Owner, Piece, Quantity, Region, Role, Scope, SpaceProperty, SpaceRef, Verb
+
+
+@dataclass(frozen=True)
+class Where:
+    """The place in a data file a part comes from, for messages at check and run time."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+# ---- conditions ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LevelChange:
+    """level(target) - level(origin) `op` `amount`: 'up' is > 0, 'down' < 0, 'up at most 1
+    level' <= 1, 'down two or more levels' <= -2."""
+
+    op: Compare
+    amount: int
+
+
+@dataclass(frozen=True)
+class TargetLevel:
+    """level(target) `op` `level`: 'onto level 3', 'on level 0 or higher'."""
+
+    op: Compare
+    level: int
+
+
+@dataclass(frozen=True)
+class SpaceIs:
+    """The space `space` has a property: 'on a perimeter space', 'an unoccupied space'."""
+
+    space: SpaceRef
+    prop: SpaceProperty
+
+
+@dataclass(frozen=True)
+class SameSpace:
+    """The target is the space `space`: 'back to its starting space', 'on the same space'."""
+
+    space: SpaceRef
+
+
+@dataclass(frozen=True)
+class PieceIs:
+    """The piece the step builds is `piece` (the next piece on level 3 is a dome)."""
+
+    piece: Piece
+
+
+@dataclass(frozen=True)
+class OccupiedBy:
+    """The target holds a worker of `owner`: 'a space occupied by an opponent worker'."""
+
+    owner: Owner
+
+
+@dataclass(frozen=True)
+class Not:
+    part: Condition
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    parts: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class AllOf:
+    parts: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class StepPattern:
+    """Steps of `verb` by workers of `owner` that pass `filters`: what a trigger listens to, a
+    win waits for, and a condition over the event log looks for."""
+
+    verb: Verb
+    owner: Owner
+    filters: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class Happened:
+    """Some step in the event log, within `scope`, matches `pattern`: 'if one of your workers
+    moved up on your last turn'."""
+
+    scope: Scope
+    pattern: StepPattern
+
+
+@dataclass(frozen=True)
+class CountIs:
+    """A board-wide count compared with a number: 'there are at least 5 complete towers'."""
+
+    quantity: Quantity
+    op: Compare
+    amount: int
+
+
+Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Not | AnyOf | AllOf
+             | Happened | CountIs)
+
+#: The condition parts; the engine has a compiler for each (checked when it is built).
+CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Not,
+                                     AnyOf, AllOf, Happened, CountIs)
+
+
+# ---- selectors -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WorkerSelector:
+    """Which workers: by their part in the turn (`role`) and whose they are (`owner`)."""
+
+    role: Role
+    owner: Owner = Owner.YOURS
+
+
+@dataclass(frozen=True)
+class SpaceSelector:
+    """Which spaces: a region (around the acting worker, the whole board, or one space named by
+    `ref`), narrowed by `filters` (judged with each candidate space as the target)."""
+
+    region: Region
+    ref: SpaceRef | None = None
+    filters: tuple[Condition, ...] = ()
+
+
+# ---- effects ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Force:
+    """Relocate a worker without moving it (it cannot win, nor count as a move): part of a step
+    ('forcing that worker to the space your worker vacated')."""
+
+    worker: WorkerSelector
+    destination: SpaceSelector
+
+
+Effect = Force
+EFFECT_TYPES: tuple[type, ...] = (Force,)
+
+
+# ---- steps -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Repeat:
+    """How many times a step is taken: exactly `times`, up to `times` ('up to 3 times'), or any
+    number of times (`times` None, which includes zero)."""
+
+    times: int | None = 1
+    up_to: bool = False
+
+    @property
+    def once(self) -> bool:
+        return self.times == 1 and not self.up_to
+
+
+ONCE = Repeat()
+ANY_NUMBER = Repeat(None)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: who takes it, what it does, how often, where it may go and on what terms.
+
+    `destination` None takes the board rule's for the verb. `effects` happen as part of the
+    step; a candidate whose effects cannot happen is not offered.
+    """
+
+    verb: Verb
+    actor: WorkerSelector
+    modality: Modality
+    where: Where
+    repeat: Repeat = ONCE
+    destination: SpaceSelector | None = None
+    piece: Piece = Piece.NEXT
+    filters: tuple[Condition, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+
+# ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --
+
+UP = LevelChange(Compare.GT, 0)
+DOWN = LevelChange(Compare.LT, 0)
+NOT_UP = Not(UP)
+NOT_UP_OR_DOWN = Not(AnyOf((UP, DOWN)))
+NOT_BACK_TO_START = Not(SameSpace(SpaceRef.START))
+ON_LAST_BUILT = SameSpace(SpaceRef.LAST_BUILT)
+NOT_ON_LAST_BUILT = Not(ON_LAST_BUILT)
+NOT_A_DOME = Not(PieceIs(Piece.DOME))
+UNOCCUPIED = SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED)

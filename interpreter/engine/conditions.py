@@ -1,0 +1,210 @@
+"""Conditions compiled to closures, once per seat, wherever they stand.
+
+Every condition of the language is judged against a *step view*: a step about to be taken (a
+candidate) or taken already (an event of the log), given as the arguments of `Test`:
+(walk, worker, origin, target, from_height, to_height, piece). A candidate passes the heights of
+the board now; an event passes the heights it recorded. So the filters that limit a step
+('cannot move up') are the same closures that read the log ('moved up on your last turn').
+
+`compile_condition` dispatches on the part's type through `COMPILERS`, which must cover every
+condition part of the vocabulary: a part without a compiler stops the engine from being built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Happened, LevelChange, Not,
+                               OccupiedBy, Owner, Piece, PieceIs, Quantity, SameSpace, Scope, SpaceIs, SpaceProperty,
+                               SpaceRef, StepPattern, TargetLevel, Verb)
+from ..model.board import BEYOND, NEIGHBOURS, SQUARES
+from .walk import Walk
+
+Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
+
+#: The squares on the board's edge.
+PERIMETER = frozenset(s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
+
+
+class Judge:
+    """Compiles conditions for one card holder: 'your' and 'opponent' are seen from its seat."""
+
+    def __init__(self, seat: int, team: int) -> None:
+        self.seat = seat
+        self.team = team
+
+    def compile(self, condition: Condition) -> Test:
+        try:
+            compiler = COMPILERS[type(condition)]
+        except KeyError:  # pragma: no cover - checked when the module is imported
+            raise TypeError(f"no compiler for the condition part {type(condition).__name__}") from None
+        return compiler(self, condition)
+
+    def compile_all(self, conditions: tuple[Condition, ...]) -> Test | None:
+        """One test for all of `conditions` (None when there are none: nothing to test)."""
+        if not conditions:
+            return None
+        return self.compile(conditions[0] if len(conditions) == 1 else AllOf(conditions))
+
+    def owned(self, owner: Owner) -> Callable[[int], bool]:
+        """Whether a team's workers are `owner`'s, seen from this card holder."""
+        team = self.team
+        if owner is Owner.YOURS:
+            return lambda other: other == team
+        if owner is Owner.OPPONENTS:
+            return lambda other: other != team
+        return lambda other: True
+
+    def pattern(self, pattern: StepPattern) -> Callable[[Walk, tuple], bool]:
+        """A test of one logged event against a step pattern."""
+        kinds = {Verb.MOVE: ("move",), Verb.BUILD: ("build",)}.get(pattern.verb, ())
+        owned = self.owned(pattern.owner)
+        test = self.compile_all(pattern.filters)
+
+        def matches(walk: Walk, event: tuple) -> bool:
+            if event[0] not in kinds or not owned(walk.state.worker_team[event[1]]):
+                return False
+            if test is None:
+                return True
+            if event[0] == "move":
+                return test(walk, event[1], event[2], event[3], event[4], event[5], None)
+            return test(walk, event[1], -1, event[2], event[3], event[3], Piece.DOME if event[4] else Piece.BLOCK)
+        return matches
+
+
+def _level_change(judge: Judge, part: LevelChange) -> Test:
+    op, amount = part.op, part.amount
+    return lambda walk, worker, origin, target, here, there, piece: op.holds(there - here, amount)
+
+
+def _target_level(judge: Judge, part: TargetLevel) -> Test:
+    op, level = part.op, part.level
+    return lambda walk, worker, origin, target, here, there, piece: op.holds(there, level)
+
+
+def _space_is(judge: Judge, part: SpaceIs) -> Test:
+    locate = space_locator(part.space)
+    if part.prop is SpaceProperty.PERIMETER:
+        return lambda walk, worker, origin, target, here, there, piece: locate(walk, worker, origin, target) in PERIMETER
+
+    if part.prop is SpaceProperty.UNOCCUPIED:
+        def unoccupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+            square = locate(walk, worker, origin, target)
+            return square >= 0 and not walk.state.blocked[square]
+        return unoccupied
+
+    def domed(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+        square = locate(walk, worker, origin, target)
+        return square >= 0 and walk.state.domes[square]
+    return domed
+
+
+def _same_space(judge: Judge, part: SameSpace) -> Test:
+    locate = space_locator(part.space)
+    return lambda walk, worker, origin, target, here, there, piece: target == locate(walk, worker, origin, target)
+
+
+def _piece_is(judge: Judge, part: PieceIs) -> Test:
+    wanted = part.piece
+    return lambda walk, worker, origin, target, here, there, piece: piece is wanted
+
+
+def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
+    owned = judge.owned(part.owner)
+
+    def occupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+        other = walk.state.occupant[target]
+        return other >= 0 and other != worker and owned(walk.state.worker_team[other])
+    return occupied
+
+
+def _not(judge: Judge, part: Not) -> Test:
+    inner = judge.compile(part.part)
+    return lambda *view: not inner(*view)
+
+
+def _any_of(judge: Judge, part: AnyOf) -> Test:
+    tests = tuple(judge.compile(p) for p in part.parts)
+    return lambda *view: any(test(*view) for test in tests)
+
+
+def _all_of(judge: Judge, part: AllOf) -> Test:
+    tests = tuple(judge.compile(p) for p in part.parts)
+    return lambda *view: all(test(*view) for test in tests)
+
+
+def _happened(judge: Judge, part: Happened) -> Test:
+    matches = judge.pattern(part.pattern)
+    seat = judge.seat
+    if part.scope is Scope.THIS_TURN:
+        return lambda walk, *view: any(matches(walk, event) for event in walk.events)
+
+    def on_last_turn(walk: Walk, *view: object) -> bool:
+        for record in reversed(walk.state.history):
+            if record.seat == seat:
+                return any(matches(walk, event) for event in record.events)
+        return False
+    return on_last_turn
+
+
+def _count_is(judge: Judge, part: CountIs) -> Test:
+    op, amount = part.op, part.amount
+    if part.quantity is Quantity.COMPLETE_TOWERS:
+        def towers(walk: Walk, *view: object) -> bool:
+            st = walk.state
+            return op.holds(sum(1 for s in SQUARES if st.domes[s] and st.heights[s] == 3), amount)
+        return towers
+    raise TypeError(f"no count for {part.quantity}")  # pragma: no cover - one member today
+
+
+COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
+    LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Not: _not, AnyOf: _any_of, AllOf: _all_of, Happened: _happened,
+    CountIs: _count_is,
+}
+_missing = set(CONDITION_TYPES) - set(COMPILERS)
+if _missing:  # pragma: no cover - a part added to the vocabulary and not here
+    raise TypeError(f"the engine has no compiler for {sorted(t.__name__ for t in _missing)}")
+
+
+# ---- spaces named by their part in the step or the turn -------------------------------------------
+
+Locator = Callable[[Walk, int, int, int], int]
+
+
+def _start_of_turn(walk: Walk, worker: int, origin: int, target: int) -> int:
+    for event in walk.events:
+        if event[0] == "move" and event[1] == worker:
+            return event[2]
+    return walk.state.worker_pos[worker]
+
+
+def _last_built(walk: Walk, worker: int, origin: int, target: int) -> int:
+    for event in reversed(walk.events):
+        if event[0] == "build":
+            return event[2]
+    return -1
+
+
+def _vacated(walk: Walk, worker: int, origin: int, target: int) -> int:
+    return origin
+
+
+def _beyond(walk: Walk, worker: int, origin: int, target: int) -> int:
+    return BEYOND[origin][target] if origin >= 0 and target >= 0 else -1
+
+
+LOCATORS: dict[SpaceRef, Locator] = {
+    SpaceRef.TARGET: lambda walk, worker, origin, target: target,
+    SpaceRef.ORIGIN: lambda walk, worker, origin, target: origin,
+    SpaceRef.START: _start_of_turn,
+    SpaceRef.LAST_BUILT: _last_built,
+    SpaceRef.VACATED: _vacated,
+    SpaceRef.BEYOND: _beyond,
+}
+if set(LOCATORS) != set(SpaceRef):  # pragma: no cover - a reference added to the vocabulary and not here
+    raise TypeError(f"the engine cannot locate {sorted(r.name for r in set(SpaceRef) - set(LOCATORS))}")
+
+
+def space_locator(ref: SpaceRef) -> Locator:
+    return LOCATORS[ref]

@@ -1,0 +1,65 @@
+"""A seat's rules: the base card and the seat's powers, gathered once per game.
+
+The base card states the board rules, the standard turn, the base win and the loss; a power adds
+turns, follow-ups, step options, wins and prohibitions. Prohibitions bind the seats the card holder
+opposes, so they are gathered per card holder and applied to the others when the engine is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...dsl.vocabulary import (BoardRule, FollowUp, Happened, Not, AllOf, AnyOf, Power, Program, Prohibition, Scope,
+                               StepOption, Verb, WinOnStep)
+from ...dsl.vocabulary.parts import Condition
+
+
+@dataclass
+class SeatRules:
+    """What one seat plays by."""
+
+    seat: int
+    team: int
+    board: dict[Verb, BoardRule]
+    programs: list[Program]
+    followups: list[FollowUp]
+    options: dict[Verb, list[StepOption]]
+    wins: list[WinOnStep]
+    lose_when_stuck: bool
+    prohibitions: list[Prohibition]
+    #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
+    #: rule reads later, and so part of each of its turns' outcomes.
+    memory: list[Happened]
+
+
+def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRules:
+    """Combine the base card and a seat's powers into that seat's rules."""
+    everything = [base, *powers]
+    options: dict[Verb, list[StepOption]] = {}
+    for power in everything:
+        for option in power.options:
+            options.setdefault(option.step.verb, []).append(option)
+    prohibitions = [p for power in powers for p in power.prohibitions]
+    memory = [c for p in prohibitions if p.when is not None for c in _last_turn_conditions(p.when)]
+    return SeatRules(
+        seat=seat, team=team,
+        board={rule.verb: rule for rule in base.board_rules},
+        programs=[program for power in everything for program in power.programs],
+        followups=[f for power in everything for f in power.followups],
+        options=options,
+        wins=[w for power in everything for w in power.wins],
+        lose_when_stuck=bool(base.losses),
+        prohibitions=prohibitions,
+        memory=memory,
+    )
+
+
+def _last_turn_conditions(condition: Condition) -> list[Happened]:
+    if isinstance(condition, Happened):
+        return [condition] if condition.scope is Scope.LAST_TURN else []
+    if isinstance(condition, Not):
+        return _last_turn_conditions(condition.part)
+    if isinstance(condition, (AllOf, AnyOf)):
+        return [h for part in condition.parts for h in _last_turn_conditions(part)]
+    return []
