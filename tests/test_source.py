@@ -234,7 +234,8 @@ def test_misspelt_key_suggests_the_right_one(tmp_path: Path) -> None:
 def test_unknown_key_without_a_close_match_lists_the_keys(tmp_path: Path) -> None:
     errors = errors_of(write(tmp_path, MINIMAL["pack"] + "colour: blue\n"), "pack")
     assert where(errors) == [(10, 1, "unknown key 'colour' (accepted keys: name, title, edition, "
-                                     "description, language, extends, settings, default_modes)")]
+                                     "description, language, extends, settings, default_modes, "
+                                     "edition_cards)")]
 
 
 def test_duplicate_key_is_refused_at_the_second(tmp_path: Path) -> None:

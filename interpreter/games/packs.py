@@ -8,6 +8,7 @@ show them all at once.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -83,6 +84,9 @@ class Pack:
     cards: dict[str, Card]
     modes: dict[str, Mode]
     path: str
+    #: Every god and hero name of the pack's edition (pack.yaml's `edition_cards`, or its
+    #: parent's), cards the pack does not have yet included: what a card's `bans` may name.
+    edition_cards: tuple[str, ...] = ()
 
     def card(self, name: str) -> Card | None:
         """The card of that name (any case); None for 'Mortal' (no power)."""
@@ -163,12 +167,14 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
     modes: dict[str, Mode] = dict(parent.modes) if parent else {}
     inherited_base = parent.base if parent else None
     base: Card | None = None
+    own: list[tuple[Card, Document]] = []  # the cards of this folder, with where they are written
     for path in sorted(folder.glob("*.yaml")):
         if path.name == "pack.yaml":
             continue
-        card = load_card(path, errors)
-        if card is None:
+        loaded = _load_card(path, errors)
+        if loaded is None:
             continue
+        card = loaded[0]
         if card.kind == "base":
             if base is not None:
                 errors.append(SourceError(str(path), 1, 1, f"a pack has one base card; '{base.path}' is one already"))
@@ -177,6 +183,7 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
             errors.append(SourceError(str(path), 1, 1, f"card '{card.name}' is defined twice (also in {cards[card.name].path})"))
         else:
             cards[card.name] = card
+            own.append(loaded)
     base = base or inherited_base
     if modes_folder is not None and modes_folder.is_dir():
         for path in sorted(modes_folder.glob("*.yaml")):
@@ -185,13 +192,50 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
                 modes[mode.name] = mode
     if document is not None and base is None and not any(str(folder) in e.file for e in errors):
         errors.append(SourceError(str(folder / "pack.yaml"), 1, 1, "the pack has no base card (a card with 'kind: base')"))
+    edition_cards = _edition_cards(document, parent)
+    if document is not None:
+        _check_names(own, cards, edition_cards, extends="extends" in document.data, errors=errors)
     if errors:
         raise PackError(errors)
     data = document.data
     return Pack(name=data["name"], title=data["title"], edition=data["edition"],
                 description=data["description"], settings=dict(data["settings"]),
                 default_modes={int(k): v for k, v in data["default_modes"].items()}, base=base,
-                cards=cards, modes=modes, path=str(folder))
+                cards=cards, modes=modes, path=str(folder), edition_cards=edition_cards)
+
+
+def _edition_cards(document: Document | None, parent: Pack | None) -> tuple[str, ...]:
+    """The edition's card names: the pack's own `edition_cards`, else its parent's."""
+    if document is not None and "edition_cards" in document.data:
+        return tuple(document.data["edition_cards"])
+    return parent.edition_cards if parent else ()
+
+
+def _check_names(own: list[tuple[Card, Document]], cards: dict[str, Card], edition_cards: tuple[str, ...],
+                 extends: bool, errors: list[SourceError]) -> None:
+    """Every card of the folder is a card of the edition (unless the pack extends another: an
+    author's new god is in no edition), and every name a card bans is a card of the pack or of
+    the edition, compared in any case as bans are at setup. A name that is neither is misspelt."""
+    known = {name.lower(): name for name in edition_cards}
+    if edition_cards and not extends:
+        for card, document in own:
+            if card.name not in edition_cards:
+                line, column = document.position(("name",))
+                errors.append(SourceError(document.path, line, column, f"'{card.name}' is not a card of the "
+                                          f"edition (see edition_cards in pack.yaml){_did_you_mean(card.name, known)}"))
+    known.update({name.lower(): name for name in cards})
+    where = "in the pack nor in its edition_cards" if edition_cards else "in the pack (and pack.yaml has no edition_cards)"
+    for card, document in own:
+        for index, banned in enumerate(card.bans):
+            if banned.lower() not in known:
+                line, column = document.position(("bans", index))
+                errors.append(SourceError(document.path, line, column, f"unknown card '{banned}' in bans: it is "
+                                          f"not {where}{_did_you_mean(banned, known)}"))
+
+
+def _did_you_mean(name: str, known: dict[str, str]) -> str:
+    close = difflib.get_close_matches(name.lower(), list(known), n=1, cutoff=0.6)
+    return f" (did you mean '{known[close[0]]}'?)" if close else ""
 
 
 def _parent(document: Document | None, errors: list[SourceError]) -> Pack | None:
@@ -245,6 +289,12 @@ def _compile(document: Document, kind: str, name: str, errors: list[SourceError]
 
 
 def load_card(path: Path, errors: list[SourceError]) -> Card | None:
+    loaded = _load_card(path, errors)
+    return loaded[0] if loaded else None
+
+
+def _load_card(path: Path, errors: list[SourceError]) -> tuple[Card, Document] | None:
+    """The card and its document (which knows where each value is written, for later faults)."""
     document = _document(path, "card", errors)
     if document is None:
         return None
@@ -252,10 +302,11 @@ def load_card(path: Path, errors: list[SourceError]) -> Card | None:
     power = _compile(document, data["kind"], data["name"], errors)
     if power is None:
         return None
-    return Card(name=data["name"], title=data["title"], kind=data["kind"], tier=data.get("tier"),
+    card = Card(name=data["name"], title=data["title"], kind=data["kind"], tier=data.get("tier"),
                 players=tuple(data["players"]), bans=tuple(data.get("bans", ())),
                 summary=data["summary"], text=data["text"], rules=data["rules"], power=power,
                 path=str(path))
+    return card, document
 
 
 def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
