@@ -14,8 +14,8 @@ import difflib
 from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (AnyOf, Compare, LevelChange, Modality, Not, Owner, PieceIs, Role, SameSpace, SpaceRef,
-                          TargetLevel, Verb)
+from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Not, Owner, Piece, PieceIs, Role,
+                          SameSpace, SpaceRef, TargetLevel, Verb)
 from .compiler import PROGRAM_SECTIONS, qualifier_condition
 
 
@@ -23,10 +23,10 @@ class CheckError(SourceError):
     """A sentence that parses but does not make sense where it stands."""
 
 
-STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, WIN, LOSS, PLACEMENT = (
-    "a turn step", "an 'after ...' follow-up", "a step option ('your worker may ...')",
-    "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win condition", "a loss condition",
-    "a worker placement")
+STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS, PLACEMENT, END_STEP = (
+    "a turn step", "a follow-up ('after ...', 'each time ...', 'before ...')", "a step option ('your worker may ...')",
+    "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win veto ('... cannot win by ...')",
+    "a win condition", "a loss condition", "a worker placement", "an end-of-turn step")
 
 #: Which sentences each section may hold (the rulebook's timing words).
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -35,7 +35,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "alternative turn (optional)": (STEP,),
     "your move": (FOLLOW_UP, OPTION),
     "your build": (FOLLOW_UP, OPTION),
-    "opponent's turn": (PROHIBITION,),
+    "alternative build": (OPTION,),
+    "end of your turn": (END_STEP,),
+    "opponent's turn": (PROHIBITION, VETO),
     "win condition": (WIN,),
     "alternative win condition": (WIN,),
     "loss condition": (LOSS,),
@@ -44,7 +46,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 }
 
 #: The verb a section's follow-ups and options are about.
-SECTION_VERB = {"your move": Verb.MOVE, "your build": Verb.BUILD}
+SECTION_VERB = {"your move": Verb.MOVE, "your build": Verb.BUILD, "alternative build": Verb.BUILD}
 
 #: Sections only the base card (the pack's standard rules) may have, and what a power writes instead.
 BASE_ONLY = {
@@ -57,7 +59,13 @@ ONLY_ON = {
     BOARD_RULE: ({"base"}, "a board rule belongs to the base card"),
     PLACEMENT: ({"mode"}, "worker placement belongs to a mode's 'Setup:'"),
     PROHIBITION: ({"god", "hero"}, "a 'cannot' prohibition is a power's: it binds the power's opponents"),
+    VETO: ({"god", "hero"}, "a win veto is a power's: it binds the power's opponents"),
+    END_STEP: ({"god", "hero"}, "an end-of-turn step is a power's"),
 }
+
+#: The conditions a guard ('if ...') may put on each kind of sentence.
+GUARDED = {PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
+           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level')"}
 
 
 def check_rules(rules: ast.Rules, origin: Origin, kind: str) -> list[CheckError]:
@@ -74,9 +82,11 @@ def sentence_kind(header: str, clause: ast.Clause) -> str:
             return STEP
         if header == "at all times":
             return BOARD_RULE
+        if header == "end of your turn":
+            return END_STEP
         return OPTION
-    return {ast.FollowUpNode: FOLLOW_UP, ast.ProhibitionNode: PROHIBITION, ast.WinNode: WIN, ast.LossNode: LOSS,
-            ast.PlacementNode: PLACEMENT}[type(clause)]
+    return {ast.FollowUpNode: FOLLOW_UP, ast.ProhibitionNode: PROHIBITION, ast.VetoNode: VETO, ast.WinNode: WIN,
+            ast.LossNode: LOSS, ast.PlacementNode: PLACEMENT}[type(clause)]
 
 
 class _Checker:
@@ -136,21 +146,45 @@ class _Checker:
             self.board_rule(clause)
         elif kind == PROHIBITION:
             self.prohibition(clause)
+        elif kind == VETO:
+            self.veto(clause)
+        elif kind == END_STEP:
+            self.end_step(clause, statement.guard)
         elif kind == WIN:
             self.win(clause)
         elif kind == PLACEMENT and not 1 <= clause.count <= 4:
             self.error(clause, f"a player places 1 to 4 workers, not {clause.count}")
 
     # ---- the parts of sentences
-    def guard(self, guard: ast.PatternNode, kind: str) -> None:
-        if kind != PROHIBITION:
-            self.error(guard, f"a condition ('if ...') on {kind} is not in the language yet: "
-                              "conditions guard prohibitions for now")
+    def guard(self, guard: ast.ConditionNode, kind: str) -> None:
+        if kind not in GUARDED:
+            self.error(guard, f"a condition ('if ...') on {kind} is not in the language yet: conditions guard "
+                              f"{' and '.join(GUARDED)}")
+            return
+        if kind == END_STEP:
+            if not isinstance(guard, ast.WorkerStateNode):
+                self.error(guard, f"{kind} is guarded by {GUARDED[END_STEP]}")
+            else:
+                self.worker_state(guard)
+            return
+        if not isinstance(guard, ast.PatternNode):
+            self.error(guard, f"{kind} is guarded by {GUARDED[PROHIBITION]}")
+            return
         scopes = [q for q in guard.qualifiers if q.scope is not None]
         if guard.tense != "past" or len(scopes) != 1:
             self.error(guard, "a condition over what happened says when, in the past tense: "
                               "'if one of your workers moved up on your last turn'")
         self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
+
+    def worker_state(self, node: ast.WorkerStateNode) -> None:
+        if node.actor.selector.role not in (Role.UNMOVED, Role.MOVED, Role.CHOSEN):
+            self.error(node.actor, f"a condition on workers names 'your unmoved worker', 'the moved worker' or "
+                                   f"'one of your workers', not '{node.actor.words}'")
+        for qualifier in node.qualifiers:
+            part = qualifier_condition(qualifier)
+            inner = part.part if isinstance(part, Not) else part
+            if not isinstance(inner, TargetLevel) and qualifier.place is None:
+                self.error(qualifier, f"'{qualifier.words}' does not describe where a worker stands")
 
     def pattern(self, pattern: ast.PatternNode, what: str) -> None:
         if pattern.tense != "present":
@@ -172,21 +206,54 @@ class _Checker:
             self.error(step.actor, "a follow-up is taken by the worker of the step it follows: write 'it'")
         if step.modality is None:
             self.error(step, "say whether the follow-up is optional ('may') or binding ('must')")
-        self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD)
+        if node.timing is not FollowUpTiming.AFTER and step.modality is not Modality.MAY:
+            self.error(step, f"a follow-up '{node.timing.value} ...' is optional for now: write 'may'")
+        self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD and node.timing is not FollowUpTiming.BEFORE)
 
     def option(self, header: str, node: ast.StepNode) -> None:
         expected = SECTION_VERB[header]
         if node.verb is not expected:
             self.error(node, f"'{header}:' gives another way to {expected.value}, not to {node.verb.value}")
-        if node.actor.selector.role is not Role.SUBJECT or node.actor.selector.owner is not Owner.YOURS:
-            self.error(node.actor, f"a step option is about 'your worker', not '{node.actor.words}'")
-        if node.modality is not Modality.MAY:
-            self.error(node, "a step option is a choice: write 'your worker may ...'")
+        selector = node.actor.selector
+        other_worker = selector.role is Role.UNMOVED or selector.sex is not None
+        if selector.owner is not Owner.YOURS or (selector.role is not Role.SUBJECT and not other_worker):
+            self.error(node.actor, f"a step option is about 'your worker' (or 'your unmoved worker', 'your female "
+                                   f"worker'), not '{node.actor.words}'")
+        if node.instead:
+            if node.modality is Modality.MAY:
+                self.error(node, "'instead' replaces the step: it is not a choice; leave out 'may'")
+            if not other_worker and node.piece is None and node.place is None:
+                self.error(node, "this replaces the step with itself: say what changes")
+        elif node.modality is not Modality.MAY:
+            self.error(node, "a step option is a choice: write 'your worker may ...' (or end with 'instead' "
+                             "to replace the step)")
         if node.repeat is not None:
             self.error(node, "a step option cannot repeat; write a follow-up ('after your worker ...') instead")
-        if node.piece is None and node.place is None and not node.effects:
-            self.error(node, "this option adds nothing: say where the step may go, or what it may build")
+        climbs = any(isinstance(qualifier_condition(q), LevelChange) for q in node.qualifiers)
+        if node.piece is None and node.place is None and not node.effects and not other_worker and not climbs:
+            self.error(node, "this option adds nothing: say where the step may go, how far, or what it may build")
         self.step_parts(node, earlier_build=False)
+
+    def end_step(self, node: ast.StepNode, guard: ast.ConditionNode | None) -> None:
+        role = node.actor.selector.role
+        if node.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.EACH):
+            self.error(node.actor, f"an end-of-turn step is taken by 'your unmoved worker', 'the moved worker', "
+                                   f"'one of your workers' or 'it', not '{node.actor.words}'")
+        if role is Role.THAT and not isinstance(guard, ast.WorkerStateNode):
+            self.error(node.actor, "'it' needs a worker named before: 'if your unmoved worker is ..., it may ...'")
+        if node.modality is None:
+            self.error(node, "say whether the step is optional ('may') or binding ('must')")
+        if node.effects or node.instead or not node.can_win:
+            self.error(node, "an end-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
+        self.step_parts(node, earlier_build=True)
+
+    def veto(self, node: ast.VetoNode) -> None:
+        selector = node.actor.selector
+        if selector.role is not Role.EACH or selector.owner is not Owner.OPPONENTS:
+            self.error(node.actor, f"a win veto binds 'opponent workers', not '{node.actor.words}'")
+        if not node.qualifiers:
+            self.error(node, "this forbids every win by a move: say which moves ('into a perimeter space')")
+        self.qualifiers(Verb.MOVE, node.qualifiers, earlier_build=False, in_pattern=False)
 
     def board_rule(self, node: ast.StepNode) -> None:
         if node.actor.selector.role is not Role.SUBJECT or node.actor.selector.owner is not Owner.ANYONES:
@@ -211,6 +278,14 @@ class _Checker:
             word = "you also win" if self.kind != "base" else "you win"
             self.error(node, f"write '{word}': a power's win condition adds to the standard one, "
                              "the base card's is the standard one")
+        if isinstance(node.pattern, ast.TowersNode):
+            if not 1 <= node.pattern.count <= 25:
+                self.error(node.pattern, f"the board holds 0 to 25 complete towers, not {node.pattern.count}")
+            return
+        if isinstance(node.pattern, ast.WorkerStateNode):
+            self.error(node.pattern, "a win on where workers stand is not in the language yet; wins come from "
+                                     "moves ('if your worker moves ...') or counts ('when there are ...')")
+            return
         if node.pattern.verb is not Verb.MOVE:
             self.error(node.pattern, "a win by building is not in the language yet; wins come from moves")
         self.pattern(node.pattern, "a win condition")
@@ -219,10 +294,23 @@ class _Checker:
 
     def step_parts(self, node: ast.StepNode, earlier_build: bool) -> None:
         self.qualifiers(node.verb, node.qualifiers, earlier_build, in_pattern=False)
+        if node.verb is Verb.FORCE and (node.target is None or node.place is None):
+            self.error(node, "a force says which worker it forces and where: 'force a neighboring opponent worker "
+                             "to the space on the other side of it'")
+        if node.target is not None and node.verb is not Verb.FORCE:
+            self.error(node.target, f"only a force acts on another worker, not a {node.verb.value}")
+        if node.verb is Verb.REMOVE and (node.piece is not Piece.BLOCK or node.place is None):
+            self.error(node, "a removal says what it removes and from where: 'remove a block from an unoccupied "
+                             "neighboring space'")
+        if not node.can_win and node.verb is not Verb.MOVE:
+            self.error(node, "only a move can win; 'cannot win by doing so' belongs to a move")
+        if node.verb is Verb.FORCE and node.place is not None and node.place.space.ref is not SpaceRef.OTHER_SIDE:
+            self.error(node.place, "a forced worker goes to one named space; for now that is 'the space on the "
+                                   "other side of it'")
         if node.place is not None:
             self.space_reference(node.verb, node.place.space.ref, node.place, earlier_build)
-        if node.piece is not None and node.verb is not Verb.BUILD:
-            self.error(node, "only a build can place a piece")
+        if node.piece is not None and node.verb not in (Verb.BUILD, Verb.REMOVE):
+            self.error(node, "only a build places a piece, and a removal takes one away")
         for forcing in node.effects:
             if node.place is None or not any(type(f).__name__ == "OccupiedBy" for f in node.place.space.filters):
                 self.error(forcing, "a force needs a worker to force: the step must go into a space "

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ONCE, AllOf, BoardRule, FollowUp, Force, Happened, LoseWhenStuck, Modality, Not, Piece,
-                          Placement, Power, Program, Prohibition, Region, SameSpace, Step, StepOption, StepPattern,
-                          WinOnStep, Where)
+from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, FollowUp, Force, Happened, LoseWhenStuck,
+                          Modality, Not, Piece, Placement, Power, Program, Prohibition, Quantity, Region, SameSpace,
+                          Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen, Where, WorkersAre)
 from ..vocabulary.parts import Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
@@ -56,37 +56,53 @@ def pattern(node: ast.PatternNode) -> StepPattern:
     return StepPattern(node.verb, node.actor.selector.owner, filters(node.qualifiers))
 
 
-def condition(node: ast.PatternNode) -> Condition:
-    """A guard: a pattern over the event log, within the scope its words give."""
+def condition(node: ast.ConditionNode) -> Condition:
+    """A guard or a win's condition: a pattern over the event log (within the scope its words
+    give), the state of some workers, or a count on the board."""
+    if isinstance(node, ast.WorkerStateNode):
+        return WorkersAre(node.actor.selector, filters(node.qualifiers))
+    if isinstance(node, ast.TowersNode):
+        return CountIs(Quantity.COMPLETE_TOWERS, Compare.GE, node.count)
     scope = next(q.scope for q in node.qualifiers if q.scope is not None)
     return Happened(scope, pattern(node))
 
 
-def step(node: ast.StepNode, origin: Origin) -> Step:
+def step(node: ast.StepNode, origin: Origin, guard: ast.ConditionNode | None = None) -> Step:
     effects = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
     return Step(verb=node.verb, actor=node.actor.selector, modality=node.modality or Modality.MUST,
                 where=where(node, origin), repeat=node.repeat or ONCE,
                 destination=node.place.space if node.place is not None else None,
-                piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers), effects=effects)
+                piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers), effects=effects,
+                target=node.target.selector if node.target is not None else None,
+                guard=condition(guard) if guard is not None else None, can_win=node.can_win)
 
 
 def _statement(power: Power, header: str, statement: ast.Statement, origin: Origin) -> None:
     node = statement.clause
     at = where(node, origin)
     if isinstance(node, ast.StepNode):
-        compiled = step(node, origin)
+        compiled = step(node, origin, statement.guard)
         if header == "at all times":
             power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))
+        elif header == "end of your turn":
+            power.turn_ends.append(compiled)
         else:
-            power.options.append(StepOption(compiled, at))
+            power.options.append(StepOption(compiled, at, instead=node.instead))
     elif isinstance(node, ast.FollowUpNode):
-        power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at))
+        power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
+    elif isinstance(node, ast.VetoNode):
+        filters_ = filters(node.qualifiers)
+        power.vetoes.append(WinVeto(node.actor.selector.owner, StepPattern(Verb.MOVE, node.actor.selector.owner,
+                                                                           filters_), at))
     elif isinstance(node, ast.ProhibitionNode):
         when = condition(statement.guard) if statement.guard is not None else None
         binds = node.actor.selector.owner
         power.prohibitions.append(Prohibition(binds, node.verb, filters(node.qualifiers), when, at))
     elif isinstance(node, ast.WinNode):
-        power.wins.append(WinOnStep(pattern(node.pattern), at))
+        if isinstance(node.pattern, ast.PatternNode):
+            power.wins.append(WinOnStep(pattern(node.pattern), at))
+        else:
+            power.wins_when.append(WinWhen(condition(node.pattern), at))
     elif isinstance(node, ast.LossNode):
         power.losses.append(LoseWhenStuck(at))
     elif isinstance(node, ast.PlacementNode):

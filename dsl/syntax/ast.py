@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import Modality, Piece, Repeat, Scope, SpaceSelector, Verb, WorkerSelector
+from ..vocabulary import FollowUpTiming, Modality, Piece, Repeat, Scope, SpaceSelector, Verb, WorkerSelector
 from ..vocabulary.parts import Condition
 
 
@@ -61,7 +61,8 @@ class Forcing(Node):
 
 @dataclass(frozen=True)
 class StepNode(Node):
-    """'<actor> <may|must> <verb> <piece> <place> <repeat>, <qualifier>..., <effect>'."""
+    """'<actor> <may|must> <verb> <piece> <object> <place> <climb> <repeat>, <qualifier>...,
+    <effect>, <but cannot win by doing so> <instead>'."""
 
     actor: Actor
     modality: Modality | None
@@ -72,6 +73,9 @@ class StepNode(Node):
     repeat: Repeat | None
     qualifiers: tuple[Qualifier, ...]
     effects: tuple[Forcing, ...]
+    target: Actor | None = None
+    can_win: bool = True
+    instead: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,10 +92,29 @@ class PatternNode(Node):
 
 @dataclass(frozen=True)
 class FollowUpNode(Node):
-    """'after <pattern>, <step>'."""
+    """'after <pattern>, <step>', 'each time <pattern>, <step>', 'before <pattern>, <step>'."""
 
     trigger: PatternNode
     step: StepNode
+    timing: FollowUpTiming = FollowUpTiming.AFTER
+
+
+@dataclass(frozen=True)
+class WorkerStateNode(Node):
+    """'<actor> is <qualifiers>': 'your unmoved worker is on the ground level'."""
+
+    actor: Actor
+    qualifiers: tuple[Qualifier, ...]
+
+
+@dataclass(frozen=True)
+class TowersNode(Node):
+    """'there are at least N complete towers on the board'."""
+
+    count: int
+
+
+ConditionNode = PatternNode | WorkerStateNode | TowersNode
 
 
 @dataclass(frozen=True)
@@ -105,11 +128,19 @@ class ProhibitionNode(Node):
 
 
 @dataclass(frozen=True)
+class VetoNode(Node):
+    """'<actor> cannot win by moving <qualifiers>'."""
+
+    actor: Actor
+    qualifiers: tuple[Qualifier, ...]
+
+
+@dataclass(frozen=True)
 class WinNode(Node):
-    """'you [also] win if <pattern>'."""
+    """'you [also] win if <pattern>', 'you also win when <condition>'."""
 
     also: bool
-    pattern: PatternNode
+    pattern: ConditionNode
 
 
 @dataclass(frozen=True)
@@ -124,14 +155,14 @@ class PlacementNode(Node):
     count: int
 
 
-Clause = StepNode | FollowUpNode | ProhibitionNode | WinNode | LossNode | PlacementNode
+Clause = StepNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
 
 
 @dataclass(frozen=True)
 class Statement(Node):
     """A sentence: a clause, perhaps under a guard ('if <condition>, ...')."""
 
-    guard: PatternNode | None
+    guard: ConditionNode | None
     clause: Clause
 
 

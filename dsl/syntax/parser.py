@@ -14,9 +14,9 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import SourceError
-from ..vocabulary import (ANY_NUMBER, Compare, LevelChange, Modality, OccupiedBy, Owner, Piece, PieceIs, Region,
-                          Repeat, Role, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, TargetLevel, Verb,
-                          WorkerSelector)
+from ..vocabulary import (ANY_NUMBER, Compare, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Piece,
+                          PieceIs, Region, Repeat, Role, SameSpace, Scope, Sex, SpaceIs, SpaceProperty, SpaceRef,
+                          SpaceSelector, TargetLevel, Verb, WorkerSelector)
 from ..vocabulary.parts import DOWN, UP, AnyOf
 from . import ast
 from .lexer import LexError, WordLexer
@@ -125,6 +125,9 @@ def _words(items: tuple) -> str:
     return " ".join(parts).replace(" 's", "'s")
 
 
+_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode)
+
+
 def _qualifiers(items: tuple) -> tuple[ast.Qualifier, ...]:
     """The qualifiers among `items`; a bare place phrase is a qualifier that names a place."""
     return tuple(item if isinstance(item, ast.Qualifier)
@@ -145,7 +148,18 @@ def _value(items: tuple, kind: type) -> object:
 
 
 _VERBS = {"MOVE": (Verb.MOVE, "present"), "MOVES": (Verb.MOVE, "present"), "MOVED": (Verb.MOVE, "past"),
-          "BUILD": (Verb.BUILD, "present"), "BUILDS": (Verb.BUILD, "present"), "BUILT": (Verb.BUILD, "past")}
+          "BUILD": (Verb.BUILD, "present"), "BUILDS": (Verb.BUILD, "present"), "BUILT": (Verb.BUILD, "past"),
+          "FORCE": (Verb.FORCE, "present"), "FORCES": (Verb.FORCE, "present"),
+          "REMOVE": (Verb.REMOVE, "present"), "REMOVES": (Verb.REMOVE, "present")}
+
+
+class _Tail:
+    """A word run after a step's qualifiers: 'but cannot win by doing so', 'instead'."""
+
+    __slots__ = ("line", "column", "kind")
+
+    def __init__(self, line: int, column: int, kind: str) -> None:
+        self.line, self.column, self.kind = line, column, kind
 
 
 def _words_node(value: object):  # noqa: ANN202 - a factory of tree-builder callbacks
@@ -183,25 +197,30 @@ class _ToAst(Transformer):
 
     def statement(self, children: list) -> ast.Statement:
         items = tuple(children)
-        guard = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, ast.PatternNode)), None)
-        clause = next(i for i in items if isinstance(i, ast.Node) and not isinstance(i, ast.PatternNode))
+        guard = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, _CONDITIONS)), None)
+        clause = next(i for i in items if isinstance(i, ast.Node) and not isinstance(i, _CONDITIONS))
         return ast.Statement(*_start(items), guard=guard, clause=clause)
 
     def guard(self, children: list) -> _Words:
         items = tuple(children)
-        pattern = _of(items, ast.PatternNode)[0]
-        return _Words(*_start(items), "if " + _words(items), pattern)
+        condition = next(i for i in items if isinstance(i, _CONDITIONS))
+        return _Words(*_start(items), "if " + _words(items), condition)
 
     # -- clauses
     def step(self, children: list) -> ast.StepNode:
         items = tuple(children)
         verb = _value(items, tuple)
         piece = self._piece(items)
-        return ast.StepNode(*_start(items), actor=_of(items, ast.Actor)[0], modality=_value(items, Modality),
+        actors = _of(items, ast.Actor)
+        tails = {i.kind for i in items if isinstance(i, _Tail)}
+        targets = [a for a in actors[1:] if a.selector.role is Role.NEAR]
+        return ast.StepNode(*_start(items), actor=actors[0], modality=_value(items, Modality),
                             verb=verb[0], piece=piece[0] if piece else None,
                             piece_any_level=bool(piece and piece[1]),
                             place=next(iter(_of(items, ast.Place)), None), repeat=_value(items, Repeat),
-                            qualifiers=tuple(_of(items, ast.Qualifier)), effects=tuple(_of(items, ast.Forcing)))
+                            qualifiers=tuple(_of(items, ast.Qualifier)), effects=tuple(_of(items, ast.Forcing)),
+                            target=targets[0] if targets else None, can_win="cannot win" not in tails,
+                            instead="instead" in tails)
 
     @staticmethod
     def _piece(items: tuple) -> tuple[Piece, bool] | None:
@@ -217,10 +236,38 @@ class _ToAst(Transformer):
         return ast.PatternNode(*_start(items), actor=_of(items, ast.Actor)[0], verb=verb, tense=tense,
                                piece=piece[0] if piece else None, qualifiers=_qualifiers(items))
 
-    def follow_up(self, children: list) -> ast.FollowUpNode:
+    def _follow_up(timing: FollowUpTiming):  # noqa: N805 - a factory used in the class body
+        def build(self: _ToAst, children: list) -> ast.FollowUpNode:
+            items = tuple(children)
+            return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0],
+                                    step=_of(items, ast.StepNode)[0], timing=timing)
+        return build
+
+    follow_up = _follow_up(FollowUpTiming.AFTER)
+    each_time = _follow_up(FollowUpTiming.EACH_TIME)
+    before = _follow_up(FollowUpTiming.BEFORE)
+
+    def veto(self, children: list) -> ast.VetoNode:
         items = tuple(children)
-        return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0],
-                                step=_of(items, ast.StepNode)[0])
+        return ast.VetoNode(*_start(items), actor=_of(items, ast.Actor)[0], qualifiers=_qualifiers(items))
+
+    def worker_state(self, children: list) -> ast.WorkerStateNode:
+        items = tuple(children)
+        return ast.WorkerStateNode(*_start(items), actor=_of(items, ast.Actor)[0], qualifiers=_qualifiers(items))
+
+    def towers_at_least(self, children: list) -> ast.TowersNode:
+        items = tuple(children)
+        return ast.TowersNode(*_start(items), count=next(i for i in items if type(i) is int))
+
+    def cannot_win(self, children: list) -> _Tail:
+        return _Tail(*_start(tuple(children)), "cannot win")
+
+    def instead(self, children: list) -> _Tail:
+        return _Tail(*_start(tuple(children)), "instead")
+
+    def worker_object(self, children: list) -> ast.Actor:
+        items = tuple(children)
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.NEAR, Owner.OPPONENTS), words=_words(items))
 
     def prohibition(self, children: list) -> ast.ProhibitionNode:
         items = tuple(children)
@@ -231,7 +278,7 @@ class _ToAst(Transformer):
     def win(self, children: list) -> ast.WinNode:
         items = tuple(children)
         also = any(isinstance(i, Token) and i.type == "ALSO" for i in items)
-        return ast.WinNode(*_start(items), also=also, pattern=_of(items, ast.PatternNode)[0])
+        return ast.WinNode(*_start(items), also=also, pattern=next(i for i in items if isinstance(i, _CONDITIONS)))
 
     def loss(self, children: list) -> ast.LossNode:
         return ast.LossNode(*_start(tuple(children)))
@@ -264,6 +311,11 @@ class _ToAst(Transformer):
     moved_worker = _actor(Role.MOVED, Owner.YOURS)
     unmoved_worker = _actor(Role.UNMOVED, Owner.YOURS)
     that_worker = _actor(Role.THAT, Owner.YOURS)
+
+    def female_worker(self, children: list) -> ast.Actor:
+        items = tuple(children)
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.YOURS, Sex.FEMALE),
+                         words=_words(items))
 
     yours = _words_node(Owner.YOURS)
     opponents = _words_node(Owner.OPPONENTS)
@@ -308,6 +360,9 @@ class _ToAst(Transformer):
     climb_at_most = _qualifier(lambda n: LevelChange(Compare.LE, n))
     descent_at_least = _qualifier(lambda n: LevelChange(Compare.LE, -n))
     onto_level = _qualifier(lambda n: TargetLevel(Compare.EQ, n))
+    on_level = _qualifier(lambda n: TargetLevel(Compare.EQ, n))
+    on_ground_level = _qualifier(lambda: TargetLevel(Compare.EQ, 0))
+    climb_any = _qualifier(lambda: LevelChange(Compare.LE, 3))
 
     def last_turn(self, children: list) -> ast.Qualifier:
         items = tuple(children)
@@ -322,12 +377,17 @@ class _ToAst(Transformer):
         space = _value(items, SpaceSelector)
         return ast.Place(*_start(items), space=space, words=_words(items))
 
-    def negatable(self, children: list) -> ast.Qualifier:  # pragma: no cover - inlined by '?'
+    def climb(self, children: list) -> ast.Qualifier:  # pragma: no cover - every climb has an alias
         return children[0]
+
+    def under_itself(self, children: list) -> ast.Place:
+        items = tuple(children)
+        space = SpaceSelector(Region.SINGLE, SpaceRef.ORIGIN, (SameSpace(SpaceRef.ORIGIN),))
+        return ast.Place(*_start(items), space=space, words=_words(items))
 
     def __default__(self, data, children, meta):  # noqa: ANN001, ANN204 - Lark's signature
         items = tuple(children)
-        if data == "preposition" or data == "article" or data == "vacater":
+        if data in ("article", "vacater"):
             return _Words(*_start(items), _words(items))
         raise TypeError(f"the tree builder has no rule for {data!r}")  # pragma: no cover
 
@@ -343,7 +403,14 @@ class _ToAst(Transformer):
         region = Region.ANYWHERE if article.lower() == "any" else Region.NEIGHBORING
         filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
         filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
+        filters += [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, Near)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
+
+    def near_workers(self, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), Near(_value(items, Owner)))
+
+    other_side_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE))
 
     opponent_space = _space(lambda items: SpaceSelector(Region.NEIGHBORING, None, (OccupiedBy(Owner.OPPONENTS),)))
     vacated_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.VACATED))

@@ -5,15 +5,17 @@ hooks: what a compiled card attaches to each hook point.
 """
 
 from .hooks import (BoardRule, FollowUp, LoseWhenStuck, Placement, Power, Program, Prohibition, StepOption,
-                    WinOnStep)
-from .kinds import Compare, Modality, Owner, Piece, Quantity, Region, Role, Scope, SpaceProperty, SpaceRef, Timing, Verb
+                    WinOnStep, WinVeto, WinWhen)
+from .kinds import (Compare, FollowUpTiming, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty,
+                    SpaceRef, Timing, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, Condition, CountIs, Effect,
-                    Force, Happened, LevelChange, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
-                    SpaceSelector, Step, StepPattern, TargetLevel, Where, WorkerSelector)
+                    Force, Happened, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
+                    SpaceSelector, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
 
 __all__ = [
     "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "Compare", "Condition",
-    "CountIs", "Effect", "FollowUp", "Force", "Happened", "LevelChange", "LoseWhenStuck", "Modality", "Not",
+    "CountIs", "Effect", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
+    "Modality", "Near", "Not", "Sex", "WinVeto", "WinWhen", "WorkersAre",
     "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",
     "Region", "Repeat", "Role", "SameSpace", "Scope", "SpaceIs", "SpaceProperty", "SpaceRef", "SpaceSelector",
     "Step", "StepOption", "StepPattern", "TargetLevel", "Timing", "Verb", "Where", "WinOnStep", "WorkerSelector",

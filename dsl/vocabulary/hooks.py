@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .kinds import Owner, Verb
+from .kinds import FollowUpTiming, Owner, Verb
 from .parts import Condition, SpaceSelector, Step, StepPattern, Where
 
 
@@ -34,15 +34,18 @@ class FollowUp:
     trigger: StepPattern
     step: Step
     where: Where
+    timing: FollowUpTiming = FollowUpTiming.AFTER
 
 
 @dataclass(frozen=True)
 class StepOption:
-    """Another way to take every step of `step.verb`: more destinations, another piece, with
-    effects of its own ('your worker may build a dome at any level')."""
+    """Another way to take every step of `step.verb`: more destinations, another piece, another
+    worker, with effects of its own ('your worker may build a dome at any level'). An option
+    `instead` replaces the step's own way ('your unmoved worker builds instead')."""
 
     step: Step
     where: Where
+    instead: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,25 @@ class WinOnStep:
     up onto level 3')."""
 
     pattern: StepPattern
+    where: Where
+
+
+@dataclass(frozen=True)
+class WinVeto:
+    """Workers of `binds` cannot win by a step that matches `pattern` ('opponent workers cannot win
+    by moving into a perimeter space')."""
+
+    binds: Owner
+    pattern: StepPattern
+    where: Where
+
+
+@dataclass(frozen=True)
+class WinWhen:
+    """The owner wins as soon as `condition` holds, whoever's step made it so ('you also win when
+    there are at least five complete towers on the board')."""
+
+    condition: Condition
     where: Where
 
 
@@ -102,6 +124,10 @@ class Power:
     options: list[StepOption] = field(default_factory=list)
     prohibitions: list[Prohibition] = field(default_factory=list)
     wins: list[WinOnStep] = field(default_factory=list)
+    wins_when: list[WinWhen] = field(default_factory=list)
+    vetoes: list[WinVeto] = field(default_factory=list)
+    #: Steps every turn of the owner ends with ('End of Your Turn:').
+    turn_ends: list[Step] = field(default_factory=list)
     board_rules: list[BoardRule] = field(default_factory=list)
     losses: list[LoseWhenStuck] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)

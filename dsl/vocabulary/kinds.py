@@ -50,6 +50,14 @@ class Role(Enum):
     THAT = "that"              # the worker of the previous step ('it', 'that worker')
     SUBJECT = "your worker"    # the worker taking the step a rule is about
     DISPLACED = "displaced"    # the worker on the space a step goes into ('that worker' in an option)
+    NEAR = "a neighboring"     # any worker neighbouring the acting worker (what a force acts on)
+
+
+class Sex(Enum):
+    """Worker sexes, for powers that tell a female and a male worker apart."""
+
+    FEMALE = "female"
+    MALE = "male"
 
 
 class SpaceRef(Enum):
@@ -61,6 +69,7 @@ class SpaceRef(Enum):
     LAST_BUILT = "last built"  # the space of the turn's latest build
     VACATED = "vacated"        # the space the moving worker just left
     BEYOND = "beyond"          # the next space past the target, in the step's direction
+    OTHER_SIDE = "other side"  # past the acting worker, seen from the worker a step acts on
 
 
 class Region(Enum):
@@ -69,6 +78,14 @@ class Region(Enum):
     NEIGHBORING = "neighboring"  # around the acting worker (the board's neighbourhood)
     ANYWHERE = "any"             # every space of the board
     SINGLE = "single"            # one space named by a SpaceRef
+
+
+class FollowUpTiming(Enum):
+    """When a follow-up's step is offered, relative to the step that triggers it."""
+
+    AFTER = "after"            # once, after the step
+    EACH_TIME = "each time"    # after the step, and again after each of its own steps that match
+    BEFORE = "before"          # before the step, by the worker that then takes it
 
 
 class Piece(Enum):
@@ -129,10 +146,11 @@ class Timing(Enum):
     YOUR_BUILD = "your build"
     OPPONENTS_TURN = "opponent's turn"
     AT_ALL_TIMES = "at all times"
+    ALTERNATIVE_BUILD = "alternative build"
     WIN_CONDITION = "win condition"
     WIN_RESTRICTION = "win restriction"
     LOSS_CONDITION = "loss condition"
     START_OF_TURN = "start of your turn"   # planned
-    END_OF_TURN = "end of your turn"       # planned
+    END_OF_TURN = "end of your turn"
     EVERY_MOVE = "every move"              # planned
     EVERY_BUILD = "every build"            # planned

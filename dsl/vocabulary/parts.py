@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kinds import Compare, Modality, Owner, Piece, Quantity, Region, Role, Scope, SpaceProperty, SpaceRef, Verb
+from .kinds import Compare, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty, SpaceRef, Verb
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,13 @@ class OccupiedBy:
 
 
 @dataclass(frozen=True)
+class Near:
+    """The target neighbours a worker of `owner`: 'a space neighboring your workers'."""
+
+    owner: Owner
+
+
+@dataclass(frozen=True)
 class Not:
     part: Condition
 
@@ -114,6 +121,16 @@ class Happened:
 
 
 @dataclass(frozen=True)
+class WorkersAre:
+    """Some worker that `selector` names stands where `filters` hold (each judged with that
+    worker's space as the target): 'if your unmoved worker is on the ground level'. A rule under
+    this condition is taken by such a worker ('it')."""
+
+    selector: WorkerSelector
+    filters: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
 class CountIs:
     """A board-wide count compared with a number: 'there are at least 5 complete towers'."""
 
@@ -122,22 +139,24 @@ class CountIs:
     amount: int
 
 
-Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Not | AnyOf | AllOf
-             | Happened | CountIs)
+Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | Not | AnyOf | AllOf
+             | Happened | WorkersAre | CountIs)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
-CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Not,
-                                     AnyOf, AllOf, Happened, CountIs)
+CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near, Not,
+                                     AnyOf, AllOf, Happened, WorkersAre, CountIs)
 
 
 # ---- selectors -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class WorkerSelector:
-    """Which workers: by their part in the turn (`role`) and whose they are (`owner`)."""
+    """Which workers: by their part in the turn (`role`), whose they are (`owner`), and their
+    sex where a power tells them apart."""
 
     role: Role
     owner: Owner = Owner.YOURS
+    sex: Sex | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +208,10 @@ class Step:
     """One step: who takes it, what it does, how often, where it may go and on what terms.
 
     `destination` None takes the board rule's for the verb. `effects` happen as part of the
-    step; a candidate whose effects cannot happen is not offered.
+    step; a candidate whose effects cannot happen is not offered. `target` is what a force or a
+    removal acts on (the workers it may force). `guard`: the step is offered only while it holds
+    (a WorkersAre guard also names the worker that takes it). `can_win` False: a move by this
+    step does not win ('but cannot win by doing so').
     """
 
     verb: Verb
@@ -201,6 +223,9 @@ class Step:
     piece: Piece = Piece.NEXT
     filters: tuple[Condition, ...] = ()
     effects: tuple[Effect, ...] = ()
+    target: WorkerSelector | None = None
+    guard: Condition | None = None
+    can_win: bool = True
 
 
 # ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Happened, LevelChange, Not,
-                               OccupiedBy, Owner, Piece, PieceIs, Quantity, SameSpace, Scope, SpaceIs, SpaceProperty,
-                               SpaceRef, StepPattern, TargetLevel, Verb)
-from ..model.board import BEYOND, NEIGHBOURS, SQUARES
+from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Happened, LevelChange, Near, Not,
+                               OccupiedBy, Owner, Piece, PieceIs, Quantity, Role, SameSpace, Scope, SpaceIs,
+                               SpaceProperty, SpaceRef, StepPattern, TargetLevel, Verb, WorkerSelector, WorkersAre)
+from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES
 from .walk import Walk
 
 Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
@@ -54,6 +54,39 @@ class Judge:
         if owner is Owner.OPPONENTS:
             return lambda other: other != team
         return lambda other: True
+
+    def workers(self, selector: WorkerSelector) -> Callable[[Walk], list[int]]:
+        """The workers a selector names, in a turn of this card holder's seat."""
+        role, sex = selector.role, selector.sex
+        team = self.team
+
+        def on_board(walk: Walk) -> list[int]:
+            st = walk.state
+            workers = st.team_workers(team)
+            return [w for w in workers if st.worker_sex[w] == sex] if sex is not None else workers
+        if role in (Role.CHOSEN, Role.EACH):
+            return on_board
+        if role in (Role.THAT, Role.SUBJECT):
+            return lambda walk: [walk.last_actor] if walk.last_actor >= 0 else []
+        if role is Role.MOVED:
+            def moved(walk: Walk) -> list[int]:
+                for event in reversed(walk.events):
+                    if event[0] == "move" and walk.state.worker_team[event[1]] == team:
+                        return [event[1]]
+                return []
+            return moved
+        if role is Role.UNMOVED:
+            def unmoved(walk: Walk) -> list[int]:
+                gone = {event[1] for event in walk.events if event[0] == "move"}
+                return [w for w in on_board(walk) if w not in gone]
+            return unmoved
+        raise TypeError(f"workers cannot be chosen by the role {role}")  # pragma: no cover - the checker refuses it
+
+    def standing(self, condition: WorkersAre) -> Callable[[Walk], list[int]]:
+        """The workers that make a WorkersAre condition hold: the ones a guarded rule binds."""
+        choose = self.workers(condition.selector)
+        test = self.compile_all(condition.filters)
+        return lambda walk: _standing(walk, choose(walk), test)
 
     def pattern(self, pattern: StepPattern) -> Callable[[Walk, tuple], bool]:
         """A test of one logged event against a step pattern."""
@@ -118,6 +151,17 @@ def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
     return occupied
 
 
+def _near(judge: Judge, part: Near) -> Test:
+    owned = judge.owned(part.owner)
+
+    def near(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+        st = walk.state
+        around = ADJACENT[target]
+        return any(st.worker_pos[w] in around and owned(st.worker_team[w])
+                   for w in range(len(st.worker_pos)) if st.worker_pos[w] >= 0 and w != worker)
+    return near
+
+
 def _not(judge: Judge, part: Not) -> Test:
     inner = judge.compile(part.part)
     return lambda *view: not inner(*view)
@@ -147,6 +191,24 @@ def _happened(judge: Judge, part: Happened) -> Test:
     return on_last_turn
 
 
+def _workers_are(judge: Judge, part: WorkersAre) -> Test:
+    choose = judge.workers(part.selector)
+    test = judge.compile_all(part.filters)
+
+    def some(walk: Walk, *view: object) -> bool:
+        return bool(_standing(walk, choose(walk), test))
+    return some
+
+
+def _standing(walk: Walk, workers: list[int], test: Test | None) -> list[int]:
+    """The workers among `workers` whose space passes `test` (judged as the target)."""
+    st = walk.state
+    if test is None:
+        return workers
+    return [w for w in workers if test(walk, w, st.worker_pos[w], st.worker_pos[w], st.heights[st.worker_pos[w]],
+                                       st.heights[st.worker_pos[w]], None)]
+
+
 def _count_is(judge: Judge, part: CountIs) -> Test:
     op, amount = part.op, part.amount
     if part.quantity is Quantity.COMPLETE_TOWERS:
@@ -159,8 +221,8 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 
 COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Not: _not, AnyOf: _any_of, AllOf: _all_of, Happened: _happened,
-    CountIs: _count_is,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is,
 }
 _missing = set(CONDITION_TYPES) - set(COMPILERS)
 if _missing:  # pragma: no cover - a part added to the vocabulary and not here
@@ -194,6 +256,10 @@ def _beyond(walk: Walk, worker: int, origin: int, target: int) -> int:
     return BEYOND[origin][target] if origin >= 0 and target >= 0 else -1
 
 
+# OTHER_SIDE is located for a step that acts on another worker: `origin` is the acting worker's
+# space and `target` the space of the worker acted on; the space is past the actor, seen from it.
+
+
 LOCATORS: dict[SpaceRef, Locator] = {
     SpaceRef.TARGET: lambda walk, worker, origin, target: target,
     SpaceRef.ORIGIN: lambda walk, worker, origin, target: origin,
@@ -201,6 +267,7 @@ LOCATORS: dict[SpaceRef, Locator] = {
     SpaceRef.LAST_BUILT: _last_built,
     SpaceRef.VACATED: _vacated,
     SpaceRef.BEYOND: _beyond,
+    SpaceRef.OTHER_SIDE: lambda walk, worker, origin, target: BEYOND[target][origin] if target >= 0 else -1,
 }
 if set(LOCATORS) != set(SpaceRef):  # pragma: no cover - a reference added to the vocabulary and not here
     raise TypeError(f"the engine cannot locate {sorted(r.name for r in set(SpaceRef) - set(LOCATORS))}")

@@ -24,7 +24,9 @@ import sys
 from collections.abc import Callable, Sequence
 from random import Random
 
-from ...dsl.vocabulary import Owner, Power, Program, Prohibition, Verb
+import dataclasses
+
+from ...dsl.vocabulary import FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Verb, WorkerSelector
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
@@ -35,7 +37,7 @@ from ..model.notation import format_step
 from ..model.state import GameState, TurnRecord, apply_events
 from .conditions import Judge
 from .rules import SeatRules, gather
-from .steps import StepCompiler, use_step
+from .steps import EVENT_KIND, StepCompiler, _first_visit, use_step
 from .walk import Action, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
@@ -102,8 +104,7 @@ class Engine:
     def _fast_shape(self, rules: SeatRules) -> FastRules | None:
         """The fast paths' record of a seat's rules, if they understand every part of them and
         of the other seats' prohibitions that may bind it (fast/shape.py)."""
-        binding = [b.prohibition for b in self.bindings if b.seat != rules.seat]
-        return fast_rules(rules, binding)
+        return fast_rules(rules, [other for other in self.seat_rules if other.seat != rules.seat])
 
     def _memory(self, rules: SeatRules) -> list[tuple]:
         """The facts of this seat's turns that its rules read later, each with its hash key."""
@@ -112,10 +113,42 @@ class Engine:
                 for index, condition in enumerate(rules.memory)]
 
     # ---- compilation
+    def _move_wins(self, rules: SeatRules, judge: Judge):  # noqa: ANN202 - a WinCheck
+        """Whether a move of this seat wins: one of its wins matches and no veto of a seat that
+        binds it does."""
+        wins = [judge.pattern(win.pattern) for win in rules.wins]
+        vetoes = [(seat_rules.seat, Judge(seat_rules.seat, seat_rules.team).pattern(veto.pattern))
+                  for seat_rules in self.seat_rules if seat_rules.team != rules.team for veto in seat_rules.vetoes]
+        team = rules.team
+        if not vetoes:
+            return lambda walk, event: team if any(win(walk, event) for win in wins) else None
+
+        def check(walk: Walk, event: tuple) -> int | None:
+            if not any(win(walk, event) for win in wins):
+                return None
+            out = walk.state.out
+            return None if any(seat not in out and veto(walk, event) for seat, veto in vetoes) else team
+        return check
+
+    def _board_wins(self):  # noqa: ANN202 - a check of the board, or None
+        """The team a change of the board makes win ('when there are at least five complete
+        towers'), whoever made it; None when no seat has such a win."""
+        tests = [(rules.seat, rules.team, Judge(rules.seat, rules.team).compile(win.condition))
+                 for rules in self.seat_rules for win in rules.wins_when]
+        if not tests:
+            return None
+
+        def check(walk: Walk) -> int | None:
+            out = walk.state.out
+            for seat, team, test in tests:
+                if seat not in out and test(walk, -1, -1, -1, 0, 0, None):
+                    return team
+            return None
+        return check
+
     def _compile_seat(self, rules: SeatRules) -> StepFn:
         judge = Judge(rules.seat, rules.team)
-        wins = [judge.pattern(win.pattern) for win in rules.wins]
-        compiler = StepCompiler(rules, judge, wins)
+        compiler = StepCompiler(rules, judge, self._move_wins(rules, judge), self._board_wins())
         programs = [self._compile_program(program, rules, compiler) for program in rules.programs]
         seat = rules.seat
 
@@ -166,30 +199,54 @@ class Engine:
         return enumerate_outcomes
 
     def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler) -> StepFn:
+        """A program's chain: its steps, each with the follow-ups its verb triggers, then the
+        seat's end-of-turn steps."""
         chain: StepFn = finish
+        for step in reversed(rules.turn_ends):
+            chain = compiler.compile(step, chain, chain)
         for step in reversed(program.steps):
             rest = chain
             after = rest
             if step.repeat.times is not None:
                 for followup in reversed(rules.followups):
-                    if followup.trigger.verb is step.verb:
-                        after = self._follow_up(followup, compiler, after, rest)
+                    if followup.trigger.verb is step.verb and followup.timing is not FollowUpTiming.BEFORE:
+                        after = self._follow_up(followup, compiler, after)
             chain = compiler.compile(step, after, rest)
+            befores = [f for f in rules.followups if f.trigger.verb is step.verb and f.timing is FollowUpTiming.BEFORE]
+            if befores and step.repeat.times is not None:
+                bound = compiler.compile(dataclasses.replace(step, actor=WorkerSelector(Role.THAT)), after, rest)
+                for followup in befores:
+                    before = dataclasses.replace(followup.step, actor=step.actor)
+                    chain = compiler.compile(before, bound, chain)
         if program.announced:
             chain = use_step(program.name, chain)
         return chain
 
     @staticmethod
-    def _follow_up(followup, compiler: StepCompiler, after: StepFn, rest: StepFn) -> StepFn:  # noqa: ANN001
-        """After a program step, the follow-up's step when the step matches its trigger."""
+    def _follow_up(followup: FollowUp, compiler: StepCompiler, after: StepFn) -> StepFn:
+        """After a program step, the follow-up's step when the step matches its trigger; 'each
+        time' offers it again after each of its own steps that match."""
+        matches = compiler.judge.pattern(followup.trigger)
+        kind = EVENT_KIND[followup.trigger.verb]
+
+        def last_event(walk: Walk) -> tuple | None:
+            return next((e for e in reversed(walk.events) if e[0] == kind), None)
+
+        if followup.timing is FollowUpTiming.EACH_TIME:
+            def again(walk: Walk) -> bool:
+                event = last_event(walk)
+                if event is None or not matches(walk, event) or not _first_visit(walk, again, len(walk.path)):
+                    return after(walk)
+                return step(walk)
+            step = compiler.compile(followup.step, again, after)
+            return again
+
         step = compiler.compile(followup.step, after, after)
         if not followup.trigger.filters:
             return step
-        matches = compiler.judge.pattern(followup.trigger)
-        kind = followup.trigger.verb.value
 
         def triggered(walk: Walk) -> bool:
-            event = next((e for e in reversed(walk.events) if e[0] == kind), None)
+            event = last_event(walk)
             return step(walk) if event is not None and matches(walk, event) else after(walk)
         return triggered
 
@@ -304,9 +361,9 @@ class Engine:
         """The state after the seat to move plays `steps` (a whole turn), with the turn logged
         and the next seat to move; IllegalTurn if the rules do not accept the turn. The given
         state is left as it was."""
-        events, won = self.accept(state, steps)
+        events, winner = self.accept(state, steps)
         after = state.copy()
-        _conclude(after, steps, events, won)
+        _conclude(after, steps, events, winner)
         return after
 
     def play_in_place(self, state: GameState, steps: Sequence[Action]) -> None:
@@ -320,9 +377,9 @@ class Engine:
             if not self._apply_found(state, seat, steps, picked[5]):
                 state.to_move = state.next_seat(seat)
             return
-        events, won = self.accept(state, steps)
+        events, winner = self.accept(state, steps)
         apply_events(state, events)
-        _log_turn(state, steps, events, won)
+        _log_turn(state, steps, events, winner)
 
     def _apply_found(self, state: GameState, seat: int, steps: tuple[Action, ...], events: tuple | None) -> bool:
         """Play a turn the engine found legal for this state, and log it; returns whether it won
@@ -331,14 +388,14 @@ class Engine:
         if events is None:
             known = self.known_turns[seat]
             if known is None:
-                events, won = self.accept(state, steps)
+                events, winner = self.accept(state, steps)
                 apply_events(state, events)
             else:
                 events, won = known.apply(state, steps)
+                winner = state.seats[seat].team if won else None
             state.history.append(TurnRecord((seat, tuple(steps), events)))
-            if won:
-                state.winner = state.seats[seat].team
-            return won
+            state.winner = winner
+            return winner is not None
         if len(events) == 2:  # a move and a build (the commonest turn)
             (_, worker, _, to, _, _), (_, _, square, height, dome) = events
             state.relocate(worker, to)
@@ -383,9 +440,9 @@ class Engine:
                 break
         return played
 
-    def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, bool]:
-        """The events of `steps` as a turn of the seat to move, and whether it wins; IllegalTurn
-        (with the reason) if the rules do not accept it."""
+    def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, int | None]:
+        """The events of `steps` as a turn of the seat to move, and the team it makes win (None:
+        nobody wins); IllegalTurn (with the reason) if the rules do not accept it."""
         players = self.plain_players[state.to_move]
         if players:
             team = state.seats[state.to_move].team
@@ -393,12 +450,13 @@ class Engine:
             for player in players:
                 accepted = player(state, team, up, down, steps)
                 if accepted is not None:
-                    return accepted
+                    events, won = accepted
+                    return events, (team if won else None)
 
         def leaf(walk: Walk) -> bool:
             if len(walk.path) != len(steps):
                 return False
-            walk.result = (tuple(walk.events), walk.state.winner is not None)
+            walk.result = (tuple(walk.events), walk.state.winner)
             return True
         walk = Walk(state, leaf, script=tuple(steps))
         self.roots[state.to_move](walk)
@@ -476,18 +534,19 @@ class Engine:
         return total
 
 
-def _conclude(state: GameState, steps: Sequence[Action], events: tuple, won: bool) -> None:
+def _conclude(state: GameState, steps: Sequence[Action], events: tuple, winner: int | None) -> None:
     """Make a turn's events happen, log the turn, and pass the turn on (unless it won)."""
     apply_events(state, events)
-    _log_turn(state, steps, events, won)
+    _log_turn(state, steps, events, winner)
 
 
-def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, won: bool) -> None:
-    """Log a turn that has happened, and pass the turn on (unless it won)."""
+def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, winner: int | None) -> None:
+    """Log a turn that has happened, and pass the turn on (unless someone won: `winner`, the
+    team that won, is not always the mover's)."""
     mover = state.to_move
     state.history.append(TurnRecord((mover, tuple(steps), events)))
-    if won:
-        state.winner = state.seats[mover].team
+    if winner is not None:
+        state.winner = winner
     else:
         state.to_move = state.next_seat(mover)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (BoardRule, FollowUp, Happened, Not, AllOf, AnyOf, Power, Program, Prohibition, Scope,
-                               StepOption, Verb, WinOnStep)
+from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, FollowUp, Happened, Not, Power, Program, Prohibition, Scope,
+                               Step, StepOption, Verb, WinOnStep, WinVeto, WinWhen)
 from ...dsl.vocabulary.parts import Condition
 
 
@@ -26,6 +26,9 @@ class SeatRules:
     followups: list[FollowUp]
     options: dict[Verb, list[StepOption]]
     wins: list[WinOnStep]
+    wins_when: list[WinWhen]
+    vetoes: list[WinVeto]
+    turn_ends: list[Step]
     lose_when_stuck: bool
     prohibitions: list[Prohibition]
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
@@ -49,6 +52,9 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         followups=[f for power in everything for f in power.followups],
         options=options,
         wins=[w for power in everything for w in power.wins],
+        wins_when=[w for power in powers for w in power.wins_when],
+        vetoes=[v for power in powers for v in power.vetoes],
+        turn_ends=[s for power in powers for s in power.turn_ends],
         lose_when_stuck=bool(base.losses),
         prohibitions=prohibitions,
         memory=memory,

@@ -14,11 +14,12 @@ a stated climb limit ('up at most 2 levels') replaces the board rule's.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SpaceIs,
-                               SpaceProperty, SpaceSelector, Step, Verb)
+from ...dsl.vocabulary import (Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SameSpace,
+                               SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, Verb, WorkerSelector, WorkersAre)
 from ...dsl.vocabulary.parts import Condition
 from ..model.board import ADJACENT, NEIGHBOURS, SQUARES, ZOBRIST
 from .conditions import Judge, Test, space_locator
@@ -26,7 +27,7 @@ from .rules import SeatRules
 from .walk import Action, StepFn, Walk, finish
 
 #: The event kinds a step of each verb logs (a follow-up's trigger looks for the latest one).
-EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build"}
+EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.REMOVE: "unbuild"}
 #: The verbs the generic chain can run as steps; the checker keeps the others out of the turns.
 STEP_VERBS = frozenset(EVENT_KIND)
 
@@ -53,7 +54,10 @@ def use_step(name: str, rest: StepFn) -> StepFn:
 # ---- combining a step with its board rule ----------------------------------------------------------
 
 def _is_occupancy(part: Condition) -> bool:
-    return isinstance(part, OccupiedBy) or (isinstance(part, SpaceIs) and part.prop is SpaceProperty.UNOCCUPIED)
+    """A filter that says who may stand on the space: 'unoccupied', 'occupied by an opponent
+    worker', or the actor's own space ('under itself')."""
+    return (isinstance(part, OccupiedBy) or (isinstance(part, SpaceIs) and part.prop is SpaceProperty.UNOCCUPIED)
+            or part == SameSpace(SpaceRef.ORIGIN))
 
 
 def _is_climb(part: Condition) -> bool:
@@ -85,9 +89,11 @@ def merge_filters(base: tuple[Condition, ...], stated: tuple[Condition, ...]) ->
 
 @dataclass
 class _Way:
-    """One way of taking a step: where it may go, the test each candidate passes, the piece it
-    builds, and the effects that come with it."""
+    """One way of taking a step: who may take it (None: the step's own actor), where it may go,
+    the test each candidate passes, the piece it builds, the effects that come with it, and
+    whether a move by it can win."""
 
+    chooser: Callable[[Walk], list[int]] | None
     region: Region
     locate: Callable | None
     test: Test | None
@@ -96,105 +102,144 @@ class _Way:
     #: A single space the step names must still neighbour the worker when the board rule's
     #: region is the neighbourhood ('on the same space' narrows 'a neighboring space').
     neighbouring: bool
+    can_win: bool
+
+
+#: Checks a step just taken may trigger: `WinCheck(walk, event)` -> the team that wins, or None.
+WinCheck = Callable[[Walk, tuple], "int | None"]
 
 
 class StepCompiler:
-    """Compiles the steps of one seat's programs against that seat's rules."""
+    """Compiles the steps of one seat's programs against that seat's rules.
 
-    def __init__(self, rules: SeatRules, judge: Judge, wins: list[Callable[[Walk, tuple], bool]]) -> None:
+    `move_wins(walk, event)`: the team a move event makes win (the seat's wins, less the vetoes
+    of the seats that bind it). `board_wins(walk)`: the team that a change of the board makes
+    win ('when there are at least five complete towers'), checked after every build."""
+
+    def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
+                 board_wins: Callable[[Walk], int | None] | None) -> None:
         self.rules = rules
         self.judge = judge
-        self.wins = wins
+        self.move_wins = move_wins
+        self.board_wins = board_wins
 
     # -- the ways of a step
     def ways(self, step: Step) -> list[_Way]:
         board = self.rules.board[step.verb]
         around = board.destination.region is Region.NEIGHBORING
-        own = self._way(board.destination, board.filters, step.destination, step.filters, step.piece, (), around)
-        ways = [own]
-        for option in self.rules.options.get(step.verb, []):
+        ways = []
+        own = self._way(None, board.destination, board.filters, step.destination, step.filters, step.piece, (),
+                        around, step.can_win)
+        options = self.rules.options.get(step.verb, [])
+        if not any(option.instead for option in options):
+            ways.append(own)
+        for option in options:
             stated = option.step
             merged = merge_destination(board.destination, step.destination)
             piece = stated.piece if stated.piece is not Piece.NEXT else step.piece
-            ways.append(self._way(merged, merge_filters(board.filters, step.filters), stated.destination,
-                                  stated.filters, piece, stated.effects, around))
+            chooser = self.judge.workers(stated.actor) if stated.actor.role is not Role.SUBJECT else None
+            ways.append(self._way(chooser, merged, merge_filters(board.filters, step.filters), stated.destination,
+                                  stated.filters, piece, stated.effects, around, step.can_win and stated.can_win))
         return ways
 
-    def _way(self, base_destination: SpaceSelector, base_filters: tuple, stated_destination: SpaceSelector | None,
-             stated_filters: tuple, piece: Piece, effects: tuple, around: bool) -> _Way:
+    def _way(self, chooser: Callable | None, base_destination: SpaceSelector, base_filters: tuple,
+             stated_destination: SpaceSelector | None, stated_filters: tuple, piece: Piece, effects: tuple,
+             around: bool, can_win: bool) -> _Way:
         destination = merge_destination(base_destination, stated_destination)
-        neighbouring = destination.region is Region.SINGLE and around
+        neighbouring = destination.region is Region.SINGLE and around and destination.ref is not SpaceRef.ORIGIN
         test = self.judge.compile_all((*destination.filters, *merge_filters(base_filters, stated_filters)))
         locate = space_locator(destination.ref) if destination.region is Region.SINGLE else None
         forces = tuple(self._force(effect) for effect in effects)
-        return _Way(destination.region, locate, test, piece, forces, neighbouring)
+        return _Way(chooser, destination.region, locate, test, piece, forces, neighbouring, can_win)
 
     def _force(self, effect: Force) -> tuple[Callable, Test | None]:
         if effect.worker.role is not Role.DISPLACED or effect.destination.region is not Region.SINGLE:
             raise TypeError("a force in a step moves the worker on the step's space to one named space")
         return space_locator(effect.destination.ref), self.judge.compile_all(effect.destination.filters)
 
-    # -- who takes a step
     def chooser(self, step: Step) -> Callable[[Walk], list[int]]:
-        role = step.actor.role
-        if role in (Role.CHOSEN, Role.EACH):
-            return lambda walk: walk.state.team_workers(walk.team)
-        if role in (Role.THAT, Role.SUBJECT):
-            return lambda walk: [walk.last_actor] if walk.last_actor >= 0 else []
-        if role is Role.MOVED:
-            def moved(walk: Walk) -> list[int]:
-                for event in reversed(walk.events):
-                    if event[0] == "move":
-                        return [event[1]]
-                return []
-            return moved
-        if role is Role.UNMOVED:
-            def unmoved(walk: Walk) -> list[int]:
-                gone = {event[1] for event in walk.events if event[0] == "move"}
-                return [w for w in walk.state.team_workers(walk.team) if w not in gone]
-            return unmoved
-        raise TypeError(f"a step cannot be taken by {role}")  # pragma: no cover - the checker refuses it
+        """Who may take a step: chosen freshly, or bound by an earlier step."""
+        return self.judge.workers(step.actor)
 
     # -- the steps
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         """The closure of `step`: `after` continues the turn once it is taken, `rest` once it is
         declined or done repeating."""
-        make = self.move if step.verb is Verb.MOVE else self.build
+        make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
+                Verb.REMOVE: self.remove}.get(step.verb)
+        if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
+            raise TypeError(f"the engine cannot take a step of the verb {step.verb}")
         optional = step.modality is not Modality.MUST
         repeat = step.repeat
         if repeat.times is None:
-            return make(step, None, rest, optional=True, repeated=True)
-        if repeat.up_to:
+            chain = make(step, None, rest, optional=True, repeated=True)
+        elif repeat.up_to:
             chain = rest
             for _ in range(repeat.times):
                 chain = make(step, chain, rest, optional=True, repeated=False)
-            return chain
-        chain = after
-        for index in range(repeat.times):
-            chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
-        return chain
+        else:
+            chain = after
+            for index in range(repeat.times):
+                chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
+        return self._guarded(step, chain, rest) if step.guard is not None else chain
+
+    def _guarded(self, step: Step, chain: StepFn, rest: StepFn) -> StepFn:
+        """A step under a guard: taken while it holds; a guard on workers names who takes it."""
+        guard = step.guard
+        if isinstance(guard, WorkersAre):
+            standing = self.judge.standing(guard)
+
+            def bound(walk: Walk) -> bool:
+                workers = standing(walk)
+                if not workers:
+                    return rest(walk)
+                previous = walk.last_actor
+                for worker in workers:
+                    walk.last_actor = worker
+                    if chain(walk):
+                        walk.last_actor = previous
+                        return True
+                walk.last_actor = previous
+                return False
+            return bound
+        test = self.judge.compile(guard)
+        return lambda walk: chain(walk) if test(walk, -1, -1, -1, 0, 0, None) else rest(walk)
+
+    def _workers(self, step: Step, ways: list[_Way]) -> Callable[[Walk], list[int]]:
+        """Who may take a step by any of its ways, in a fixed order."""
+        own = self.chooser(step)
+        choosers = [way.chooser or own for way in ways]
+        if all(c is own for c in choosers):
+            return own
+        distinct = list(dict.fromkeys(choosers))
+
+        def anyone(walk: Walk) -> list[int]:
+            return list(dict.fromkeys(w for choose in distinct for w in choose(walk)))
+        return anyone
 
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.ways(step)
         mixed = _mixed(ways)
-        choose = self.chooser(step)
-        wins = self.wins
+        choose = self._workers(step, ways)
+        own = self.chooser(step)
+        wins = self.move_wins
         blocked_moves = _banned(Verb.MOVE)
 
-        def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int]]:
+        def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int, bool]]:
             st = walk.state
             heights = st.heights
             origin = st.worker_pos[worker]
             here = heights[origin]
             banned = blocked_moves(walk)
+            usable = [way for way in ways if worker in (way.chooser or own)(walk)] if choose is not own else ways
             found = []
-            for to in _union(walk, ways, worker, origin, "move"):
+            for to in _union(walk, usable, worker, origin, "move") if usable else ():
                 if st.domes[to]:
                     continue
                 there = heights[to]
                 if banned and any(test(walk, worker, origin, to, here, there, None) for test in banned):
                     continue
-                for way in ways:
+                for way in usable:
                     if mixed and to not in _squares(walk, way, worker, origin, "move"):
                         continue
                     if way.test is not None and not way.test(walk, worker, origin, to, here, there, None):
@@ -207,11 +252,11 @@ class StepCompiler:
                             continue
                     elif st.occupant[to] >= 0:
                         continue  # a worker stays where it is unless an effect moves it
-                    found.append((to, victim, dest))
+                    found.append((to, victim, dest, way.can_win))
                     break  # the first way that reaches a space is the step there
             return found
 
-        def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, then: StepFn) -> bool:
+        def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, can_win: bool, then: StepFn) -> bool:
             st = walk.state
             origin = st.worker_pos[worker]
             here, there = st.heights[origin], st.heights[to]
@@ -229,8 +274,9 @@ class StepCompiler:
             walk.last_actor = worker
             if walk.probe is not None:
                 walk.probe(walk)
-            if any(win(walk, event) for win in wins):
-                st.winner = walk.team
+            winner = wins(walk, event) if can_win else None
+            if winner is not None:
+                st.winner = winner
                 stop = walk.leaf(walk)
                 st.winner = None
             else:
@@ -254,10 +300,10 @@ class StepCompiler:
                 if rest(walk):
                     return True
                 for worker in choose(walk):
-                    for to, victim, dest in candidates(walk, worker):
+                    for to, victim, dest, can_win in candidates(walk, worker):
                         if walk.script is not None and not walk.admits(("move", worker, to), depth):
                             continue
-                        if perform(walk, worker, to, victim, dest, again) and walk.stop_here(depth):
+                        if perform(walk, worker, to, victim, dest, can_win, again) and walk.stop_here(depth):
                             return True
                 return False
             return again
@@ -267,10 +313,10 @@ class StepCompiler:
                 return True
             depth = len(walk.path)
             for worker in _scripted(walk, choose(walk), depth):
-                for to, victim, dest in candidates(walk, worker):
+                for to, victim, dest, can_win in candidates(walk, worker):
                     if walk.script is not None and not walk.admits(("move", worker, to), depth):
                         continue
-                    if perform(walk, worker, to, victim, dest, after) and walk.stop_here(depth):
+                    if perform(walk, worker, to, victim, dest, can_win, after) and walk.stop_here(depth):
                         return True
             return False
         return take
@@ -278,18 +324,21 @@ class StepCompiler:
     def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.ways(step)
         mixed = _mixed(ways)
-        choose = self.chooser(step)
+        choose = self._workers(step, ways)
+        own = self.chooser(step)
         blocked_builds = _banned(Verb.BUILD)
+        board_wins = self.board_wins
 
         def candidates(walk: Walk, worker: int) -> list[Action]:
             st = walk.state
             heights = st.heights
             origin = st.worker_pos[worker]
             banned = blocked_builds(walk)
+            usable = [way for way in ways if worker in (way.chooser or own)(walk)] if choose is not own else ways
             found: list[Action] = []
-            for square in _union(walk, ways, worker, origin, "build"):
+            for square in _union(walk, usable, worker, origin, "build") if usable else ():
                 height = heights[square]
-                for way in ways:
+                for way in usable:
                     if way.piece is Piece.BLOCK and height == 3:
                         continue
                     if mixed and square not in _squares(walk, way, worker, origin, "build"):
@@ -300,6 +349,8 @@ class StepCompiler:
                         continue
                     if banned and any(test(walk, worker, origin, square, height, height, piece) for test in banned):
                         continue
+                    if st.domes[square] or (st.occupant[square] >= 0 and not (square == origin and not dome)):
+                        continue  # a piece goes on a space with no dome, and under a worker only its own block
                     action = ("dome" if dome and height < 3 else "build", worker, square)
                     if action not in found:
                         found.append(action)
@@ -320,7 +371,13 @@ class StepCompiler:
             walk.last_actor = worker
             if walk.probe is not None:
                 walk.probe(walk)
-            stop = then(walk)
+            winner = board_wins(walk) if board_wins is not None else None
+            if winner is not None:
+                st.winner = winner
+                stop = walk.leaf(walk)
+                st.winner = None
+            else:
+                stop = then(walk)
             walk.last_actor = previous_actor
             walk.path.pop()
             walk.events.pop()
@@ -350,8 +407,10 @@ class StepCompiler:
                         found[key] = (*path, action)
             return False
 
+        shortcut = board_wins is None
+
         def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
-            if then is finish and walk.found is not None and walk.probe is None and walk.keyed_by_board:
+            if shortcut and then is finish and walk.found is not None and walk.probe is None and walk.keyed_by_board:
                 return final_builds(walk)
             for worker in _scripted(walk, choose(walk), depth):
                 for action in candidates(walk, worker):
@@ -371,6 +430,118 @@ class StepCompiler:
             if optional and rest(walk):
                 return True
             return each_candidate(walk, after, len(walk.path))
+        return take
+
+    def force(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        """A force the player chooses: a worker that `step.target` names, to the space its place
+        names (unoccupied: a forced worker never lands on a worker or a dome)."""
+        choose = self.chooser(step)
+        victims = self._targets(step.target)
+        locate = space_locator(step.destination.ref)
+        test = self.judge.compile_all((*step.destination.filters, *step.filters))
+
+        def candidates(walk: Walk, worker: int) -> list[tuple[int, int]]:
+            st = walk.state
+            origin = st.worker_pos[worker]
+            found = []
+            for victim in victims(walk, worker):
+                here = st.worker_pos[victim]
+                dest = locate(walk, worker, origin, here)
+                if dest < 0 or st.blocked[dest]:
+                    continue
+                if test is not None and not test(walk, victim, here, dest, st.heights[here], st.heights[dest], None):
+                    continue
+                found.append((victim, dest))
+            return found
+
+        def perform(walk: Walk, worker: int, victim: int, dest: int, then: StepFn) -> bool:
+            st = walk.state
+            here = st.worker_pos[victim]
+            st.relocate(victim, dest)
+            walk.events.append(("force", victim, here, dest))
+            walk.path.append(("force", victim, dest))
+            previous_actor = walk.last_actor
+            walk.last_actor = worker
+            if walk.probe is not None:
+                walk.probe(walk)
+            stop = then(walk)
+            walk.last_actor = previous_actor
+            walk.path.pop()
+            walk.events.pop()
+            st.relocate(victim, here)
+            return stop
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            depth = len(walk.path)
+            for worker in choose(walk):
+                for victim, dest in candidates(walk, worker):
+                    if walk.script is not None and not walk.admits(("force", victim, dest), depth):
+                        continue
+                    if perform(walk, worker, victim, dest, after if not repeated else take) and walk.stop_here(depth):
+                        return True
+            return False
+        return take
+
+    def _targets(self, selector: WorkerSelector) -> Callable[[Walk, int], list[int]]:
+        """The workers a force may act on, around the acting worker."""
+        owned = self.judge.owned(selector.owner)
+
+        def near(walk: Walk, worker: int) -> list[int]:
+            st = walk.state
+            around = ADJACENT[st.worker_pos[worker]]
+            return [w for w in range(len(st.worker_pos))
+                    if w != worker and st.worker_pos[w] in around and owned(st.worker_team[w])]
+        return near
+
+    def remove(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        """Take the top block off a space (never a dome): 'remove a block from ...'."""
+        ways = self.ways(dataclasses.replace(step, verb=Verb.BUILD))
+        choose = self.chooser(step)
+
+        def candidates(walk: Walk, worker: int) -> list[Action]:
+            st = walk.state
+            origin = st.worker_pos[worker]
+            found: list[Action] = []
+            for square in _union(walk, ways, worker, origin, "unbuild"):
+                height = st.heights[square]
+                if height == 0 or st.domes[square] or st.occupant[square] >= 0:
+                    continue
+                if any(way.test is None or way.test(walk, worker, origin, square, height, height, Piece.BLOCK)
+                       for way in ways):
+                    found.append(("unbuild", worker, square))
+            return found
+
+        def perform(walk: Walk, action: Action, then: StepFn) -> bool:
+            st = walk.state
+            _, worker, square = action
+            height = st.heights[square]
+            st.set_height(square, height - 1)
+            walk.events.append(("unbuild", worker, square, height - 1))
+            walk.path.append(action)
+            previous_actor = walk.last_actor
+            walk.last_actor = worker
+            if walk.probe is not None:
+                walk.probe(walk)
+            stop = then(walk)
+            walk.last_actor = previous_actor
+            walk.path.pop()
+            walk.events.pop()
+            st.set_height(square, height)
+            return stop
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            depth = len(walk.path)
+            for worker in _scripted(walk, choose(walk), depth):
+                for action in candidates(walk, worker):
+                    if walk.script is not None and not walk.admits(action, depth):
+                        continue
+                    if perform(walk, action, after) and walk.stop_here(depth):
+                        return True
+            return False
         return take
 
 

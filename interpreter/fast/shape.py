@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (ANY_NUMBER, ONCE, Compare, Force, LevelChange, Modality, OccupiedBy, Owner, Piece,
+from ...dsl.vocabulary import (ANY_NUMBER, ONCE, Compare, FollowUpTiming, Force, LevelChange, Modality, OccupiedBy,
+                               Owner, Piece,
                                Prohibition, Region, Role, SpaceRef, SpaceSelector, Step, TargetLevel, Verb,
                                WorkerSelector)
 from ...dsl.vocabulary.parts import (DOWN, NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
@@ -104,7 +105,7 @@ def known_prohibition(prohibition: Prohibition) -> str | None:
 
 
 def _step(step: Step) -> StepSpec | None:
-    if step.verb not in KNOWN_FILTERS or step.actor.owner is not Owner.YOURS or step.actor.role not in KNOWN_ACTORS:
+    if step.verb not in KNOWN_FILTERS or step.guard is not None or not step.can_win or step.target is not None or step.actor.owner is not Owner.YOURS or step.actor.role not in KNOWN_ACTORS:
         return None
     if step.destination is not None or step.piece is not Piece.NEXT or step.effects:
         return None
@@ -127,10 +128,13 @@ def _win(pattern) -> tuple[str, int] | None:  # noqa: ANN001 - a StepPattern
     return None
 
 
-def fast_rules(rules: SeatRules, binding: list[Prohibition]) -> FastRules | None:
+def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     """The fast paths' record of `rules`, or None if some part is not one they understand.
-    `binding`: the other seats' prohibitions that bind this seat."""
+    `others`: the other seats' rules, whose prohibitions, vetoes and board wins reach this seat."""
+    binding = [p for other in others if other.team != rules.team for p in other.prohibitions]
     if any(known_prohibition(p) is None for p in binding) or rules.lose_when_stuck is False:
+        return None
+    if rules.turn_ends or rules.wins_when or any(o.wins_when or (o.vetoes and o.team != rules.team) for o in others):
         return None
     if any(known_prohibition(p) is None for p in rules.prohibitions):
         return None
@@ -150,14 +154,16 @@ def fast_rules(rules: SeatRules, binding: list[Prohibition]) -> FastRules | None
     followups = []
     for followup in rules.followups:
         trigger, step = followup.trigger, _step(followup.step)
-        if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that":
+        if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that" \
+                or followup.timing is not FollowUpTiming.AFTER:
             return None
         followups.append(FollowUp(trigger.verb.value, step))
     move_options, build_options = [], []
     for verb, options in rules.options.items():
         for option in options:
             step = option.step
-            if step.repeat != ONCE or step.modality is not Modality.MAY:
+            if step.repeat != ONCE or step.modality is not Modality.MAY or option.instead or not step.can_win \
+                    or step.actor != WorkerSelector(Role.SUBJECT) or step.guard is not None or step.target is not None:
                 return None
             if verb is Verb.MOVE and step.destination == OPPONENT_SPACE and step.piece is Piece.NEXT \
                     and len(step.effects) == 1 and step.effects[0] in KNOWN_FORCES and step.filters in ((), (NOT_UP,)):

@@ -14,8 +14,10 @@ from ..engine.walk import Action
 from .board import COLUMNS, SIZE, parse_square, square_name
 from .state import GameState
 
-VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass")
-SUPPORTED = ("move", "build", "dome", "place", "use")
+#: The verbs of the spec's turn notation, and `unbuild` (this project's: a worker takes the top
+#: block off a space, 'unbuild A1 c3'; docs/scenarios.md).
+VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass", "unbuild")
+SUPPORTED = ("move", "build", "dome", "force", "place", "use", "unbuild")
 
 
 class NotationError(ValueError):

@@ -18,7 +18,7 @@ BIT_AT = SQUARE_BITS + (0,)
 
 #: Event kinds of the turn log, as the first item of each event tuple.
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
-#: ("build", worker, square, new_height, dome) ("use", -1, name)
+#: ("build", worker, square, new_height, dome) ("unbuild", worker, square, new_height) ("use", -1, name)
 Event = tuple
 
 
@@ -62,6 +62,8 @@ class GameState:
     worker_team: list[int] = field(default_factory=list)
     worker_number: list[int] = field(default_factory=list)
     worker_class: list[int] = field(default_factory=list)
+    #: Each worker's sex (a dsl.vocabulary Sex), or None where no power tells workers apart.
+    worker_sex: list = field(default_factory=list)
     worker_names: list[str] = field(default_factory=list)
     #: team -> its workers, on the board or not (the hot loops skip those at position -1).
     members: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -75,13 +77,15 @@ class GameState:
     dome_bits: int = 0
 
     # ---- workers
-    def add_worker(self, team: int, number: int, square: int, kind: int = 0) -> int:
-        """Put a new worker on the board; returns its index."""
+    def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
+        """Put a new worker on the board; returns its index. Workers of one team with the same
+        `kind` are interchangeable in outcomes; a sex makes a kind of its own."""
         index = len(self.worker_pos)
         self.worker_pos.append(-1)
         self.worker_team.append(team)
         self.worker_number.append(number)
         self.worker_class.append(team * 2 + kind)
+        self.worker_sex.append(sex)
         self.worker_names.append(f"{self.team_letters[team]}{number}")
         self.members[team] = (*self.members.get(team, ()), index)
         self.place(index, square)
@@ -181,6 +185,7 @@ class GameState:
         clone.worker_team = self.worker_team[:]
         clone.worker_number = self.worker_number[:]
         clone.worker_class = self.worker_class[:]
+        clone.worker_sex = self.worker_sex[:]
         clone.worker_names = self.worker_names[:]
         clone.members = dict(self.members)
         clone.history = self.history[:]
@@ -199,3 +204,5 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
                 state.set_dome(event[2], True)
             else:
                 state.set_height(event[2], event[3])
+        elif kind == "unbuild":
+            state.set_height(event[2], event[3])
