@@ -37,7 +37,7 @@ def test_play_prints_a_whole_game_and_is_deterministic() -> None:
     (["play", "--pack", "bgaa", "--gods", "Apollo", "Pan"], "unknown pack 'bgaa'"),
     (["play", "--gods", "Apollo", "Pan", "--mode", "chaos"], "has no mode 'chaos'"),
     (["play", "--gods", "Artemis", "Mortal", "--human", "Z"], "seats are A, B"),
-    (["show", "Zeus"], "has no card 'Zeus'"),
+    (["show", "Zeuss"], "has no card 'Zeuss'"),
     (["scenario", "no/such/file.yaml"], "no such file"),
 ])
 def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:

@@ -16,7 +16,7 @@ from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Not, Owner, Piece, PieceIs, Role,
                           SameSpace, SpaceRef, TargetLevel, Verb)
-from .compiler import PROGRAM_SECTIONS, qualifier_condition
+from .compiler import PROGRAM_SECTIONS, qualifier_condition, split_header
 
 
 class CheckError(SourceError):
@@ -33,6 +33,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "turn": (STEP,),
     "your turn": (STEP,),
     "alternative turn (optional)": (STEP,),
+    "alternative turn": (STEP,),
     "your move": (FOLLOW_UP, OPTION),
     "your build": (FOLLOW_UP, OPTION),
     "alternative build": (OPTION,),
@@ -44,6 +45,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "at all times": (BOARD_RULE, PROHIBITION),
     "setup": (PLACEMENT,),
 }
+
+#: The sections '(once per game)' may limit.
+ONCE_ABLE = {"your move", "your build", "alternative build", "alternative turn (optional)", "alternative turn"}
 
 #: The verb a section's follow-ups and options are about.
 SECTION_VERB = {"your move": Verb.MOVE, "your build": Verb.BUILD, "alternative build": Verb.BUILD}
@@ -107,7 +111,13 @@ class _Checker:
 
     # ---- sections
     def section(self, section: ast.Section) -> None:
-        header = section.header
+        header, once = split_header(section.header)
+        if once and header not in ONCE_ABLE:
+            self.error(section, f"'(once per game)' limits a step option or an alternative turn; "
+                                f"'{header}:' holds neither")
+        if header == "alternative turn" and not once:
+            self.error(section, "an announced alternative turn is 'Alternative Turn (optional):', or "
+                                "'Alternative Turn (once per game):'")
         if header not in ALLOWED:
             close = difflib.get_close_matches(header, ALLOWED, n=1)
             hint = f" (did you mean '{close[0]}:'?)" if close else ""
@@ -124,6 +134,8 @@ class _Checker:
             self.statement(header, statement)
         if header in PROGRAM_SECTIONS:
             self.program(section)
+        if once and header in SECTION_VERB and any(isinstance(s.clause, ast.FollowUpNode) for s in section.statements):
+            self.error(section, "a follow-up cannot be limited to once per game yet; give the power as a step option")
 
     def statement(self, header: str, statement: ast.Statement) -> None:
         clause = statement.clause

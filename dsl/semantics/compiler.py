@@ -6,6 +6,8 @@ point its sentences attach to; each sentence's parts become the typed parts of d
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, FollowUp, Force, Happened, LoseWhenStuck,
@@ -14,19 +16,35 @@ from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, FollowUp, Fo
 from ..vocabulary.parts import Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
-PROGRAM_SECTIONS = {"turn": False, "your turn": False, "alternative turn (optional)": True}
+PROGRAM_SECTIONS = {"turn": False, "your turn": False, "alternative turn (optional)": True,
+                    "alternative turn": True}
+
+#: The words after a header's timing that limit the section's power to one use in a game.
+ONCE_PER_GAME = " (once per game)"
+
+
+def split_header(header: str) -> tuple[str, bool]:
+    """A header's timing, and whether the section may be used once per game only."""
+    if header.endswith(ONCE_PER_GAME):
+        return header[: -len(ONCE_PER_GAME)], True
+    return header, False
 
 
 def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
     """Translate a card's checked rules into its Power."""
     power = Power(name=name)
     for section in rules.sections:
-        if section.header in PROGRAM_SECTIONS:
+        header, once = split_header(section.header)
+        mark = f"{name} (once per game, line {where(section, origin).line})" if once else None
+        if header in PROGRAM_SECTIONS:
             steps = tuple(step(s.clause, origin) for s in section.statements)
-            power.programs.append(Program(name, PROGRAM_SECTIONS[section.header], steps, where(section, origin)))
+            power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
             continue
+        options = len(power.options)
         for statement in section.statements:
-            _statement(power, section.header, statement, origin)
+            _statement(power, header, statement, origin)
+        if mark is not None:
+            power.options[options:] = [replace(o, once_per_game=mark) for o in power.options[options:]]
     return power
 
 

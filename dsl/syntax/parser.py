@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from ..errors import SourceError
 from ..vocabulary import (ANY_NUMBER, Compare, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Piece,
                           PieceIs, Region, Repeat, Role, SameSpace, Scope, Sex, SpaceIs, SpaceProperty, SpaceRef,
-                          SpaceSelector, TargetLevel, Verb, WorkerSelector)
+                          SpaceSelector, StandsHighest, TargetLevel, Verb, WorkerSelector)
 from ..vocabulary.parts import DOWN, UP, AnyOf
 from . import ast
 from .lexer import LexError, WordLexer
@@ -312,6 +312,8 @@ class _ToAst(Transformer):
     unmoved_worker = _actor(Role.UNMOVED, Owner.YOURS)
     that_worker = _actor(Role.THAT, Owner.YOURS)
 
+    every_worker = _actor(Role.EVERY, Owner.YOURS)
+
     def female_worker(self, children: list) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.YOURS, Sex.FEMALE),
@@ -363,6 +365,7 @@ class _ToAst(Transformer):
     on_level = _qualifier(lambda n: TargetLevel(Compare.EQ, n))
     on_ground_level = _qualifier(lambda: TargetLevel(Compare.EQ, 0))
     climb_any = _qualifier(lambda: LevelChange(Compare.LE, 3))
+    stands_highest = _qualifier(lambda: StandsHighest())
 
     def last_turn(self, children: list) -> ast.Qualifier:
         items = tuple(children)
@@ -411,6 +414,7 @@ class _ToAst(Transformer):
         return _Words(*_start(items), _words(items), Near(_value(items, Owner)))
 
     other_side_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE))
+    over_worker_space = _space(lambda items: SpaceSelector(Region.OVER_WORKER))
 
     opponent_space = _space(lambda items: SpaceSelector(Region.NEIGHBORING, None, (OccupiedBy(Owner.OPPONENTS),)))
     vacated_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.VACATED))

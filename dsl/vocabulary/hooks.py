@@ -24,6 +24,8 @@ class Program:
     announced: bool
     steps: tuple[Step, ...]
     where: Where
+    #: Set for a turn that may be taken once per game: the name of its mark on the card.
+    once_per_game: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class StepOption:
     step: Step
     where: Where
     instead: bool = False
+    #: Set for an option that may be used once per game: the name of its mark on the card.
+    once_per_game: str | None = None
 
 
 @dataclass(frozen=True)

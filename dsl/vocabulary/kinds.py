@@ -51,6 +51,7 @@ class Role(Enum):
     SUBJECT = "your worker"    # the worker taking the step a rule is about
     DISPLACED = "displaced"    # the worker on the space a step goes into ('that worker' in an option)
     NEAR = "a neighboring"     # any worker neighbouring the acting worker (what a force acts on)
+    EVERY = "each of"          # every one of your workers, once each, in the order the player picks
 
 
 class Sex(Enum):
@@ -78,6 +79,7 @@ class Region(Enum):
     NEIGHBORING = "neighboring"  # around the acting worker (the board's neighbourhood)
     ANYWHERE = "any"             # every space of the board
     SINGLE = "single"            # one space named by a SpaceRef
+    OVER_WORKER = "over a worker"  # the space past a neighbouring worker, seen from the acting one
 
 
 class FollowUpTiming(Enum):

@@ -87,6 +87,12 @@ class Near:
 
 
 @dataclass(frozen=True)
+class StandsHighest:
+    """The acting worker stands higher than every other worker of its owner (and it has
+    another): 'while higher than all their other workers'."""
+
+
+@dataclass(frozen=True)
 class Not:
     part: Condition
 
@@ -139,12 +145,12 @@ class CountIs:
     amount: int
 
 
-Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | Not | AnyOf | AllOf
-             | Happened | WorkersAre | CountIs)
+Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | StandsHighest | Not
+             | AnyOf | AllOf | Happened | WorkersAre | CountIs)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
-CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near, Not,
-                                     AnyOf, AllOf, Happened, WorkersAre, CountIs)
+CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
+                                     StandsHighest, Not, AnyOf, AllOf, Happened, WorkersAre, CountIs)
 
 
 # ---- selectors -------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Happened, LevelChange, Near, Not,
                                OccupiedBy, Owner, Piece, PieceIs, Quantity, Role, SameSpace, Scope, SpaceIs,
-                               SpaceProperty, SpaceRef, StepPattern, TargetLevel, Verb, WorkerSelector, WorkersAre)
+                               SpaceProperty, SpaceRef, StandsHighest, StepPattern, TargetLevel, Verb, WorkerSelector,
+                               WorkersAre)
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES
 from .walk import Walk
 
@@ -162,6 +163,15 @@ def _near(judge: Judge, part: Near) -> Test:
     return near
 
 
+def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
+    def highest(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+        st = walk.state
+        others = [w for w in st.team_workers(st.worker_team[worker]) if w != worker]
+        height = st.heights[st.worker_pos[worker]]
+        return bool(others) and all(st.heights[st.worker_pos[w]] < height for w in others)
+    return highest
+
+
 def _not(judge: Judge, part: Not) -> Test:
     inner = judge.compile(part.part)
     return lambda *view: not inner(*view)
@@ -221,7 +231,7 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 
 COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is,
 }
 _missing = set(CONDITION_TYPES) - set(COMPILERS)

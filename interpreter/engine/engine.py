@@ -219,7 +219,7 @@ class Engine:
                     before = dataclasses.replace(followup.step, actor=step.actor)
                     chain = compiler.compile(before, bound, chain)
         if program.announced:
-            chain = use_step(program.name, chain)
+            chain = use_step(program.name, chain, program.once_per_game)
         return chain
 
     @staticmethod

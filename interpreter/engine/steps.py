@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ...dsl.vocabulary import (Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SameSpace,
                                SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, Verb, WorkerSelector, WorkersAre)
 from ...dsl.vocabulary.parts import Condition
-from ..model.board import ADJACENT, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from .conditions import Judge, Test, space_locator
 from .rules import SeatRules
 from .walk import Action, StepFn, Walk, finish
@@ -32,19 +32,26 @@ EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.
 STEP_VERBS = frozenset(EVENT_KIND)
 
 
-def use_step(name: str, rest: StepFn) -> StepFn:
-    """The step `use NAME` that announces an alternative turn."""
+def use_step(name: str, rest: StepFn, once: str | None = None) -> StepFn:
+    """The step `use NAME` that announces an alternative turn (at most once per game when `once`
+    names the card's mark)."""
     action = ("use", -1, name)
 
     def step(walk: Walk) -> bool:
         depth = len(walk.path)
         if walk.script is not None and not walk.admits(action, depth):
             return False
+        if once is not None and (walk.seat, once) in walk.state.marks:
+            return False
         walk.path.append(action)
         walk.events.append(("use", -1, name))
+        if once is not None:
+            _mark(walk, once)
         if walk.probe is not None:
             walk.probe(walk)
         stop = rest(walk)
+        if once is not None:
+            _unmark(walk, once)
         walk.events.pop()
         walk.path.pop()
         return stop and walk.stop_here(depth)
@@ -103,6 +110,8 @@ class _Way:
     #: region is the neighbourhood ('on the same space' narrows 'a neighboring space').
     neighbouring: bool
     can_win: bool
+    #: The card mark of a once-per-game way: usable while the seat's card lacks it.
+    once: str | None = None
 
 
 #: Checks a step just taken may trigger: `WinCheck(walk, event)` -> the team that wins, or None.
@@ -138,8 +147,10 @@ class StepCompiler:
             merged = merge_destination(board.destination, step.destination)
             piece = stated.piece if stated.piece is not Piece.NEXT else step.piece
             chooser = self.judge.workers(stated.actor) if stated.actor.role is not Role.SUBJECT else None
-            ways.append(self._way(chooser, merged, merge_filters(board.filters, step.filters), stated.destination,
-                                  stated.filters, piece, stated.effects, around, step.can_win and stated.can_win))
+            way = self._way(chooser, merged, merge_filters(board.filters, step.filters), stated.destination,
+                            stated.filters, piece, stated.effects, around, step.can_win and stated.can_win)
+            way.once = option.once_per_game
+            ways.append(way)
         return ways
 
     def _way(self, chooser: Callable | None, base_destination: SpaceSelector, base_filters: tuple,
@@ -171,7 +182,9 @@ class StepCompiler:
             raise TypeError(f"the engine cannot take a step of the verb {step.verb}")
         optional = step.modality is not Modality.MUST
         repeat = step.repeat
-        if repeat.times is None:
+        if step.actor.role is Role.EVERY:
+            chain = self._every(step, make, after)
+        elif repeat.times is None:
             chain = make(step, None, rest, optional=True, repeated=True)
         elif repeat.up_to:
             chain = rest
@@ -182,6 +195,39 @@ class StepCompiler:
             for index in range(repeat.times):
                 chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
         return self._guarded(step, chain, rest) if step.guard is not None else chain
+
+    def _every(self, step: Step, make: Callable, after: StepFn) -> StepFn:
+        """A step each of the player's workers takes once, in the order the player picks."""
+        team = self.rules.team
+        holder: list[StepFn] = []
+
+        def each(walk: Walk) -> bool:
+            pending = walk.pending
+            entry = pending.get(each)  # None on the first call; then the workers yet to take it
+            remaining = tuple(walk.state.team_workers(team)) if entry is None else entry
+            if not remaining:
+                del pending[each]
+                stop = after(walk)
+                pending[each] = entry
+                return stop
+            previous_actor = walk.last_actor
+            stop = False
+            for worker in remaining:
+                pending[each] = tuple(w for w in remaining if w != worker)
+                walk.last_actor = worker
+                if holder[0](walk):
+                    stop = True
+                    break
+            walk.last_actor = previous_actor
+            if entry is None:
+                del pending[each]
+            else:
+                pending[each] = entry
+            return stop
+
+        single = dataclasses.replace(step, actor=WorkerSelector(Role.THAT), modality=Modality.MUST)
+        holder.append(make(single, each, each, optional=False, repeated=False))
+        return each
 
     def _guarded(self, step: Step, chain: StepFn, rest: StepFn) -> StepFn:
         """A step under a guard: taken while it holds; a guard on workers names who takes it."""
@@ -231,7 +277,7 @@ class StepCompiler:
             origin = st.worker_pos[worker]
             here = heights[origin]
             banned = blocked_moves(walk)
-            usable = [way for way in ways if worker in (way.chooser or own)(walk)] if choose is not own else ways
+            usable = _usable(walk, ways, worker, own, choose)
             found = []
             for to in _union(walk, usable, worker, origin, "move") if usable else ():
                 if st.domes[to]:
@@ -252,11 +298,11 @@ class StepCompiler:
                             continue
                     elif st.occupant[to] >= 0:
                         continue  # a worker stays where it is unless an effect moves it
-                    found.append((to, victim, dest, way.can_win))
+                    found.append((to, victim, dest, way))
                     break  # the first way that reaches a space is the step there
             return found
 
-        def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, can_win: bool, then: StepFn) -> bool:
+        def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, way: _Way, then: StepFn) -> bool:
             st = walk.state
             origin = st.worker_pos[worker]
             here, there = st.heights[origin], st.heights[to]
@@ -270,11 +316,13 @@ class StepCompiler:
             walk.events.append(event)
             if victim >= 0:
                 walk.events.append(("force", victim, to, dest))
+            if way.once is not None:
+                _mark(walk, way.once)
             walk.path.append(("move", worker, to))
             walk.last_actor = worker
             if walk.probe is not None:
                 walk.probe(walk)
-            winner = wins(walk, event) if can_win else None
+            winner = wins(walk, event) if way.can_win else None
             if winner is not None:
                 st.winner = winner
                 stop = walk.leaf(walk)
@@ -283,6 +331,8 @@ class StepCompiler:
                 stop = then(walk)
             walk.last_actor = previous_actor
             walk.path.pop()
+            if way.once is not None:
+                _unmark(walk, way.once)
             walk.events.pop()
             if victim >= 0:
                 walk.events.pop()
@@ -300,10 +350,10 @@ class StepCompiler:
                 if rest(walk):
                     return True
                 for worker in choose(walk):
-                    for to, victim, dest, can_win in candidates(walk, worker):
+                    for to, victim, dest, way in candidates(walk, worker):
                         if walk.script is not None and not walk.admits(("move", worker, to), depth):
                             continue
-                        if perform(walk, worker, to, victim, dest, can_win, again) and walk.stop_here(depth):
+                        if perform(walk, worker, to, victim, dest, way, again) and walk.stop_here(depth):
                             return True
                 return False
             return again
@@ -313,10 +363,10 @@ class StepCompiler:
                 return True
             depth = len(walk.path)
             for worker in _scripted(walk, choose(walk), depth):
-                for to, victim, dest, can_win in candidates(walk, worker):
+                for to, victim, dest, way in candidates(walk, worker):
                     if walk.script is not None and not walk.admits(("move", worker, to), depth):
                         continue
-                    if perform(walk, worker, to, victim, dest, can_win, after) and walk.stop_here(depth):
+                    if perform(walk, worker, to, victim, dest, way, after) and walk.stop_here(depth):
                         return True
             return False
         return take
@@ -329,13 +379,15 @@ class StepCompiler:
         blocked_builds = _banned(Verb.BUILD)
         board_wins = self.board_wins
 
-        def candidates(walk: Walk, worker: int) -> list[Action]:
+        def candidates(walk: Walk, worker: int) -> list[tuple[Action, str | None]]:
+            """Each build the worker may make, with the once-per-game mark its way sets."""
             st = walk.state
             heights = st.heights
             origin = st.worker_pos[worker]
             banned = blocked_builds(walk)
-            usable = [way for way in ways if worker in (way.chooser or own)(walk)] if choose is not own else ways
-            found: list[Action] = []
+            usable = _usable(walk, ways, worker, own, choose)
+            found: list[tuple[Action, str | None]] = []
+            seen: set[Action] = set()
             for square in _union(walk, usable, worker, origin, "build") if usable else ():
                 height = heights[square]
                 for way in usable:
@@ -352,11 +404,12 @@ class StepCompiler:
                     if st.domes[square] or (st.occupant[square] >= 0 and not (square == origin and not dome)):
                         continue  # a piece goes on a space with no dome, and under a worker only its own block
                     action = ("dome" if dome and height < 3 else "build", worker, square)
-                    if action not in found:
-                        found.append(action)
+                    if action not in seen:
+                        seen.add(action)
+                        found.append((action, way.once))
             return found
 
-        def perform(walk: Walk, action: Action, then: StepFn) -> bool:
+        def perform(walk: Walk, action: Action, mark: str | None, then: StepFn) -> bool:
             st = walk.state
             _, worker, square = action
             height = st.heights[square]
@@ -366,6 +419,8 @@ class StepCompiler:
             else:
                 st.set_height(square, height + 1)
             walk.events.append(("build", worker, square, height + (not dome), dome))
+            if mark is not None:
+                _mark(walk, mark)
             walk.path.append(action)
             previous_actor = walk.last_actor
             walk.last_actor = worker
@@ -380,6 +435,8 @@ class StepCompiler:
                 stop = then(walk)
             walk.last_actor = previous_actor
             walk.path.pop()
+            if mark is not None:
+                _unmark(walk, mark)
             walk.events.pop()
             if dome:
                 st.set_dome(square, False)
@@ -395,7 +452,7 @@ class StepCompiler:
             st = walk.state
             found, path, heights = walk.found, tuple(walk.path), st.heights
             for worker in choose(walk):
-                for action in candidates(walk, worker):
+                for action, _ in candidates(walk, worker):
                     square = action[2]
                     height = heights[square]
                     if action[0] == "dome" or height == 3:
@@ -407,16 +464,16 @@ class StepCompiler:
                         found[key] = (*path, action)
             return False
 
-        shortcut = board_wins is None
+        shortcut = board_wins is None and not any(way.once for way in ways)
 
         def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
             if shortcut and then is finish and walk.found is not None and walk.probe is None and walk.keyed_by_board:
                 return final_builds(walk)
             for worker in _scripted(walk, choose(walk), depth):
-                for action in candidates(walk, worker):
+                for action, mark in candidates(walk, worker):
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
-                    if perform(walk, action, then) and walk.stop_here(depth):
+                    if perform(walk, action, mark, then) and walk.stop_here(depth):
                         return True
             return False
 
@@ -575,6 +632,10 @@ def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tupl
         region = NEIGHBOURS[origin]
     elif way.region is Region.ANYWHERE:
         region = SQUARES
+    elif way.region is Region.OVER_WORKER:
+        occupant = walk.state.occupant
+        region = tuple(beyond for n in NEIGHBOURS[origin]
+                       if occupant[n] >= 0 and (beyond := BEYOND[origin][n]) >= 0)
     else:
         square = way.locate(walk, worker, origin, -1)
         if square < 0 or (way.neighbouring and square not in ADJACENT[origin]):
@@ -587,6 +648,25 @@ def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tupl
     if want[0] != kind and not (kind == "build" and want[0] == "dome"):
         return ()
     return (want[2],) if want[2] in region else ()
+
+
+def _usable(walk: Walk, ways: list[_Way], worker: int, own: Callable, choose: Callable) -> list[_Way]:
+    """The ways of a step open to `worker` now: its chooser names the worker, and a once-per-game
+    way has not been used by this seat."""
+    marks = walk.state.marks
+    return [way for way in ways
+            if (way.once is None or (walk.seat, way.once) not in marks)
+            and (choose is own or worker in (way.chooser or own)(walk))]
+
+
+def _mark(walk: Walk, name: str) -> None:
+    walk.state.set_mark(walk.seat, name, True)
+    walk.events.append(("mark", walk.seat, name))
+
+
+def _unmark(walk: Walk, name: str) -> None:
+    walk.events.pop()
+    walk.state.set_mark(walk.seat, name, False)
 
 
 def _mixed(ways: list[_Way]) -> bool:

@@ -19,7 +19,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board")
+                 "banned", "keyed_by_board", "pending")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -46,6 +46,8 @@ class Walk:
         #: Whether an outcome is the board alone (no fact of the turn is read later), so that a
         #: last build may be keyed by hash arithmetic.
         self.keyed_by_board = True
+        #: For a step that each of the player's workers takes: the workers yet to take it.
+        self.pending: dict = {}
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

@@ -7,6 +7,7 @@ outcomes is comparing two integers.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -19,6 +20,7 @@ BIT_AT = SQUARE_BITS + (0,)
 #: Event kinds of the turn log, as the first item of each event tuple.
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
 #: ("build", worker, square, new_height, dome) ("unbuild", worker, square, new_height) ("use", -1, name)
+#: ("mark", seat, name): a once-per-game power used
 Event = tuple
 
 
@@ -75,6 +77,9 @@ class GameState:
     #: The domed squares as bits (bit n for square n), kept by set_dome: with the workers'
     #: positions it gives `blocked` as one integer without a pass over the board.
     dome_bits: int = 0
+    #: Marks on the cards, (seat, name): a once-per-game power used. Part of the hash, since a
+    #: later rule reads them.
+    marks: set = field(default_factory=set)
 
     # ---- workers
     def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
@@ -154,6 +159,17 @@ class GameState:
             bits |= BIT_AT[square]
         return bits
 
+    # ---- card state
+    def set_mark(self, seat: int, name: str, on: bool) -> None:
+        """Put a mark on a seat's card, or take it off."""
+        key = (seat, name)
+        if (key in self.marks) != on:
+            if on:
+                self.marks.add(key)
+            else:
+                self.marks.discard(key)
+            self.hash ^= mark_key(seat, name)
+
     # ---- turns
     def outcome_key(self) -> int:
         """Identity of the state as a turn outcome (spec: 'Outcomes')."""
@@ -190,7 +206,14 @@ class GameState:
         clone.members = dict(self.members)
         clone.history = self.history[:]
         clone.out = set(self.out)
+        clone.marks = set(self.marks)
         return clone
+
+
+def mark_key(seat: int, name: str) -> int:
+    """The hash key of a mark on a card: the same in every process (no salted hash())."""
+    digest = hashlib.blake2b(f"{seat}:{name}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
 
 
 def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
@@ -206,3 +229,5 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
                 state.set_height(event[2], event[3])
         elif kind == "unbuild":
             state.set_height(event[2], event[3])
+        elif kind == "mark":
+            state.set_mark(event[1], event[2], True)
