@@ -147,6 +147,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     programs = []
     for program in rules.programs:
+        if program.once_per_game is not None:
+            return None
         steps = [_step(step) for step in program.steps]
         if any(step is None for step in steps):
             return None
@@ -163,6 +165,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         for option in options:
             step = option.step
             if step.repeat != ONCE or step.modality is not Modality.MAY or option.instead or not step.can_win \
+                    or option.once_per_game is not None \
                     or step.actor != WorkerSelector(Role.SUBJECT) or step.guard is not None or step.target is not None:
                 return None
             if verb is Verb.MOVE and step.destination == OPPONENT_SPACE and step.piece is Piece.NEXT \
