@@ -184,10 +184,10 @@ def test_a_malformed_record_is_bad_input_located(tmp_path: Path, placements, tur
     assert result.output.startswith(f"{path}:") and message in result.output
 
 
-IRIS = """\
+THAUMAS = """\
 # yaml-language-server: $schema=../../schema/card.schema.json
-name: Iris
-title: Goddess of the Rainbow
+name: Thaumas
+title: Wonder of the Sea
 kind: god
 tier: simple
 players: [2]
@@ -208,22 +208,22 @@ def test_an_author_plays_and_tests_a_new_card_in_a_pack_of_their_own(tmp_path: P
     pack.mkdir()
     (pack / "pack.yaml").write_text((REPO / "powers" / "bga" / "pack.yaml").read_text()
                                     .replace("name: bga", "name: my-pack").replace("language: 2", "language: 2\nextends: bga"))
-    (pack / "iris.yaml").write_text(IRIS)
+    (pack / "thaumas.yaml").write_text(THAUMAS)
     assert run("check", str(pack)).exit_code == 0
-    assert any(line.startswith("Iris ") for line in run("cards", "--pack", str(pack)).output.splitlines())
-    scenario = yaml.safe_load(s0_text("bga", ["Iris", "Mortal"]))
+    assert any(line.startswith("Thaumas ") for line in run("cards", "--pack", str(pack)).output.splitlines())
+    scenario = yaml.safe_load(s0_text("bga", ["Thaumas", "Mortal"]))
     scenario.update(edition="my-pack", board="0 0 0 0 0\n0 0 0 0 0\n0 2 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n",
                     expect={"win": True, "after": {"turn": "move A2 d2; dome A2 d1", "board": {"d1": "0D"}},
                             "includes": [{"board": {"c3": "0D"}}]})
     scenario["workers"] = {"A1": "b3", "A2": "d3", "B1": "e5", "B2": "e4"}
-    (tmp_path / "iris.yaml").write_text(yaml.safe_dump(scenario))
-    result = run("scenario", str(tmp_path / "iris.yaml"))
+    (tmp_path / "thaumas.yaml").write_text(yaml.safe_dump(scenario))
+    result = run("scenario", str(tmp_path / "thaumas.yaml"))
     assert result.exit_code == 0, result.output
     scenario["edition"] = "bga"  # the same expectations fail without the card's pack
     (tmp_path / "shipped.yaml").write_text(yaml.safe_dump(scenario))
     assert run("scenario", str(tmp_path / "shipped.yaml")).exit_code == 2
     record = tmp_path / "game.yaml"
-    played = run("play", "--pack", str(pack), "--gods", "Iris", "Mortal", "--seed", "2", "--record", str(record))
+    played = run("play", "--pack", str(pack), "--gods", "Thaumas", "Mortal", "--seed", "2", "--record", str(record))
     assert played.exit_code == 0, played.output
     assert run("replay", str(record)).exit_code == 0
 

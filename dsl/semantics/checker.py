@@ -23,6 +23,7 @@ class CheckError(SourceError):
     """A sentence that parses but does not make sense where it stands."""
 
 
+HAPPENING = "something the rules make happen ('... is removed from the game')"
 STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS, PLACEMENT, END_STEP = (
     "a turn step", "a follow-up ('after ...', 'each time ...', 'before ...')", "a step option ('your worker may ...')",
     "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win veto ('... cannot win by ...')",
@@ -81,6 +82,8 @@ def check_rules(rules: ast.Rules, origin: Origin, kind: str) -> list[CheckError]
 
 def sentence_kind(header: str, clause: ast.Clause) -> str:
     """What a clause is in the section it stands in."""
+    if isinstance(clause, ast.HappeningNode):
+        return END_STEP if header == "end of your turn" else HAPPENING
     if isinstance(clause, ast.StepNode):
         if header in PROGRAM_SECTIONS:
             return STEP
@@ -174,10 +177,10 @@ class _Checker:
                               f"{' and '.join(GUARDED)}")
             return
         if kind == END_STEP:
-            if not isinstance(guard, ast.WorkerStateNode):
-                self.error(guard, f"{kind} is guarded by {GUARDED[END_STEP]}")
-            else:
+            if isinstance(guard, ast.WorkerStateNode):
                 self.worker_state(guard)
+            elif not isinstance(guard, ast.FlankedNode):
+                self.error(guard, f"{kind} is guarded by {GUARDED[END_STEP]}")
             return
         if not isinstance(guard, ast.PatternNode):
             self.error(guard, f"{kind} is guarded by {GUARDED[PROHIBITION]}")
@@ -214,6 +217,10 @@ class _Checker:
             self.error(node.trigger, f"'{header}:' reacts to a {expected.value}, not a {node.trigger.verb.value}")
         self.pattern(node.trigger, "a follow-up's trigger")
         step = node.step
+        if isinstance(step, ast.HappeningNode):
+            where = "after a move" if node.trigger.verb is Verb.MOVE and node.timing is FollowUpTiming.AFTER else "elsewhere"
+            self.happening(step, None, where)
+            return
         if step.actor.selector.role is not Role.THAT:
             self.error(step.actor, "a follow-up is taken by the worker of the step it follows: write 'it'")
         if step.modality is None:
@@ -246,7 +253,21 @@ class _Checker:
             self.error(node, "this option adds nothing: say where the step may go, how far, or what it may build")
         self.step_parts(node, earlier_build=False)
 
+    def happening(self, node: ast.HappeningNode, guard: ast.ConditionNode | None, where: str) -> None:
+        if node.kind == "loss":
+            if not isinstance(guard, ast.FlankedNode):
+                self.error(node, "'that opponent' needs an opponent named before: 'if 2 of your workers neighbor "
+                                 "an opponent worker on opposite sides, that opponent loses the game'")
+            elif guard.count != 2:
+                self.error(guard, f"a worker has opposite sides in pairs: write 2, not {guard.count}")
+        elif where != "after a move" or node.place.space.ref is not SpaceRef.BEYOND:
+            self.error(node, "a removal that happens on its own follows a move, on 'the next space in the same "
+                             "direction', for now")
+
     def end_step(self, node: ast.StepNode, guard: ast.ConditionNode | None) -> None:
+        if isinstance(node, ast.HappeningNode):
+            self.happening(node, guard, "at the end of the turn")
+            return
         role = node.actor.selector.role
         if node.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.EACH):
             self.error(node.actor, f"an end-of-turn step is taken by 'your unmoved worker', 'the moved worker', "

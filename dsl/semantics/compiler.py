@@ -10,9 +10,10 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, FollowUp, Force, Happened, LoseWhenStuck,
-                          Modality, Not, Piece, Placement, Power, Program, Prohibition, Quantity, Region, SameSpace,
-                          Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen, Where, WorkersAre)
+from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
+                          LoseWhenStuck, Modality, Not, Owner, Piece, Placement, Power, Program, Prohibition, Quantity,
+                          Region, Role, SameSpace, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
+                          Where, WorkerSelector, WorkersAre)
 from ..vocabulary.parts import Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
@@ -81,11 +82,27 @@ def condition(node: ast.ConditionNode) -> Condition:
         return WorkersAre(node.actor.selector, filters(node.qualifiers))
     if isinstance(node, ast.TowersNode):
         return CountIs(Quantity.COMPLETE_TOWERS, Compare.GE, node.count)
+    if isinstance(node, ast.FlankedNode):
+        return Flanked(Owner.OPPONENTS)
     scope = next(q.scope for q in node.qualifiers if q.scope is not None)
     return Happened(scope, pattern(node))
 
 
-def step(node: ast.StepNode, origin: Origin, guard: ast.ConditionNode | None = None) -> Step:
+def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode | None = None) -> Step:
+    """What the rules make happen, as an automatic step: a removal of the worker on a space, or
+    the loss of the player whose worker the guard names."""
+    at = where(node, origin)
+    guarded = condition(guard) if guard is not None else None
+    if node.kind == "removal":
+        return Step(verb=Verb.REMOVE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
+                    destination=node.place.space, target=node.victim.selector, guard=guarded)
+    return Step(verb=Verb.LOSE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
+                target=WorkerSelector(Role.FLANKED, Owner.OPPONENTS), guard=guarded)
+
+
+def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.ConditionNode | None = None) -> Step:
+    if isinstance(node, ast.HappeningNode):
+        return happening(node, origin, guard)
     effects = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
     return Step(verb=node.verb, actor=node.actor.selector, modality=node.modality or Modality.MUST,
                 where=where(node, origin), repeat=node.repeat or ONCE,
@@ -98,7 +115,7 @@ def step(node: ast.StepNode, origin: Origin, guard: ast.ConditionNode | None = N
 def _statement(power: Power, header: str, statement: ast.Statement, origin: Origin) -> None:
     node = statement.clause
     at = where(node, origin)
-    if isinstance(node, ast.StepNode):
+    if isinstance(node, (ast.StepNode, ast.HappeningNode)):
         compiled = step(node, origin, statement.guard)
         if header == "at all times":
             power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))

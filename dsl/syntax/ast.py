@@ -91,11 +91,21 @@ class PatternNode(Node):
 
 
 @dataclass(frozen=True)
+class HappeningNode(Node):
+    """What the rules make happen: '<victim> is removed from the game', 'that opponent loses the
+    game'. `victim` is the worker removed (None for a loss)."""
+
+    kind: str  # "removal" | "loss"
+    victim: Actor | None
+    place: Place | None
+
+
+@dataclass(frozen=True)
 class FollowUpNode(Node):
     """'after <pattern>, <step>', 'each time <pattern>, <step>', 'before <pattern>, <step>'."""
 
     trigger: PatternNode
-    step: StepNode
+    step: StepNode | HappeningNode
     timing: FollowUpTiming = FollowUpTiming.AFTER
 
 
@@ -114,7 +124,14 @@ class TowersNode(Node):
     count: int
 
 
-ConditionNode = PatternNode | WorkerStateNode | TowersNode
+@dataclass(frozen=True)
+class FlankedNode(Node):
+    """'<n> of your workers neighbor an opponent worker on opposite sides'."""
+
+    count: int
+
+
+ConditionNode = PatternNode | WorkerStateNode | TowersNode | FlankedNode
 
 
 @dataclass(frozen=True)
@@ -155,7 +172,7 @@ class PlacementNode(Node):
     count: int
 
 
-Clause = StepNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
+Clause = StepNode | HappeningNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
 
 
 @dataclass(frozen=True)

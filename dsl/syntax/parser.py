@@ -125,7 +125,7 @@ def _words(items: tuple) -> str:
     return " ".join(parts).replace(" 's", "'s")
 
 
-_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode)
+_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode)
 
 
 def _qualifiers(items: tuple) -> tuple[ast.Qualifier, ...]:
@@ -239,8 +239,8 @@ class _ToAst(Transformer):
     def _follow_up(timing: FollowUpTiming):  # noqa: N805 - a factory used in the class body
         def build(self: _ToAst, children: list) -> ast.FollowUpNode:
             items = tuple(children)
-            return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0],
-                                    step=_of(items, ast.StepNode)[0], timing=timing)
+            step = next(i for i in items if isinstance(i, (ast.StepNode, ast.HappeningNode)))
+            return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0], step=step, timing=timing)
         return build
 
     follow_up = _follow_up(FollowUpTiming.AFTER)
@@ -258,6 +258,25 @@ class _ToAst(Transformer):
     def towers_at_least(self, children: list) -> ast.TowersNode:
         items = tuple(children)
         return ast.TowersNode(*_start(items), count=next(i for i in items if type(i) is int))
+
+    def flanked(self, children: list) -> ast.FlankedNode:
+        items = tuple(children)
+        return ast.FlankedNode(*_start(items), count=next(i.value for i in items if isinstance(i, Token) and i.type == "INT"))
+
+    def removal(self, children: list) -> ast.HappeningNode:
+        items = tuple(children)
+        victim, place = next(i for i in items if isinstance(i, list))
+        return ast.HappeningNode(victim.line, victim.column, kind="removal", victim=victim, place=place)
+
+    def opponent_loses(self, children: list) -> ast.HappeningNode:
+        return ast.HappeningNode(*_start(tuple(children)), kind="loss", victim=None, place=None)
+
+    def victim_on(self, children: list) -> list:
+        items = tuple(children)
+        space = _value(items, SpaceSelector)
+        actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.ON_SPACE, Owner.OPPONENTS), words=_words(items))
+        place = ast.Place(*_start(items), space=space, words=_words(items))
+        return [actor, place]
 
     def cannot_win(self, children: list) -> _Tail:
         return _Tail(*_start(tuple(children)), "cannot win")

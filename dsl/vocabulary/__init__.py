@@ -9,12 +9,12 @@ from .hooks import (BoardRule, FollowUp, LoseWhenStuck, Placement, Power, Progra
 from .kinds import (Compare, FollowUpTiming, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty,
                     SpaceRef, Timing, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, Condition, CountIs, Effect,
-                    Force, Happened, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
+                    Flanked, Force, Happened, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
                     SpaceSelector, StandsHighest, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
 
 __all__ = [
     "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "Compare", "Condition",
-    "CountIs", "Effect", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
+    "CountIs", "Effect", "Flanked", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
     "Modality", "Near", "Not", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
     "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",
     "Region", "Repeat", "Role", "SameSpace", "Scope", "SpaceIs", "SpaceProperty", "SpaceRef", "SpaceSelector",

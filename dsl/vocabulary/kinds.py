@@ -21,6 +21,7 @@ class Verb(Enum):
     PLACE = "place"
     TOKEN = "token"
     USE = "use"
+    LOSE = "lose"  # a player loses (an automatic step; not a verb of the turn notation)
 
 
 class Modality(Enum):
@@ -30,6 +31,7 @@ class Modality(Enum):
     MAY = "may"
     MUST = "must"
     IF_POSSIBLE = "if possible"
+    AUTOMATIC = "automatic"  # the rules make it happen: no choice, and nothing written in the turn
 
 
 class Owner(Enum):
@@ -52,6 +54,8 @@ class Role(Enum):
     DISPLACED = "displaced"    # the worker on the space a step goes into ('that worker' in an option)
     NEAR = "a neighboring"     # any worker neighbouring the acting worker (what a force acts on)
     EVERY = "each of"          # every one of your workers, once each, in the order the player picks
+    ON_SPACE = "the worker on"  # the worker standing on the space a step names
+    FLANKED = "flanked"        # a worker with workers of the card holder on two opposite sides
 
 
 class Sex(Enum):

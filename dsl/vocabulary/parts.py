@@ -93,6 +93,14 @@ class StandsHighest:
 
 
 @dataclass(frozen=True)
+class Flanked:
+    """Some worker of `whose` has workers of the card holder on two opposite sides of it:
+    'if two of your workers neighbor an opponent worker on opposite sides'."""
+
+    whose: Owner
+
+
+@dataclass(frozen=True)
 class Not:
     part: Condition
 
@@ -145,12 +153,12 @@ class CountIs:
     amount: int
 
 
-Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | StandsHighest | Not
-             | AnyOf | AllOf | Happened | WorkersAre | CountIs)
+Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | StandsHighest | Flanked
+             | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
-                                     StandsHighest, Not, AnyOf, AllOf, Happened, WorkersAre, CountIs)
+                                     StandsHighest, Flanked, Not, AnyOf, AllOf, Happened, WorkersAre, CountIs)
 
 
 # ---- selectors -------------------------------------------------------------------------------

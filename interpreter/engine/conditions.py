@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Happened, LevelChange, Near, Not,
+from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Flanked, Happened, LevelChange, Near,
+                               Not,
                                OccupiedBy, Owner, Piece, PieceIs, Quantity, Role, SameSpace, Scope, SpaceIs,
                                SpaceProperty, SpaceRef, StandsHighest, StepPattern, TargetLevel, Verb, WorkerSelector,
                                WorkersAre)
@@ -172,6 +173,29 @@ def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
     return highest
 
 
+def flanked_workers(walk: Walk, holder_team: int, owned: Callable[[int], bool]) -> list[int]:
+    """Workers whose owner `owned` accepts that have two of the holder's workers on opposite sides."""
+    st = walk.state
+    found = []
+    for worker in range(len(st.worker_pos)):
+        square = st.worker_pos[worker]
+        if square < 0 or not owned(st.worker_team[worker]) or st.worker_team[worker] == holder_team:
+            continue
+        for near in NEIGHBOURS[square]:
+            ally = st.occupant[near]
+            if ally >= 0 and st.worker_team[ally] == holder_team:
+                across = BEYOND[near][square]
+                if across >= 0 and st.occupant[across] >= 0 and st.worker_team[st.occupant[across]] == holder_team:
+                    found.append(worker)
+                    break
+    return found
+
+
+def _flanked(judge: Judge, part: Flanked) -> Test:
+    owned, team = judge.owned(part.whose), judge.team
+    return lambda walk, *view: bool(flanked_workers(walk, team, owned))
+
+
 def _not(judge: Judge, part: Not) -> Test:
     inner = judge.compile(part.part)
     return lambda *view: not inner(*view)
@@ -231,7 +255,8 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 
 COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Flanked: _flanked,
+    Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is,
 }
 _missing = set(CONDITION_TYPES) - set(COMPILERS)

@@ -22,7 +22,7 @@ from ...dsl.vocabulary import (Compare, Force, LevelChange, Modality, OccupiedBy
                                SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, Verb, WorkerSelector, WorkersAre)
 from ...dsl.vocabulary.parts import Condition
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
-from .conditions import Judge, Test, space_locator
+from .conditions import Judge, Test, flanked_workers, space_locator
 from .rules import SeatRules
 from .walk import Action, StepFn, Walk, finish
 
@@ -176,6 +176,9 @@ class StepCompiler:
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         """The closure of `step`: `after` continues the turn once it is taken, `rest` once it is
         declined or done repeating."""
+        if step.modality is Modality.AUTOMATIC:
+            chain = self._automatic(step, after)
+            return self._guarded(step, chain, after) if step.guard is not None else chain
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
                 Verb.REMOVE: self.remove}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
@@ -195,6 +198,65 @@ class StepCompiler:
             for index in range(repeat.times):
                 chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
         return self._guarded(step, chain, rest) if step.guard is not None else chain
+
+    def _automatic(self, step: Step, after: StepFn) -> StepFn:
+        """What the rules make happen with no choice: nothing is written in the turn."""
+        if step.verb is Verb.REMOVE:
+            return self._remove_on_space(step, after)
+        if step.verb is Verb.LOSE:
+            return self._flanked_lose(step, after)
+        raise TypeError(f"nothing happens on its own for the verb {step.verb}")  # pragma: no cover
+
+    def _remove_on_space(self, step: Step, after: StepFn) -> StepFn:
+        """After a move: the worker on the space the step names (seen along that move) leaves the
+        game, if it is one the step's target names."""
+        locate = space_locator(step.destination.ref)
+        owned = self.judge.owned(step.target.owner)
+
+        def remove(walk: Walk) -> bool:
+            move = next((e for e in reversed(walk.events) if e[0] == "move"), None)
+            if move is None:
+                return after(walk)
+            st = walk.state
+            square = locate(walk, move[1], move[2], move[3])
+            victim = st.occupant[square] if square >= 0 else -1
+            if victim < 0 or victim == move[1] or not owned(st.worker_team[victim]):
+                return after(walk)
+            st.lift(victim)
+            walk.events.append(("remove", victim, square))
+            stop = after(walk)
+            walk.events.pop()
+            st.place(victim, square)
+            return stop
+        return remove
+
+    def _flanked_lose(self, step: Step, after: StepFn) -> StepFn:
+        """The owners of the workers flanked by the card holder's lose and leave the game; the last
+        team left wins."""
+        owned, team = self.judge.owned(step.target.owner), self.rules.team
+
+        def lose(walk: Walk) -> bool:
+            st = walk.state
+            teams = list(dict.fromkeys(st.worker_team[w] for w in flanked_workers(walk, team, owned)))
+            if not teams:
+                return after(walk)
+            out = set(st.out)
+            undo = []
+            for loser in teams:
+                undo.append((loser, st.eliminate(loser)))
+                walk.events.append(("lose", loser))
+            left = st.teams_in_play()
+            if len(left) == 1:
+                st.winner = left.pop()
+                stop = walk.leaf(walk)
+                st.winner = None
+            else:
+                stop = after(walk)
+            for loser, lifted in reversed(undo):
+                walk.events.pop()
+                st.restore(loser, lifted, out)
+            return stop
+        return lose
 
     def _every(self, step: Step, make: Callable, after: StepFn) -> StepFn:
         """A step each of the player's workers takes once, in the order the player picks."""

@@ -20,7 +20,8 @@ BIT_AT = SQUARE_BITS + (0,)
 #: Event kinds of the turn log, as the first item of each event tuple.
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
 #: ("build", worker, square, new_height, dome) ("unbuild", worker, square, new_height) ("use", -1, name)
-#: ("mark", seat, name): a once-per-game power used
+#: ("mark", seat, name): a once-per-game power used; ("remove", worker, square): a worker leaves
+#: the game; ("lose", team): a team loses and leaves the game
 Event = tuple
 
 
@@ -159,6 +160,21 @@ class GameState:
             bits |= BIT_AT[square]
         return bits
 
+    def eliminate(self, team: int) -> list[tuple[int, int]]:
+        """A team loses and leaves the game: its seats are out and its workers leave the board.
+        Returns the workers lifted and their squares (to undo it in a search)."""
+        self.out.update(i for i, seat in enumerate(self.seats) if seat.team == team)
+        lifted = [(w, self.worker_pos[w]) for w in self.team_workers(team)]
+        for worker, _ in lifted:
+            self.lift(worker)
+        return lifted
+
+    def restore(self, team: int, lifted: list[tuple[int, int]], out: set[int]) -> None:
+        """Undo `eliminate`: the team's workers back where they stood, the seats out as before."""
+        for worker, square in lifted:
+            self.place(worker, square)
+        self.out = set(out)
+
     # ---- card state
     def set_mark(self, seat: int, name: str, on: bool) -> None:
         """Put a mark on a seat's card, or take it off."""
@@ -231,3 +247,8 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
             state.set_height(event[2], event[3])
         elif kind == "mark":
             state.set_mark(event[1], event[2], True)
+        elif kind == "remove":
+            if state.worker_pos[event[1]] >= 0:
+                state.lift(event[1])
+        elif kind == "lose":
+            state.eliminate(event[1])
