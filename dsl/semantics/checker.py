@@ -15,7 +15,7 @@ from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Not, Owner, Piece, PieceIs, Role,
-                          SameSpace, SpaceRef, TargetLevel, Verb)
+                          SameSpace, Scope, SpaceRef, TargetLevel, Verb)
 from .compiler import PROGRAM_SECTIONS, qualifier_condition, split_header
 
 
@@ -24,6 +24,7 @@ class CheckError(SourceError):
 
 
 HAPPENING = "something the rules make happen ('... is removed from the game')"
+OBLIGATION = "an obligation ('at least one opponent worker must ...')"
 STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS, PLACEMENT, END_STEP = (
     "a turn step", "a follow-up ('after ...', 'each time ...', 'before ...')", "a step option ('your worker may ...')",
     "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win veto ('... cannot win by ...')",
@@ -39,7 +40,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "your build": (FOLLOW_UP, OPTION),
     "alternative build": (OPTION,),
     "end of your turn": (END_STEP,),
-    "opponent's turn": (PROHIBITION, VETO),
+    "opponent's turn": (PROHIBITION, VETO, OBLIGATION),
     "win condition": (WIN,),
     "alternative win condition": (WIN,),
     "loss condition": (LOSS,),
@@ -84,6 +85,8 @@ def sentence_kind(header: str, clause: ast.Clause) -> str:
     """What a clause is in the section it stands in."""
     if isinstance(clause, ast.HappeningNode):
         return END_STEP if header == "end of your turn" else HAPPENING
+    if isinstance(clause, ast.ObligationNode):
+        return OBLIGATION
     if isinstance(clause, ast.StepNode):
         if header in PROGRAM_SECTIONS:
             return STEP
@@ -163,6 +166,8 @@ class _Checker:
             self.prohibition(clause)
         elif kind == VETO:
             self.veto(clause)
+        elif kind == OBLIGATION:
+            self.obligation(clause)
         elif kind == END_STEP:
             self.end_step(clause, statement.guard)
         elif kind == WIN:
@@ -279,6 +284,17 @@ class _Checker:
         if node.effects or node.instead or not node.can_win:
             self.error(node, "an end-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
         self.step_parts(node, earlier_build=True)
+
+    def obligation(self, node: ast.ObligationNode) -> None:
+        if node.verb is not None:
+            scopes = [q for q in node.qualifiers if q.scope is not None]
+            if len(scopes) != 1 or scopes[0].scope is not Scope.THIS_TURN:
+                self.error(node, "an obligation says when: '... must move up this turn'")
+            self.qualifiers(node.verb, node.qualifiers, earlier_build=False, in_pattern=True)
+            return
+        for qualifier in (*node.started, *node.qualifiers):
+            if qualifier.place is None:
+                self.error(qualifier, f"'{qualifier.words}' does not say where a worker stands or goes")
 
     def veto(self, node: ast.VetoNode) -> None:
         selector = node.actor.selector

@@ -11,8 +11,8 @@ from dataclasses import replace
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
-                          LoseWhenStuck, Modality, Not, Owner, Piece, Placement, Power, Program, Prohibition, Quantity,
-                          Region, Role, SameSpace, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
+                          LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, Placement, Power, Program, Prohibition, Quantity,
+                          Region, Role, SameSpace, Scope, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
                           Where, WorkerSelector, WorkersAre)
 from ..vocabulary.parts import Condition
 
@@ -125,6 +125,12 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
             power.options.append(StepOption(compiled, at, instead=node.instead))
     elif isinstance(node, ast.FollowUpNode):
         power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
+    elif isinstance(node, ast.ObligationNode):
+        if node.verb is None:
+            requirement = LastMoves(Owner.OPPONENTS, filters(node.started), filters(node.qualifiers))
+        else:
+            requirement = Happened(Scope.THIS_TURN, StepPattern(node.verb, Owner.OPPONENTS, filters(node.qualifiers)))
+        power.obligations.append(Obligation(Owner.OPPONENTS, requirement, node.if_possible, at))
     elif isinstance(node, ast.VetoNode):
         filters_ = filters(node.qualifiers)
         power.vetoes.append(WinVeto(node.actor.selector.owner, StepPattern(Verb.MOVE, node.actor.selector.owner,

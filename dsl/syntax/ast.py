@@ -153,6 +153,17 @@ class VetoNode(Node):
 
 
 @dataclass(frozen=True)
+class ObligationNode(Node):
+    """'[if possible,] at least one opponent worker must <verb> <qualifiers>', or 'if an opponent
+    worker starts its turn <qualifiers>, its last move must be <qualifiers>'."""
+
+    if_possible: bool
+    verb: Verb | None
+    qualifiers: tuple[Qualifier, ...]
+    started: tuple[Qualifier, ...] = ()
+
+
+@dataclass(frozen=True)
 class WinNode(Node):
     """'you [also] win if <pattern>', 'you also win when <condition>'."""
 
@@ -172,7 +183,7 @@ class PlacementNode(Node):
     count: int
 
 
-Clause = StepNode | HappeningNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
+Clause = StepNode | HappeningNode | ObligationNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
 
 
 @dataclass(frozen=True)

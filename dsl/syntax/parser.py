@@ -278,6 +278,22 @@ class _ToAst(Transformer):
         place = ast.Place(*_start(items), space=space, words=_words(items))
         return [actor, place]
 
+    def _obligation(if_possible: bool):  # noqa: N805 - a factory used in the class body
+        def build(self: _ToAst, children: list) -> ast.ObligationNode:
+            items = tuple(children)
+            return ast.ObligationNode(*_start(items), if_possible=if_possible, verb=_value(items, tuple)[0],
+                                      qualifiers=_qualifiers(items))
+        return build
+
+    obligation_if_possible = _obligation(True)
+    obligation_must = _obligation(False)
+
+    def last_move_obligation(self, children: list) -> ast.ObligationNode:
+        items = tuple(children)
+        comma = next(i for i, item in enumerate(items) if isinstance(item, Token) and item.type == "COMMA")
+        return ast.ObligationNode(*_start(items), if_possible=False, verb=None,
+                                  qualifiers=_qualifiers(items[comma:]), started=_qualifiers(items[:comma]))
+
     def cannot_win(self, children: list) -> _Tail:
         return _Tail(*_start(tuple(children)), "cannot win")
 

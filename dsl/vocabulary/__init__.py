@@ -4,18 +4,18 @@ kinds: the closed sets of words, as enums; parts: conditions, selectors, effects
 hooks: what a compiled card attaches to each hook point.
 """
 
-from .hooks import (BoardRule, FollowUp, LoseWhenStuck, Placement, Power, Program, Prohibition, StepOption,
+from .hooks import (BoardRule, FollowUp, LoseWhenStuck, Obligation, Placement, Power, Program, Prohibition, StepOption,
                     WinOnStep, WinVeto, WinWhen)
 from .kinds import (Compare, FollowUpTiming, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty,
                     SpaceRef, Timing, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, Condition, CountIs, Effect,
-                    Flanked, Force, Happened, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
+                    Flanked, Force, Happened, LastMoves, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
                     SpaceSelector, StandsHighest, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
 
 __all__ = [
     "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "Compare", "Condition",
     "CountIs", "Effect", "Flanked", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
-    "Modality", "Near", "Not", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
+    "LastMoves", "Modality", "Near", "Not", "Obligation", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
     "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",
     "Region", "Repeat", "Role", "SameSpace", "Scope", "SpaceIs", "SpaceProperty", "SpaceRef", "SpaceSelector",
     "Step", "StepOption", "StepPattern", "TargetLevel", "Timing", "Verb", "Where", "WinOnStep", "WorkerSelector",

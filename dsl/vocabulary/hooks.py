@@ -74,6 +74,17 @@ class WinOnStep:
 
 
 @dataclass(frozen=True)
+class Obligation:
+    """What every turn of the seats `binds` names must satisfy, judged on the whole turn: a turn
+    that does not is not a turn. `if_possible`: only when some turn can (else any turn will do)."""
+
+    binds: Owner
+    requirement: Condition
+    if_possible: bool
+    where: Where
+
+
+@dataclass(frozen=True)
 class WinVeto:
     """Workers of `binds` cannot win by a step that matches `pattern` ('opponent workers cannot win
     by moving into a perimeter space')."""
@@ -127,6 +138,7 @@ class Power:
     followups: list[FollowUp] = field(default_factory=list)
     options: list[StepOption] = field(default_factory=list)
     prohibitions: list[Prohibition] = field(default_factory=list)
+    obligations: list[Obligation] = field(default_factory=list)
     wins: list[WinOnStep] = field(default_factory=list)
     wins_when: list[WinWhen] = field(default_factory=list)
     vetoes: list[WinVeto] = field(default_factory=list)

@@ -101,6 +101,18 @@ class Flanked:
 
 
 @dataclass(frozen=True)
+class LastMoves:
+    """Judged on a whole turn: each worker of `owner` that started the turn on a space where
+    `started` holds, and moved, ended its last move on a space where `ended` holds ('if an
+    opponent worker starts its turn on a space neighboring your workers, its last move must be
+    to a space neighboring your workers')."""
+
+    owner: Owner
+    started: tuple[Condition, ...]
+    ended: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
 class Not:
     part: Condition
 
@@ -154,11 +166,12 @@ class CountIs:
 
 
 Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | StandsHighest | Flanked
-             | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs)
+             | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
-                                     StandsHighest, Flanked, Not, AnyOf, AllOf, Happened, WorkersAre, CountIs)
+                                     StandsHighest, Flanked, LastMoves, Not, AnyOf, AllOf, Happened, WorkersAre,
+                                     CountIs)
 
 
 # ---- selectors -------------------------------------------------------------------------------

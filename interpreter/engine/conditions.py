@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Flanked, Happened, LevelChange, Near,
+from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Flanked, Happened, LastMoves, LevelChange, Near,
                                Not,
                                OccupiedBy, Owner, Piece, PieceIs, Quantity, Role, SameSpace, Scope, SpaceIs,
                                SpaceProperty, SpaceRef, StandsHighest, StepPattern, TargetLevel, Verb, WorkerSelector,
@@ -196,6 +196,28 @@ def _flanked(judge: Judge, part: Flanked) -> Test:
     return lambda walk, *view: bool(flanked_workers(walk, team, owned))
 
 
+def _last_moves(judge: Judge, part: LastMoves) -> Test:
+    owned = judge.owned(part.owner)
+    started, ended = judge.compile_all(part.started), judge.compile_all(part.ended)
+
+    def each_ends_well(walk: Walk, *view: object) -> bool:
+        st = walk.state
+        for worker in range(len(st.worker_pos)):
+            if st.worker_pos[worker] < 0 or not owned(st.worker_team[worker]):
+                continue
+            moves = [e for e in walk.events if e[0] == "move" and e[1] == worker]
+            if not moves:
+                continue
+            start = moves[0][2]
+            if started is not None and not started(walk, worker, start, start, st.heights[start], st.heights[start], None):
+                continue
+            last = moves[-1]
+            if ended is not None and not ended(walk, worker, last[2], last[3], last[4], last[5], None):
+                return False
+        return True
+    return each_ends_well
+
+
 def _not(judge: Judge, part: Not) -> Test:
     inner = judge.compile(part.part)
     return lambda *view: not inner(*view)
@@ -256,6 +278,7 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Flanked: _flanked,
+    LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is,
 }

@@ -81,6 +81,8 @@ class Engine:
             # walk through every state of two workers can be hundreds of steps deep.
             sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
         self.bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
+        self.obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
+                            for rules in self.seat_rules for o in rules.obligations]
         self.restricting = bool(self.bindings)
         self.memory = [self._memory(rules) for rules in self.seat_rules]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
@@ -152,8 +154,7 @@ class Engine:
         programs = [self._compile_program(program, rules, compiler) for program in rules.programs]
         seat = rules.seat
 
-        def root(walk: Walk) -> bool:
-            self._start_turn(walk)
+        def run(walk: Walk) -> bool:
             enumerators = self.enumerators[seat]
             enumerating = (enumerators is not None and walk.found is not None and walk.probe is None
                            and walk.script is None)
@@ -166,7 +167,36 @@ class Engine:
                 elif program(walk):
                     return True
             return False
+
+        def root(walk: Walk) -> bool:
+            self._start_turn(walk)
+            required = self._obligations_in_force(walk, run)
+            if not required:
+                return run(walk)
+            leaf = walk.leaf
+            walk.leaf = lambda w: all(test(w, -1, -1, -1, 0, 0, None) for test in required) and leaf(w)
+            walk.keyed_by_board = False  # an outcome is kept only if its turn meets the obligations
+            try:
+                return run(walk)
+            finally:
+                walk.leaf = leaf
         return root
+
+    def _obligations_in_force(self, walk: Walk, run: Callable[[Walk], bool]) -> list:
+        """The obligations other seats' powers lay on this turn; one that binds only 'if possible'
+        is in force when some turn meets it (judged over the whole turn)."""
+        required = []
+        state = walk.state
+        for holder, team, obligation, test in self.obligations:
+            if holder in state.out or team == walk.team:
+                continue
+            if obligation.if_possible:
+                probe = Walk(state, lambda w: test(w, -1, -1, -1, 0, 0, None))
+                probe.banned, probe.forbid_up, probe.forbid_down = walk.banned, walk.forbid_up, walk.forbid_down
+                if not run(probe):
+                    continue
+            required.append(test)
+        return required
 
     def _enumerate_with_facts(self, walk: Walk, enumerate_outcomes: StepFn) -> None:
         """A fast enumeration keys outcomes by the board; where this seat's turns have facts that
