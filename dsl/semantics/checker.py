@@ -40,7 +40,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "your build": (FOLLOW_UP, OPTION),
     "alternative build": (OPTION,),
     "end of your turn": (END_STEP,),
-    "opponent's turn": (PROHIBITION, VETO, OBLIGATION),
+    "opponent's turn": (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP),
     "win condition": (WIN,),
     "alternative win condition": (WIN,),
     "loss condition": (LOSS,),
@@ -217,6 +217,9 @@ class _Checker:
         self.qualifiers(pattern.verb, pattern.qualifiers, earlier_build=False, in_pattern=True)
 
     def follow_up(self, header: str, node: ast.FollowUpNode) -> None:
+        if header == "opponent's turn":
+            self.reaction(node)
+            return
         expected = SECTION_VERB[header]
         if node.trigger.verb is not expected:
             self.error(node.trigger, f"'{header}:' reacts to a {expected.value}, not a {node.trigger.verb.value}")
@@ -265,6 +268,12 @@ class _Checker:
                                  "an opponent worker on opposite sides, that opponent loses the game'")
             elif guard.count != 2:
                 self.error(guard, f"a worker has opposite sides in pairs: write 2, not {guard.count}")
+        elif node.kind == "removal and build":
+            if where != "at the end of the turn":
+                self.error(node, "removing workers and building on their spaces happens at the end of your turn")
+        elif node.kind == "slide":
+            self.error(node, "a slide happens to an opponent's worker: 'Opponent's Turn: each time an opponent "
+                             "worker moves, it is forced ...'")
         elif where != "after a move" or node.place.space.ref is not SpaceRef.BEYOND:
             self.error(node, "a removal that happens on its own follows a move, on 'the next space in the same "
                              "direction', for now")
@@ -284,6 +293,18 @@ class _Checker:
         if node.effects or node.instead or not node.can_win:
             self.error(node, "an end-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
         self.step_parts(node, earlier_build=True)
+
+    def reaction(self, node: ast.FollowUpNode) -> None:
+        """'each time an opponent worker moves, it is forced ...': what happens to an opponent."""
+        trigger = node.trigger
+        if node.timing is not FollowUpTiming.EACH_TIME or trigger.actor.selector.owner is not Owner.OPPONENTS:
+            self.error(node, "on an opponent's turn, a reaction is 'each time an opponent worker moves, ...'")
+        if trigger.verb is not Verb.MOVE or trigger.tense != "present":
+            self.error(trigger, "a reaction follows an opponent's move: 'each time an opponent worker moves'")
+        if not (isinstance(node.step, ast.HappeningNode) and node.step.kind == "slide"):
+            self.error(node.step, "what happens to an opponent's worker after its move is, for now, a slide: "
+                                  "'it is forced space by space in the same direction until ...'")
+        self.qualifiers(trigger.verb, trigger.qualifiers, earlier_build=False, in_pattern=True)
 
     def obligation(self, node: ast.ObligationNode) -> None:
         if node.verb is not None:

@@ -10,11 +10,11 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ONCE, AllOf, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
+from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
                           LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, Placement, Power, Program, Prohibition, Quantity,
                           Region, Role, SameSpace, Scope, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
                           Where, WorkerSelector, WorkersAre)
-from ..vocabulary.parts import Condition
+from ..vocabulary.parts import NOT_UP, UNOCCUPIED, Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
 PROGRAM_SECTIONS = {"turn": False, "your turn": False, "alternative turn (optional)": True,
@@ -93,9 +93,17 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
     the loss of the player whose worker the guard names."""
     at = where(node, origin)
     guarded = condition(guard) if guard is not None else None
-    if node.kind == "removal":
+    if node.kind in ("removal", "removal and build"):
+        effects = (BuildThere(),) if node.kind == "removal and build" else ()
+        destination = node.place.space
+        if node.kind == "removal and build":
+            destination = SpaceSelector(Region.ANYWHERE, None, destination.filters)
         return Step(verb=Verb.REMOVE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
-                    destination=node.place.space, target=node.victim.selector, guard=guarded)
+                    destination=destination, target=node.victim.selector, guard=guarded, effects=effects)
+    if node.kind == "slide":
+        return Step(verb=Verb.FORCE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
+                    repeat=ANY_NUMBER, destination=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, (UNOCCUPIED,)),
+                    filters=(NOT_UP,))
     return Step(verb=Verb.LOSE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                 target=WorkerSelector(Role.FLANKED, Owner.OPPONENTS), guard=guarded)
 
@@ -124,7 +132,10 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
         else:
             power.options.append(StepOption(compiled, at, instead=node.instead))
     elif isinstance(node, ast.FollowUpNode):
-        power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
+        if header == "opponent's turn":
+            power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
+        else:
+            power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
     elif isinstance(node, ast.ObligationNode):
         if node.verb is None:
             requirement = LastMoves(Owner.OPPONENTS, filters(node.started), filters(node.qualifiers))

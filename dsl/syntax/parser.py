@@ -268,6 +268,16 @@ class _ToAst(Transformer):
         victim, place = next(i for i in items if isinstance(i, list))
         return ast.HappeningNode(victim.line, victim.column, kind="removal", victim=victim, place=place)
 
+    def removal_and_build(self, children: list) -> ast.HappeningNode:
+        items = tuple(children)
+        space = _value(items, SpaceSelector)
+        victim = ast.Actor(*_start(items), selector=WorkerSelector(Role.ON_SPACE, Owner.OPPONENTS), words=_words(items))
+        place = ast.Place(*_start(items), space=space, words=_words(items))
+        return ast.HappeningNode(*_start(items), kind="removal and build", victim=victim, place=place)
+
+    def slide(self, children: list) -> ast.HappeningNode:
+        return ast.HappeningNode(*_start(tuple(children)), kind="slide", victim=None, place=None)
+
     def opponent_loses(self, children: list) -> ast.HappeningNode:
         return ast.HappeningNode(*_start(tuple(children)), kind="loss", victim=None, place=None)
 
@@ -348,6 +358,7 @@ class _ToAst(Transformer):
     that_worker = _actor(Role.THAT, Owner.YOURS)
 
     every_worker = _actor(Role.EVERY, Owner.YOURS)
+    opponent_worker = _actor(Role.SUBJECT, Owner.OPPONENTS)
 
     def female_worker(self, children: list) -> ast.Actor:
         items = tuple(children)
@@ -441,7 +452,8 @@ class _ToAst(Transformer):
         region = Region.ANYWHERE if article.lower() == "any" else Region.NEIGHBORING
         filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
         filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
-        filters += [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, Near)]
+        lower = any(isinstance(i, _Words) and i.value == "lower" for i in items)
+        filters += [Near(i.value.owner, lower) for i in items if isinstance(i, _Words) and isinstance(i.value, Near)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
 
     def near_workers(self, children: list) -> _Words:
@@ -460,5 +472,6 @@ class _ToAst(Transformer):
     unoccupied = _words_node(SpaceProperty.UNOCCUPIED)
     neighboring = _words_node(Region.NEIGHBORING)
     perimeter = _words_node(SpaceProperty.PERIMETER)
+    lower = _words_node("lower")
     by_opponent = _words_node(Owner.OPPONENTS)
     by_anyone = _words_node(Owner.ANYONES)

@@ -74,6 +74,17 @@ class WinOnStep:
 
 
 @dataclass(frozen=True)
+class Reaction:
+    """What the rules make happen after each step of another seat's that matches `trigger`
+    ('each time an opponent worker moves, it is forced space by space ...'); `step` is automatic
+    and 'it' is the worker of that step."""
+
+    trigger: StepPattern
+    step: Step
+    where: Where
+
+
+@dataclass(frozen=True)
 class Obligation:
     """What every turn of the seats `binds` names must satisfy, judged on the whole turn: a turn
     that does not is not a turn. `if_possible`: only when some turn can (else any turn will do)."""
@@ -139,6 +150,7 @@ class Power:
     options: list[StepOption] = field(default_factory=list)
     prohibitions: list[Prohibition] = field(default_factory=list)
     obligations: list[Obligation] = field(default_factory=list)
+    reactions: list[Reaction] = field(default_factory=list)
     wins: list[WinOnStep] = field(default_factory=list)
     wins_when: list[WinWhen] = field(default_factory=list)
     vetoes: list[WinVeto] = field(default_factory=list)

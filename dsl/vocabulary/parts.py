@@ -81,9 +81,11 @@ class OccupiedBy:
 
 @dataclass(frozen=True)
 class Near:
-    """The target neighbours a worker of `owner`: 'a space neighboring your workers'."""
+    """The target neighbours a worker of `owner` ('a space neighboring your workers'); with
+    `lower`, the target is lower than that worker's space ('a lower space neighboring ...')."""
 
     owner: Owner
+    lower: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,8 +209,14 @@ class Force:
     destination: SpaceSelector
 
 
-Effect = Force
-EFFECT_TYPES: tuple[type, ...] = (Force,)
+@dataclass(frozen=True)
+class BuildThere:
+    """The next piece is built on the space of the worker a step removed ('and its space is
+    built on')."""
+
+
+Effect = Force | BuildThere
+EFFECT_TYPES: tuple[type, ...] = (Force, BuildThere)
 
 
 # ---- steps -----------------------------------------------------------------------------------

@@ -154,13 +154,15 @@ def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
 
 
 def _near(judge: Judge, part: Near) -> Test:
-    owned = judge.owned(part.owner)
+    owned, lower = judge.owned(part.owner), part.lower
 
     def near(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
         st = walk.state
         around = ADJACENT[target]
-        return any(st.worker_pos[w] in around and owned(st.worker_team[w])
-                   for w in range(len(st.worker_pos)) if st.worker_pos[w] >= 0 and w != worker)
+        heights, positions = st.heights, st.worker_pos
+        return any(positions[w] in around and owned(st.worker_team[w])
+                   and (not lower or heights[positions[w]] > heights[target])
+                   for w in range(len(positions)) if positions[w] >= 0 and w != worker)
     return near
 
 

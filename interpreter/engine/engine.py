@@ -37,7 +37,7 @@ from ..model.notation import format_step
 from ..model.state import GameState, TurnRecord, apply_events
 from .conditions import Judge
 from .rules import SeatRules, gather
-from .steps import EVENT_KIND, StepCompiler, _first_visit, use_step
+from .steps import EVENT_KIND, StepCompiler, _first_visit, slide_reaction, use_step
 from .walk import Action, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
@@ -148,9 +148,26 @@ class Engine:
             return None
         return check
 
+    def _reactions(self, rules: SeatRules) -> tuple:
+        """What other seats' powers make happen after each move of this seat (a slide)."""
+        reactions = []
+        for holder in self.seat_rules:
+            if holder.team == rules.team:
+                continue
+            judge = Judge(holder.seat, holder.team)
+            for reaction in holder.reactions:
+                trigger = judge.pattern(reaction.trigger)
+                seat = holder.seat
+
+                def live(walk: Walk, event: tuple, trigger=trigger, seat=seat) -> bool:
+                    return seat not in walk.state.out and trigger(walk, event)
+                reactions.append(slide_reaction(judge, live, reaction.step))
+        return tuple(reactions)
+
     def _compile_seat(self, rules: SeatRules) -> StepFn:
         judge = Judge(rules.seat, rules.team)
-        compiler = StepCompiler(rules, judge, self._move_wins(rules, judge), self._board_wins())
+        compiler = StepCompiler(rules, judge, self._move_wins(rules, judge), self._board_wins(),
+                                self._reactions(rules))
         programs = [self._compile_program(program, rules, compiler) for program in rules.programs]
         seat = rules.seat
 

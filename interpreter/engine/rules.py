@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, FollowUp, Happened, Not, Obligation, Power, Program, Prohibition, Scope,
+from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, FollowUp, Happened, Not, Obligation, Power, Reaction, Program, Prohibition, Scope,
                                Step, StepOption, Verb, WinOnStep, WinVeto, WinWhen)
 from ...dsl.vocabulary.parts import Condition
 
@@ -32,6 +32,7 @@ class SeatRules:
     lose_when_stuck: bool
     prohibitions: list[Prohibition]
     obligations: list[Obligation]
+    reactions: list[Reaction]
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]
@@ -59,6 +60,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         lose_when_stuck=bool(base.losses),
         prohibitions=prohibitions,
         obligations=[o for power in powers for o in power.obligations],
+        reactions=[r for power in powers for r in power.reactions],
         memory=memory,
     )
 

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SameSpace,
+from ...dsl.vocabulary import (BuildThere, Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SameSpace,
                                SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, Verb, WorkerSelector, WorkersAre)
 from ...dsl.vocabulary.parts import Condition
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
@@ -126,11 +126,14 @@ class StepCompiler:
     win ('when there are at least five complete towers'), checked after every build."""
 
     def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
-                 board_wins: Callable[[Walk], int | None] | None) -> None:
+                 board_wins: Callable[[Walk], int | None] | None, reactions: tuple = ()) -> None:
         self.rules = rules
         self.judge = judge
         self.move_wins = move_wins
         self.board_wins = board_wins
+        #: What other seats' powers make happen after each move of this seat's that does not win:
+        #: callables (walk, move event) -> an undo callable, or None when nothing happened.
+        self.reactions = reactions
 
     # -- the ways of a step
     def ways(self, step: Step) -> list[_Way]:
@@ -201,11 +204,55 @@ class StepCompiler:
 
     def _automatic(self, step: Step, after: StepFn) -> StepFn:
         """What the rules make happen with no choice: nothing is written in the turn."""
+        if step.verb is Verb.REMOVE and step.destination.region is Region.ANYWHERE:
+            return self._remove_everywhere(step, after)
         if step.verb is Verb.REMOVE:
             return self._remove_on_space(step, after)
         if step.verb is Verb.LOSE:
             return self._flanked_lose(step, after)
         raise TypeError(f"nothing happens on its own for the verb {step.verb}")  # pragma: no cover
+
+    def _remove_everywhere(self, step: Step, after: StepFn) -> StepFn:
+        """Every worker the step's target names, on a space its destination's filters accept,
+        leaves the game, and (BuildThere) the next piece is built on each such space."""
+        owned = self.judge.owned(step.target.owner)
+        test = self.judge.compile_all(step.destination.filters)
+        build = any(isinstance(effect, BuildThere) for effect in step.effects)
+
+        def remove(walk: Walk) -> bool:
+            st = walk.state
+            victims = [(w, st.worker_pos[w]) for w in range(len(st.worker_pos))
+                       if st.worker_pos[w] >= 0 and owned(st.worker_team[w])
+                       and (test is None or test(walk, w, st.worker_pos[w], st.worker_pos[w],
+                                                 st.heights[st.worker_pos[w]], st.heights[st.worker_pos[w]], None))]
+            if not victims:
+                return after(walk)
+            for worker, square in victims:
+                st.lift(worker)
+                walk.events.append(("remove", worker, square))
+            built = []
+            if build:
+                for _, square in victims:
+                    height = st.heights[square]
+                    dome = height == 3
+                    built.append((square, height, dome))
+                    if dome:
+                        st.set_dome(square, True)
+                    else:
+                        st.set_height(square, height + 1)
+                    walk.events.append(("build", walk.last_actor, square, height + (not dome), dome))
+            stop = after(walk)
+            for square, height, dome in reversed(built):
+                walk.events.pop()
+                if dome:
+                    st.set_dome(square, False)
+                else:
+                    st.set_height(square, height)
+            for worker, square in reversed(victims):
+                walk.events.pop()
+                st.place(worker, square)
+            return stop
+        return remove
 
     def _remove_on_space(self, step: Step, after: StepFn) -> StepFn:
         """After a move: the worker on the space the step names (seen along that move) leaves the
@@ -331,6 +378,7 @@ class StepCompiler:
         choose = self._workers(step, ways)
         own = self.chooser(step)
         wins = self.move_wins
+        reactions = self.reactions
         blocked_moves = _banned(Verb.MOVE)
 
         def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int, bool]]:
@@ -389,6 +437,11 @@ class StepCompiler:
                 st.winner = winner
                 stop = walk.leaf(walk)
                 st.winner = None
+            elif reactions:
+                undo = [u for react in reactions if (u := react(walk, event)) is not None]
+                stop = then(walk)
+                for u in reversed(undo):
+                    u()
             else:
                 stop = then(walk)
             walk.last_actor = previous_actor
@@ -710,6 +763,37 @@ def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tupl
     if want[0] != kind and not (kind == "build" and want[0] == "dome"):
         return ()
     return (want[2],) if want[2] in region else ()
+
+
+def slide_reaction(judge: Judge, trigger: Callable[[Walk, tuple], bool], step: Step) -> Callable:
+    """A reaction that forces the worker of a matching move on, space by space in the move's
+    direction, while the next space passes the step's filters (an automatic repeated force)."""
+    test = judge.compile_all((*step.destination.filters, *step.filters))
+
+    def slide(walk: Walk, event: tuple) -> Callable[[], None] | None:
+        if not trigger(walk, event):
+            return None
+        st = walk.state
+        worker, previous, here = event[1], event[2], event[3]
+        if st.worker_pos[worker] != here:
+            return None
+        while True:
+            ahead = BEYOND[previous][here]
+            if ahead < 0 or (test is not None and not test(walk, worker, here, ahead, st.heights[here],
+                                                            st.heights[ahead], None)):
+                break
+            previous, here = here, ahead
+        if here == event[3]:
+            return None
+        st.relocate(worker, here)
+        walk.events.append(("force", worker, event[3], here))
+        start = event[3]
+
+        def undo() -> None:
+            walk.events.pop()
+            st.relocate(worker, start)
+        return undo
+    return slide
 
 
 def _usable(walk: Walk, ways: list[_Way], worker: int, own: Callable, choose: Callable) -> list[_Way]:

@@ -136,7 +136,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     if rules.turn_ends or rules.wins_when or any(o.wins_when or (o.vetoes and o.team != rules.team) for o in others):
         return None
-    if any(o.obligations and o.team != rules.team for o in others):
+    if any((o.obligations or o.reactions) and o.team != rules.team for o in others):
         return None
     if any(known_prohibition(p) is None for p in rules.prohibitions):
         return None
