@@ -25,6 +25,7 @@ class CheckError(SourceError):
 
 HAPPENING = "something the rules make happen ('... is removed from the game')"
 OBLIGATION = "an obligation ('at least one opponent worker must ...')"
+GAIN = "a gain on the card ('you gain 1 coin')"
 STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS, PLACEMENT, END_STEP = (
     "a turn step", "a follow-up ('after ...', 'each time ...', 'before ...')", "a step option ('your worker may ...')",
     "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win veto ('... cannot win by ...')",
@@ -40,6 +41,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "your build": (FOLLOW_UP, OPTION),
     "alternative build": (OPTION,),
     "end of your turn": (END_STEP,),
+    "start of your turn": (GAIN,),
     "opponent's turn": (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP),
     "win condition": (WIN,),
     "alternative win condition": (WIN,),
@@ -87,6 +89,8 @@ def sentence_kind(header: str, clause: ast.Clause) -> str:
         return END_STEP if header == "end of your turn" else HAPPENING
     if isinstance(clause, ast.ObligationNode):
         return OBLIGATION
+    if isinstance(clause, ast.GainNode):
+        return GAIN
     if isinstance(clause, ast.StepNode):
         if header in PROGRAM_SECTIONS:
             return STEP
@@ -246,18 +250,23 @@ class _Checker:
         if selector.owner is not Owner.YOURS or (selector.role is not Role.SUBJECT and not other_worker):
             self.error(node.actor, f"a step option is about 'your worker' (or 'your unmoved worker', 'your female "
                                    f"worker'), not '{node.actor.words}'")
+        repeats = node.repeat is not None and node.repeat.times is None
         if node.instead:
-            if node.modality is Modality.MAY:
+            if node.modality is Modality.MAY and not repeats:
                 self.error(node, "'instead' replaces the step: it is not a choice; leave out 'may'")
-            if not other_worker and node.piece is None and node.place is None:
+            if not other_worker and node.piece is None and node.place is None and not repeats and not node.cost:
                 self.error(node, "this replaces the step with itself: say what changes")
         elif node.modality is not Modality.MAY:
             self.error(node, "a step option is a choice: write 'your worker may ...' (or end with 'instead' "
                              "to replace the step)")
-        if node.repeat is not None:
-            self.error(node, "a step option cannot repeat; write a follow-up ('after your worker ...') instead")
+        if node.repeat is not None and not (node.instead and repeats):
+            self.error(node, "a step option cannot repeat (only a replacement can: '... any number of times "
+                             "instead'); write a follow-up ('after your worker ...')")
+        if node.cost and not node.instead:
+            self.error(node, "a cost belongs to a replacement of the step: '... instead, spending 1 coin each time'")
         climbs = any(isinstance(qualifier_condition(q), LevelChange) for q in node.qualifiers)
-        if node.piece is None and node.place is None and not node.effects and not other_worker and not climbs:
+        if node.piece is None and node.place is None and not node.effects and not other_worker and not climbs \
+                and not node.cost:
             self.error(node, "this option adds nothing: say where the step may go, how far, or what it may build")
         self.step_parts(node, earlier_build=False)
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
+from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
                           LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, Placement, Power, Program, Prohibition, Quantity,
                           Region, Role, SameSpace, Scope, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
                           Where, WorkerSelector, WorkersAre)
@@ -117,7 +117,8 @@ def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.Cond
                 destination=node.place.space if node.place is not None else None,
                 piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers), effects=effects,
                 target=node.target.selector if node.target is not None else None,
-                guard=condition(guard) if guard is not None else None, can_win=node.can_win)
+                guard=condition(guard) if guard is not None else None, can_win=node.can_win,
+                cost=tuple(ChangeCounter(counter, -amount) for counter, amount in node.cost))
 
 
 def _statement(power: Power, header: str, statement: ast.Statement, origin: Origin) -> None:
@@ -136,6 +137,8 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
         else:
             power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
+    elif isinstance(node, ast.GainNode):
+        power.turn_starts.append(ChangeCounter(node.counter, node.amount))
     elif isinstance(node, ast.ObligationNode):
         if node.verb is None:
             requirement = LastMoves(Owner.OPPONENTS, filters(node.started), filters(node.qualifiers))

@@ -76,6 +76,7 @@ class StepNode(Node):
     target: Actor | None = None
     can_win: bool = True
     instead: bool = False
+    cost: tuple[tuple[object, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,14 @@ class ObligationNode(Node):
 
 
 @dataclass(frozen=True)
+class GainNode(Node):
+    """'you gain N coins'."""
+
+    amount: int
+    counter: object
+
+
+@dataclass(frozen=True)
 class WinNode(Node):
     """'you [also] win if <pattern>', 'you also win when <condition>'."""
 
@@ -183,7 +192,7 @@ class PlacementNode(Node):
     count: int
 
 
-Clause = StepNode | HappeningNode | ObligationNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
+Clause = StepNode | HappeningNode | ObligationNode | GainNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import SourceError
-from ..vocabulary import (ANY_NUMBER, Compare, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Piece,
+from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Piece,
                           PieceIs, Region, Repeat, Role, SameSpace, Scope, Sex, SpaceIs, SpaceProperty, SpaceRef,
                           SpaceSelector, StandsHighest, TargetLevel, Verb, WorkerSelector)
 from ..vocabulary.parts import DOWN, UP, AnyOf
@@ -154,12 +154,13 @@ _VERBS = {"MOVE": (Verb.MOVE, "present"), "MOVES": (Verb.MOVE, "present"), "MOVE
 
 
 class _Tail:
-    """A word run after a step's qualifiers: 'but cannot win by doing so', 'instead'."""
+    """A word run after a step's qualifiers: 'but cannot win by doing so', 'instead',
+    'spending 1 coin each time' (`value`: the counter and the amount)."""
 
-    __slots__ = ("line", "column", "kind")
+    __slots__ = ("line", "column", "kind", "value")
 
-    def __init__(self, line: int, column: int, kind: str) -> None:
-        self.line, self.column, self.kind = line, column, kind
+    def __init__(self, line: int, column: int, kind: str, value: object = None) -> None:
+        self.line, self.column, self.kind, self.value = line, column, kind, value
 
 
 def _words_node(value: object):  # noqa: ANN202 - a factory of tree-builder callbacks
@@ -220,7 +221,8 @@ class _ToAst(Transformer):
                             place=next(iter(_of(items, ast.Place)), None), repeat=_value(items, Repeat),
                             qualifiers=tuple(_of(items, ast.Qualifier)), effects=tuple(_of(items, ast.Forcing)),
                             target=targets[0] if targets else None, can_win="cannot win" not in tails,
-                            instead="instead" in tails)
+                            instead="instead" in tails,
+                            cost=tuple(i.value for i in items if isinstance(i, _Tail) and i.kind == "spending"))
 
     @staticmethod
     def _piece(items: tuple) -> tuple[Piece, bool] | None:
@@ -303,6 +305,20 @@ class _ToAst(Transformer):
         comma = next(i for i, item in enumerate(items) if isinstance(item, Token) and item.type == "COMMA")
         return ast.ObligationNode(*_start(items), if_possible=False, verb=None,
                                   qualifiers=_qualifiers(items[comma:]), started=_qualifiers(items[:comma]))
+
+    def spending(self, children: list) -> _Tail:
+        items = tuple(children)
+        amount = next(i for i in items if type(i) is int)
+        return _Tail(*_start(items), "spending", (_value(items, Counter), amount))
+
+    def gain(self, children: list) -> ast.GainNode:
+        items = tuple(children)
+        return ast.GainNode(*_start(items), amount=next(i for i in items if type(i) is int),
+                            counter=_value(items, Counter))
+
+    def counter(self, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), Counter.COIN)
 
     def cannot_win(self, children: list) -> _Tail:
         return _Tail(*_start(tuple(children)), "cannot win")

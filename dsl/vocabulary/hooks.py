@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import FollowUpTiming, Owner, Verb
-from .parts import Condition, SpaceSelector, Step, StepPattern, Where
+from .parts import ChangeCounter, Condition, SpaceSelector, Step, StepPattern, Where
 
 
 @dataclass(frozen=True)
@@ -156,6 +156,8 @@ class Power:
     vetoes: list[WinVeto] = field(default_factory=list)
     #: Steps every turn of the owner ends with ('End of Your Turn:').
     turn_ends: list[Step] = field(default_factory=list)
+    #: What happens to the card as every turn of the owner starts ('Start of Your Turn:').
+    turn_starts: list[ChangeCounter] = field(default_factory=list)
     board_rules: list[BoardRule] = field(default_factory=list)
     losses: list[LoseWhenStuck] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)

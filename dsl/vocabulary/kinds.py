@@ -86,6 +86,12 @@ class Region(Enum):
     OVER_WORKER = "over a worker"  # the space past a neighbouring worker, seen from the acting one
 
 
+class Counter(Enum):
+    """The counters a card may keep."""
+
+    COIN = "coin"
+
+
 class FollowUpTiming(Enum):
     """When a follow-up's step is offered, relative to the step that triggers it."""
 
@@ -156,7 +162,7 @@ class Timing(Enum):
     WIN_CONDITION = "win condition"
     WIN_RESTRICTION = "win restriction"
     LOSS_CONDITION = "loss condition"
-    START_OF_TURN = "start of your turn"   # planned
+    START_OF_TURN = "start of your turn"
     END_OF_TURN = "end of your turn"
     EVERY_MOVE = "every move"              # planned
     EVERY_BUILD = "every build"            # planned

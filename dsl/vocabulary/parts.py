@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kinds import Compare, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty, SpaceRef, Verb
+from .kinds import Compare, Counter, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty, SpaceRef, Verb
 
 
 @dataclass(frozen=True)
@@ -210,13 +210,21 @@ class Force:
 
 
 @dataclass(frozen=True)
+class ChangeCounter:
+    """A counter on the card goes up (or down) by `amount` ('you gain 1 coin')."""
+
+    counter: Counter
+    amount: int
+
+
+@dataclass(frozen=True)
 class BuildThere:
     """The next piece is built on the space of the worker a step removed ('and its space is
     built on')."""
 
 
-Effect = Force | BuildThere
-EFFECT_TYPES: tuple[type, ...] = (Force, BuildThere)
+Effect = Force | BuildThere | ChangeCounter
+EFFECT_TYPES: tuple[type, ...] = (Force, BuildThere, ChangeCounter)
 
 
 # ---- steps -----------------------------------------------------------------------------------
@@ -261,6 +269,8 @@ class Step:
     target: WorkerSelector | None = None
     guard: Condition | None = None
     can_win: bool = True
+    #: What each taking of the step spends from the card ('spending 1 coin each time').
+    cost: tuple[ChangeCounter, ...] = ()
 
 
 # ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --

@@ -26,7 +26,8 @@ from random import Random
 
 import dataclasses
 
-from ...dsl.vocabulary import FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Verb, WorkerSelector
+from ...dsl.vocabulary import (FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
+                               WorkerSelector)
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
@@ -37,7 +38,7 @@ from ..model.notation import format_step
 from ..model.state import GameState, TurnRecord, apply_events
 from .conditions import Judge
 from .rules import SeatRules, gather
-from .steps import EVENT_KIND, StepCompiler, _first_visit, slide_reaction, use_step
+from .steps import EVENT_KIND, StepCompiler, _first_visit, gain_step, slide_reaction, use_step
 from .walk import Action, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
@@ -252,6 +253,7 @@ class Engine:
         for step in reversed(rules.turn_ends):
             chain = compiler.compile(step, chain, chain)
         for step in reversed(program.steps):
+            step = self._replaced(step, rules)
             rest = chain
             after = rest
             if step.repeat.times is not None:
@@ -265,9 +267,21 @@ class Engine:
                 for followup in befores:
                     before = dataclasses.replace(followup.step, actor=step.actor)
                     chain = compiler.compile(before, bound, chain)
+        if rules.turn_starts:
+            chain = gain_step(tuple(rules.turn_starts), chain)
         if program.announced:
             chain = use_step(program.name, chain, program.once_per_game)
         return chain
+
+    @staticmethod
+    def _replaced(step: Step, rules: SeatRules) -> Step:
+        """A program step as a power's replacement of it says ('... any number of times instead,
+        spending 1 coin each time'): its repetition, modality and cost."""
+        for option in rules.options.get(step.verb, []):
+            stated = option.step
+            if option.instead and (stated.repeat.times != 1 or stated.repeat.up_to or stated.cost):
+                return dataclasses.replace(step, repeat=stated.repeat, modality=stated.modality, cost=stated.cost)
+        return step
 
     @staticmethod
     def _follow_up(followup: FollowUp, compiler: StepCompiler, after: StepFn) -> StepFn:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, FollowUp, Happened, Not, Obligation, Power, Reaction, Program, Prohibition, Scope,
+from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, ChangeCounter, FollowUp, Happened, Not, Obligation, Power, Reaction, Program, Prohibition, Scope,
                                Step, StepOption, Verb, WinOnStep, WinVeto, WinWhen)
 from ...dsl.vocabulary.parts import Condition
 
@@ -29,6 +29,7 @@ class SeatRules:
     wins_when: list[WinWhen]
     vetoes: list[WinVeto]
     turn_ends: list[Step]
+    turn_starts: list[ChangeCounter]
     lose_when_stuck: bool
     prohibitions: list[Prohibition]
     obligations: list[Obligation]
@@ -57,6 +58,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         wins_when=[w for power in powers for w in power.wins_when],
         vetoes=[v for power in powers for v in power.vetoes],
         turn_ends=[s for power in powers for s in power.turn_ends],
+        turn_starts=[c for power in powers for c in power.turn_starts],
         lose_when_stuck=bool(base.losses),
         prohibitions=prohibitions,
         obligations=[o for power in powers for o in power.obligations],

@@ -493,6 +493,7 @@ class StepCompiler:
         own = self.chooser(step)
         blocked_builds = _banned(Verb.BUILD)
         board_wins = self.board_wins
+        cost = tuple((c.counter.value, -c.amount) for c in step.cost)
 
         def candidates(walk: Walk, worker: int) -> list[tuple[Action, str | None]]:
             """Each build the worker may make, with the once-per-game mark its way sets."""
@@ -534,6 +535,8 @@ class StepCompiler:
             else:
                 st.set_height(square, height + 1)
             walk.events.append(("build", worker, square, height + (not dome), dome))
+            if cost:
+                _pay(walk, cost, 1)
             if mark is not None:
                 _mark(walk, mark)
             walk.path.append(action)
@@ -552,6 +555,8 @@ class StepCompiler:
             walk.path.pop()
             if mark is not None:
                 _unmark(walk, mark)
+            if cost:
+                _pay(walk, cost, -1)
             walk.events.pop()
             if dome:
                 st.set_dome(square, False)
@@ -579,9 +584,11 @@ class StepCompiler:
                         found[key] = (*path, action)
             return False
 
-        shortcut = board_wins is None and not any(way.once for way in ways)
+        shortcut = board_wins is None and not any(way.once for way in ways) and not cost
 
         def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
+            if cost and not _affords(walk, cost):
+                return False
             if shortcut and then is finish and walk.found is not None and walk.probe is None and walk.keyed_by_board:
                 return final_builds(walk)
             for worker in _scripted(walk, choose(walk), depth):
@@ -803,6 +810,41 @@ def _usable(walk: Walk, ways: list[_Way], worker: int, own: Callable, choose: Ca
     return [way for way in ways
             if (way.once is None or (walk.seat, way.once) not in marks)
             and (choose is own or worker in (way.chooser or own)(walk))]
+
+
+def _affords(walk: Walk, cost: tuple[tuple[str, int], ...]) -> bool:
+    counters, seat = walk.state.counters, walk.seat
+    return all(counters.get((seat, name), 0) >= amount for name, amount in cost)
+
+
+def _pay(walk: Walk, cost: tuple[tuple[str, int], ...], sign: int) -> None:
+    """Spend the cost of a step (sign 1), or give it back on undo (sign -1)."""
+    st, seat = walk.state, walk.seat
+    for name, amount in cost:
+        value = st.counters.get((seat, name), 0) - sign * amount
+        st.set_counter(seat, name, value)
+        if sign > 0:
+            walk.events.append(("counter", seat, name, value))
+        else:
+            walk.events.pop()
+
+
+def gain_step(changes: tuple, rest: StepFn) -> StepFn:
+    """What happens to the card as a turn starts ('you gain 1 coin'): nothing is written."""
+    changes = tuple((c.counter.value, c.amount) for c in changes)
+
+    def gain(walk: Walk) -> bool:
+        st, seat = walk.state, walk.seat
+        before = [st.counters.get((seat, name), 0) for name, _ in changes]
+        for (name, amount), value in zip(changes, before):
+            st.set_counter(seat, name, value + amount)
+            walk.events.append(("counter", seat, name, value + amount))
+        stop = rest(walk)
+        for (name, _), value in reversed(list(zip(changes, before))):
+            walk.events.pop()
+            st.set_counter(seat, name, value)
+        return stop
+    return gain
 
 
 def _mark(walk: Walk, name: str) -> None:

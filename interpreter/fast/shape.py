@@ -111,7 +111,8 @@ def _step(step: Step) -> StepSpec | None:
         return None
     if step.repeat not in (ONCE, ANY_NUMBER) or (step.repeat == ANY_NUMBER) != (step.actor.role is Role.EACH):
         return None
-    if step.modality is Modality.IF_POSSIBLE or not all(f in KNOWN_FILTERS[step.verb] for f in step.filters):
+    if step.modality in (Modality.IF_POSSIBLE, Modality.AUTOMATIC) or step.cost \
+            or not all(f in KNOWN_FILTERS[step.verb] for f in step.filters):
         return None
     return StepSpec(step.verb.value, KNOWN_ACTORS[step.actor.role], step.modality is Modality.MAY,
                     step.repeat == ANY_NUMBER, tuple(KNOWN_FILTERS[step.verb][f] for f in step.filters))
@@ -134,7 +135,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     binding = [p for other in others if other.team != rules.team for p in other.prohibitions]
     if any(known_prohibition(p) is None for p in binding) or rules.lose_when_stuck is False:
         return None
-    if rules.turn_ends or rules.wins_when or any(o.wins_when or (o.vetoes and o.team != rules.team) for o in others):
+    if rules.turn_ends or rules.turn_starts or rules.wins_when or any(o.wins_when or (o.vetoes and o.team != rules.team) for o in others):
         return None
     if any((o.obligations or o.reactions) and o.team != rules.team for o in others):
         return None

@@ -21,7 +21,7 @@ BIT_AT = SQUARE_BITS + (0,)
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
 #: ("build", worker, square, new_height, dome) ("unbuild", worker, square, new_height) ("use", -1, name)
 #: ("mark", seat, name): a once-per-game power used; ("remove", worker, square): a worker leaves
-#: the game; ("lose", team): a team loses and leaves the game
+#: the game; ("lose", team): a team loses and leaves the game; ("counter", seat, name, value)
 Event = tuple
 
 
@@ -81,6 +81,8 @@ class GameState:
     #: Marks on the cards, (seat, name): a once-per-game power used. Part of the hash, since a
     #: later rule reads them.
     marks: set = field(default_factory=set)
+    #: Counters on the cards, (seat, name) -> value (coins). Part of the hash.
+    counters: dict = field(default_factory=dict)
 
     # ---- workers
     def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
@@ -186,6 +188,16 @@ class GameState:
                 self.marks.discard(key)
             self.hash ^= mark_key(seat, name)
 
+    def set_counter(self, seat: int, name: str, value: int) -> None:
+        """Set a counter on a seat's card (a counter at 0 is no counter)."""
+        old = self.counters.get((seat, name), 0)
+        if old != value:
+            self.hash ^= counter_key(seat, name, old) ^ counter_key(seat, name, value)
+            if value:
+                self.counters[(seat, name)] = value
+            else:
+                self.counters.pop((seat, name), None)
+
     # ---- turns
     def outcome_key(self) -> int:
         """Identity of the state as a turn outcome (spec: 'Outcomes')."""
@@ -223,12 +235,21 @@ class GameState:
         clone.history = self.history[:]
         clone.out = set(self.out)
         clone.marks = set(self.marks)
+        clone.counters = dict(self.counters)
         return clone
 
 
 def mark_key(seat: int, name: str) -> int:
     """The hash key of a mark on a card: the same in every process (no salted hash())."""
     digest = hashlib.blake2b(f"{seat}:{name}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def counter_key(seat: int, name: str, value: int) -> int:
+    """The hash key of a counter's value (0 for none, so that an absent counter hashes as 0)."""
+    if not value:
+        return 0
+    digest = hashlib.blake2b(f"{seat}:{name}={value}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 
@@ -247,6 +268,8 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
             state.set_height(event[2], event[3])
         elif kind == "mark":
             state.set_mark(event[1], event[2], True)
+        elif kind == "counter":
+            state.set_counter(event[1], event[2], event[3])
         elif kind == "remove":
             if state.worker_pos[event[1]] >= 0:
                 state.lift(event[1])
