@@ -26,6 +26,8 @@ class CheckError(SourceError):
 HAPPENING = "something the rules make happen ('... is removed from the game')"
 OBLIGATION = "an obligation ('at least one opponent worker must ...')"
 GAIN = "a gain on the card ('you gain 1 coin')"
+PLACE_TOKEN = "a token placement ('you may place your talus token ...')"
+DOME_LIKE = "a token treated as a dome ('... treat spaces with your coin tokens as if they contain only a dome')"
 STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS, PLACEMENT, END_STEP = (
     "a turn step", "a follow-up ('after ...', 'each time ...', 'before ...')", "a step option ('your worker may ...')",
     "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win veto ('... cannot win by ...')",
@@ -40,13 +42,13 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "your move": (FOLLOW_UP, OPTION),
     "your build": (FOLLOW_UP, OPTION),
     "alternative build": (OPTION,),
-    "end of your turn": (END_STEP,),
+    "end of your turn": (END_STEP, PLACE_TOKEN),
     "start of your turn": (GAIN,),
-    "opponent's turn": (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP),
+    "opponent's turn": (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP, DOME_LIKE),
     "win condition": (WIN,),
     "alternative win condition": (WIN,),
     "loss condition": (LOSS,),
-    "at all times": (BOARD_RULE, PROHIBITION),
+    "at all times": (BOARD_RULE, PROHIBITION, DOME_LIKE),
     "setup": (PLACEMENT,),
 }
 
@@ -91,6 +93,10 @@ def sentence_kind(header: str, clause: ast.Clause) -> str:
         return OBLIGATION
     if isinstance(clause, ast.GainNode):
         return GAIN
+    if isinstance(clause, ast.PlaceTokenNode):
+        return PLACE_TOKEN
+    if isinstance(clause, ast.DomeLikeNode):
+        return DOME_LIKE
     if isinstance(clause, ast.StepNode):
         if header in PROGRAM_SECTIONS:
             return STEP
@@ -172,6 +178,14 @@ class _Checker:
             self.veto(clause)
         elif kind == OBLIGATION:
             self.obligation(clause)
+        elif kind == PLACE_TOKEN and not clause.near_moved:
+            self.error(clause.place, "a token goes, for now, on 'an unoccupied space neighboring the moved worker'")
+        elif kind == DOME_LIKE:
+            owner = clause.actor.selector.owner
+            if clause.actor.selector.role is not Role.EACH or owner is Owner.YOURS:
+                self.error(clause.actor, "say who treats the token as a dome: 'opponent workers' or 'all workers'")
+            if (owner is Owner.OPPONENTS) != (header == "opponent's turn"):
+                self.error(clause, "opponents' view belongs in 'Opponent's Turn:', everyone's in 'At All Times:'")
         elif kind == END_STEP:
             self.end_step(clause, statement.guard)
         elif kind == WIN:
@@ -216,8 +230,8 @@ class _Checker:
                                 f"{'moves' if pattern.verb is Verb.MOVE else 'builds'}'")
         if pattern.actor.selector.role is not Role.SUBJECT or pattern.actor.selector.owner is not Owner.YOURS:
             self.error(pattern.actor, f"{what} is about 'your worker', not '{pattern.actor.words}'")
-        if pattern.piece is not None:
-            self.error(pattern, "a pattern over a build's piece is not in the language yet")
+        if pattern.piece is not None and pattern.verb is not Verb.BUILD:
+            self.error(pattern, "only a build has a piece")
         self.qualifiers(pattern.verb, pattern.qualifiers, earlier_build=False, in_pattern=True)
 
     def follow_up(self, header: str, node: ast.FollowUpNode) -> None:
@@ -230,7 +244,9 @@ class _Checker:
         self.pattern(node.trigger, "a follow-up's trigger")
         step = node.step
         if isinstance(step, ast.HappeningNode):
-            where = "after a move" if node.trigger.verb is Verb.MOVE and node.timing is FollowUpTiming.AFTER else "elsewhere"
+            where = {Verb.MOVE: "after a move", Verb.BUILD: "after a build"}.get(node.trigger.verb, "elsewhere")
+            if node.timing is not FollowUpTiming.AFTER:
+                where = "elsewhere"
             self.happening(step, None, where)
             return
         if step.actor.selector.role is not Role.THAT:
@@ -280,6 +296,10 @@ class _Checker:
         elif node.kind == "removal and build":
             if where != "at the end of the turn":
                 self.error(node, "removing workers and building on their spaces happens at the end of your turn")
+        elif node.kind == "token":
+            if where != "after a build":
+                self.error(node, "a token that is placed on its own goes on the space just built: 'after your "
+                                 "worker builds a block, a coin token is placed on its space, up to 3 times in the game'")
         elif node.kind == "slide":
             self.error(node, "a slide happens to an opponent's worker: 'Opponent's Turn: each time an opponent "
                              "worker moves, it is forced ...'")

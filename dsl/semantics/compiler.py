@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
-                          LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, Placement, Power, Program, Prohibition, Quantity,
+from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, DomeLike, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
+                          LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, PieceIs, Placement, Power, Program, Prohibition, Quantity,
                           Region, Role, SameSpace, Scope, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
                           Where, WorkerSelector, WorkersAre)
 from ..vocabulary.parts import NOT_UP, UNOCCUPIED, Condition
@@ -72,7 +72,8 @@ def filters(qualifiers: tuple[ast.Qualifier, ...]) -> tuple[Condition, ...]:
 
 
 def pattern(node: ast.PatternNode) -> StepPattern:
-    return StepPattern(node.verb, node.actor.selector.owner, filters(node.qualifiers))
+    piece = (PieceIs(node.piece),) if node.piece is not None else ()
+    return StepPattern(node.verb, node.actor.selector.owner, (*piece, *filters(node.qualifiers)))
 
 
 def condition(node: ast.ConditionNode) -> Condition:
@@ -100,6 +101,10 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
             destination = SpaceSelector(Region.ANYWHERE, None, destination.filters)
         return Step(verb=Verb.REMOVE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     destination=destination, target=node.victim.selector, guard=guarded, effects=effects)
+    if node.kind == "token":
+        return Step(verb=Verb.TOKEN, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
+                    destination=SpaceSelector(Region.SINGLE, SpaceRef.LAST_BUILT), token=node.token,
+                    per_game=node.per_game)
     if node.kind == "slide":
         return Step(verb=Verb.FORCE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     repeat=ANY_NUMBER, destination=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, (UNOCCUPIED,)),
@@ -137,6 +142,11 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
         else:
             power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
+    elif isinstance(node, ast.PlaceTokenNode):
+        power.turn_ends.append(Step(verb=Verb.TOKEN, actor=WorkerSelector(Role.MOVED), modality=Modality.MAY,
+                                    where=at, destination=node.place.space, token=node.token))
+    elif isinstance(node, ast.DomeLikeNode):
+        power.dome_likes.append(DomeLike(node.token, node.actor.selector.owner, at))
     elif isinstance(node, ast.GainNode):
         power.turn_starts.append(ChangeCounter(node.counter, node.amount))
     elif isinstance(node, ast.ObligationNode):

@@ -96,9 +96,11 @@ class HappeningNode(Node):
     """What the rules make happen: '<victim> is removed from the game', 'that opponent loses the
     game'. `victim` is the worker removed (None for a loss)."""
 
-    kind: str  # "removal" | "loss"
+    kind: str  # "removal" | "removal and build" | "loss" | "slide" | "token"
     victim: Actor | None
     place: Place | None
+    token: object = None
+    per_game: int | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,24 @@ class ObligationNode(Node):
 
 
 @dataclass(frozen=True)
+class PlaceTokenNode(Node):
+    """'you may place your <token> token <place>' (the place's neighbourhood is the moved
+    worker's when it says so)."""
+
+    token: object
+    place: Place
+    near_moved: bool
+
+
+@dataclass(frozen=True)
+class DomeLikeNode(Node):
+    """'<actor> treat spaces with your <token> tokens as if they contain only a dome'."""
+
+    actor: Actor
+    token: object
+
+
+@dataclass(frozen=True)
 class GainNode(Node):
     """'you gain N coins'."""
 
@@ -192,7 +212,7 @@ class PlacementNode(Node):
     count: int
 
 
-Clause = StepNode | HappeningNode | ObligationNode | GainNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode
+Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from ..errors import SourceError
 from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Piece,
                           PieceIs, Region, Repeat, Role, SameSpace, Scope, Sex, SpaceIs, SpaceProperty, SpaceRef,
-                          SpaceSelector, StandsHighest, TargetLevel, Verb, WorkerSelector)
+                          SpaceSelector, StandsHighest, TargetLevel, TokenKind, Verb, WorkerSelector)
 from ..vocabulary.parts import DOWN, UP, AnyOf
 from . import ast
 from .lexer import LexError, WordLexer
@@ -311,6 +311,40 @@ class _ToAst(Transformer):
         amount = next(i for i in items if type(i) is int)
         return _Tail(*_start(items), "spending", (_value(items, Counter), amount))
 
+    def coin_token(self, children: list) -> _Words:
+        return _Words(*_start(tuple(children)), "coin", TokenKind.COIN)
+
+    def talus_token(self, children: list) -> _Words:
+        return _Words(*_start(tuple(children)), "talus", TokenKind.TALUS)
+
+    def token_on_built(self, children: list) -> ast.HappeningNode:
+        items = tuple(children)
+        return ast.HappeningNode(*_start(items), kind="token", victim=None, place=None, token=_value(items, TokenKind),
+                                 per_game=next(i for i in items if type(i) is int))
+
+    def place_token(self, children: list) -> ast.PlaceTokenNode:
+        items = tuple(children)
+        place = _of(items, ast.Place)[0]
+        return ast.PlaceTokenNode(*_start(items), token=_value(items, TokenKind), place=place,
+                                  near_moved="moved worker" in place.words.lower())
+
+    def dome_like(self, children: list) -> ast.DomeLikeNode:
+        items = tuple(children)
+        return ast.DomeLikeNode(*_start(items), actor=_of(items, ast.Actor)[0], token=_value(items, TokenKind))
+
+    def spaces_with(self, children: list) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), _value(items, TokenKind))
+
+    def contains(self, children: list) -> _Words:
+        return _Words(*_start(tuple(children)), _words(tuple(children)))
+
+    def space_near_moved(self, children: list) -> _Words:
+        items = tuple(children)
+        filters = [SpaceIs(SpaceRef.TARGET, i.value) for i in items
+                   if isinstance(i, _Words) and isinstance(i.value, SpaceProperty)]
+        return _Words(*_start(items), _words(items), SpaceSelector(Region.NEIGHBORING, None, tuple(filters)))
+
     def gain(self, children: list) -> ast.GainNode:
         items = tuple(children)
         return ast.GainNode(*_start(items), amount=next(i for i in items if type(i) is int),
@@ -374,6 +408,7 @@ class _ToAst(Transformer):
     that_worker = _actor(Role.THAT, Owner.YOURS)
 
     every_worker = _actor(Role.EVERY, Owner.YOURS)
+    all_workers = _actor(Role.EACH, Owner.ANYONES)
     opponent_worker = _actor(Role.SUBJECT, Owner.OPPONENTS)
 
     def female_worker(self, children: list) -> ast.Actor:

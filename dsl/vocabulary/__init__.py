@@ -4,16 +4,16 @@ kinds: the closed sets of words, as enums; parts: conditions, selectors, effects
 hooks: what a compiled card attaches to each hook point.
 """
 
-from .hooks import (BoardRule, FollowUp, LoseWhenStuck, Obligation, Placement, Power, Program, Prohibition, Reaction,
+from .hooks import (BoardRule, DomeLike, FollowUp, LoseWhenStuck, Obligation, Placement, Power, Program, Prohibition, Reaction,
                     StepOption, WinOnStep, WinVeto, WinWhen)
 from .kinds import (Compare, Counter, FollowUpTiming, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty,
-                    SpaceRef, Timing, Verb)
+                    SpaceRef, Timing, TokenKind, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, BuildThere, ChangeCounter, Condition, CountIs, Effect,
                     Flanked, Force, Happened, LastMoves, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
                     SpaceSelector, StandsHighest, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
 
 __all__ = [
-    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "BuildThere", "ChangeCounter", "Counter", "Reaction", "Compare", "Condition",
+    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "BuildThere", "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "Compare", "Condition",
     "CountIs", "Effect", "Flanked", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
     "LastMoves", "Modality", "Near", "Not", "Obligation", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
     "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",

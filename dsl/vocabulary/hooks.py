@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .kinds import FollowUpTiming, Owner, Verb
+from .kinds import FollowUpTiming, Owner, TokenKind, Verb
 from .parts import ChangeCounter, Condition, SpaceSelector, Step, StepPattern, Where
 
 
@@ -70,6 +70,16 @@ class WinOnStep:
     up onto level 3')."""
 
     pattern: StepPattern
+    where: Where
+
+
+@dataclass(frozen=True)
+class DomeLike:
+    """Workers of `binds` treat the spaces holding the card's `token` as if they held only a dome:
+    they cannot move, build or be forced there, and a worker standing there is hidden from them."""
+
+    token: TokenKind
+    binds: Owner
     where: Where
 
 
@@ -151,6 +161,7 @@ class Power:
     prohibitions: list[Prohibition] = field(default_factory=list)
     obligations: list[Obligation] = field(default_factory=list)
     reactions: list[Reaction] = field(default_factory=list)
+    dome_likes: list[DomeLike] = field(default_factory=list)
     wins: list[WinOnStep] = field(default_factory=list)
     wins_when: list[WinWhen] = field(default_factory=list)
     vetoes: list[WinVeto] = field(default_factory=list)

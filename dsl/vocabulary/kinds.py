@@ -92,6 +92,13 @@ class Counter(Enum):
     COIN = "coin"
 
 
+class TokenKind(Enum):
+    """The tokens cards put on the board (what each does is said by the card's rules)."""
+
+    COIN = "coin"
+    TALUS = "talus"
+
+
 class FollowUpTiming(Enum):
     """When a follow-up's step is offered, relative to the step that triggers it."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kinds import Compare, Counter, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty, SpaceRef, Verb
+from .kinds import Compare, Counter, Modality, TokenKind, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty, SpaceRef, Verb
 
 
 @dataclass(frozen=True)
@@ -271,6 +271,9 @@ class Step:
     can_win: bool = True
     #: What each taking of the step spends from the card ('spending 1 coin each time').
     cost: tuple[ChangeCounter, ...] = ()
+    #: The token a TOKEN step places, and how many times in a game it may happen (None: no limit).
+    token: TokenKind | None = None
+    per_game: int | None = None
 
 
 # ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --

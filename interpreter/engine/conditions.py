@@ -125,7 +125,7 @@ def _space_is(judge: Judge, part: SpaceIs) -> Test:
     if part.prop is SpaceProperty.UNOCCUPIED:
         def unoccupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
             square = locate(walk, worker, origin, target)
-            return square >= 0 and not walk.state.blocked[square]
+            return square >= 0 and not walk.state.blocked[square] and square not in walk.domelike
         return unoccupied
 
     def domed(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
@@ -149,7 +149,7 @@ def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
 
     def occupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
         other = walk.state.occupant[target]
-        return other >= 0 and other != worker and owned(walk.state.worker_team[other])
+        return other >= 0 and other != worker and owned(walk.state.worker_team[other]) and target not in walk.domelike
     return occupied
 
 

@@ -84,6 +84,7 @@ class Engine:
         self.bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
         self.obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
                             for rules in self.seat_rules for o in rules.obligations]
+        self.dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
         self.restricting = bool(self.bindings)
         self.memory = [self._memory(rules) for rules in self.seat_rules]
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
@@ -313,8 +314,11 @@ class Engine:
 
     # ---- turn start
     def _start_turn(self, walk: Walk) -> None:
-        """Put in force the prohibitions that other seats' powers lay on this turn."""
+        """Put in force the prohibitions that other seats' powers lay on this turn, and the
+        tokens its player treats as domes."""
         walk.keyed_by_board = not self.memory[walk.seat]
+        if self.dome_likes and walk.state.tokens:
+            walk.domelike = self._domelike(walk)
         if not self.restricting:
             return
         banned: dict[Verb, list] = {}
@@ -327,6 +331,18 @@ class Engine:
                 elif binding.flag == "down":
                     walk.forbid_down = True
         walk.banned = {verb: tuple(tests) for verb, tests in banned.items()}
+
+    def _domelike(self, walk: Walk) -> frozenset:
+        """The squares whose tokens the player to move treats as if they held only a dome."""
+        state = walk.state
+        squares = set()
+        for square, (kind, holder) in state.tokens.items():
+            holder_team = state.seats[holder].team
+            for rule_holder, token, binds in self.dome_likes:
+                if rule_holder == holder and token == kind and holder not in state.out and (
+                        binds is Owner.ANYONES or (binds is Owner.OPPONENTS and holder_team != walk.team)):
+                    squares.add(square)
+        return frozenset(squares)
 
     def _forbidden(self, state: GameState, team: int) -> tuple[bool, bool]:
         """Whether other seats' powers forbid moving up, and moving down, to `team` this turn (for

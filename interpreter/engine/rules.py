@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, ChangeCounter, FollowUp, Happened, Not, Obligation, Power, Reaction, Program, Prohibition, Scope,
+from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, ChangeCounter, DomeLike, FollowUp, Happened, Not, Obligation, Power, Reaction, Program, Prohibition, Scope,
                                Step, StepOption, Verb, WinOnStep, WinVeto, WinWhen)
 from ...dsl.vocabulary.parts import Condition
 
@@ -34,6 +34,7 @@ class SeatRules:
     prohibitions: list[Prohibition]
     obligations: list[Obligation]
     reactions: list[Reaction]
+    dome_likes: list[DomeLike]
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]
@@ -63,6 +64,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         prohibitions=prohibitions,
         obligations=[o for power in powers for o in power.obligations],
         reactions=[r for power in powers for r in power.reactions],
+        dome_likes=[d for power in powers for d in power.dome_likes],
         memory=memory,
     )
 

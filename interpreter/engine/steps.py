@@ -27,7 +27,8 @@ from .rules import SeatRules
 from .walk import Action, StepFn, Walk, finish
 
 #: The event kinds a step of each verb logs (a follow-up's trigger looks for the latest one).
-EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.REMOVE: "unbuild"}
+EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.REMOVE: "unbuild",
+              Verb.TOKEN: "token"}
 #: The verbs the generic chain can run as steps; the checker keeps the others out of the turns.
 STEP_VERBS = frozenset(EVENT_KIND)
 
@@ -182,6 +183,9 @@ class StepCompiler:
         if step.modality is Modality.AUTOMATIC:
             chain = self._automatic(step, after)
             return self._guarded(step, chain, after) if step.guard is not None else chain
+        if step.verb is Verb.TOKEN:
+            chain = self.token_step(step, after, rest, step.modality is not Modality.MUST)
+            return self._guarded(step, chain, rest) if step.guard is not None else chain
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
                 Verb.REMOVE: self.remove}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
@@ -210,6 +214,8 @@ class StepCompiler:
             return self._remove_on_space(step, after)
         if step.verb is Verb.LOSE:
             return self._flanked_lose(step, after)
+        if step.verb is Verb.TOKEN:
+            return self._token_on_built(step, after)
         raise TypeError(f"nothing happens on its own for the verb {step.verb}")  # pragma: no cover
 
     def _remove_everywhere(self, step: Step, after: StepFn) -> StepFn:
@@ -276,6 +282,70 @@ class StepCompiler:
             st.place(victim, square)
             return stop
         return remove
+
+    def _token_on_built(self, step: Step, after: StepFn) -> StepFn:
+        """A token of the card goes on the space just built, while the game's allowance lasts."""
+        kind, limit = step.token.value, step.per_game
+        count = f"{kind} tokens placed"
+
+        def place(walk: Walk) -> bool:
+            st, seat = walk.state, walk.seat
+            built = next((e for e in reversed(walk.events) if e[0] == "build"), None)
+            placed = st.counters.get((seat, count), 0)
+            if built is None or (limit is not None and placed >= limit) or built[2] in st.tokens:
+                return after(walk)
+            square = built[2]
+            st.set_token(square, (kind, seat))
+            walk.events.append(("token", seat, kind, -1, square))
+            st.set_counter(seat, count, placed + 1)
+            walk.events.append(("counter", seat, count, placed + 1))
+            stop = after(walk)
+            walk.events.pop()
+            st.set_counter(seat, count, placed)
+            walk.events.pop()
+            st.set_token(square, None)
+            return stop
+        return place
+
+    def token_step(self, step: Step, after: StepFn, rest: StepFn, optional: bool) -> StepFn:
+        """The player puts the card's token on a space (taking it from where it was): the step
+        `token KIND SPACE`, around the step's worker."""
+        kind = step.token.value
+        choose = self.chooser(step)
+        test = self.judge.compile_all(step.destination.filters)
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            st, seat = walk.state, walk.seat
+            depth = len(walk.path)
+            origin = next((s for s, token in st.tokens.items() if token == (kind, seat)), -1)
+            for worker in choose(walk):
+                here = st.worker_pos[worker]
+                for square in NEIGHBOURS[here]:
+                    if square in st.tokens or (test is not None and not test(walk, worker, here, square,
+                                                                              st.heights[here], st.heights[square], None)):
+                        continue
+                    action = ("token", kind, square)
+                    if walk.script is not None and not walk.admits(action, depth):
+                        continue
+                    if origin >= 0:
+                        st.set_token(origin, None)
+                    st.set_token(square, (kind, seat))
+                    walk.events.append(("token", seat, kind, origin, square))
+                    walk.path.append(action)
+                    if walk.probe is not None:
+                        walk.probe(walk)
+                    stop = after(walk)
+                    walk.path.pop()
+                    walk.events.pop()
+                    st.set_token(square, None)
+                    if origin >= 0:
+                        st.set_token(origin, (kind, seat))
+                    if stop and walk.stop_here(depth):
+                        return True
+            return False
+        return take
 
     def _flanked_lose(self, step: Step, after: StepFn) -> StepFn:
         """The owners of the workers flanked by the card holder's lose and leave the game; the last
@@ -389,8 +459,9 @@ class StepCompiler:
             banned = blocked_moves(walk)
             usable = _usable(walk, ways, worker, own, choose)
             found = []
+            domelike = walk.domelike
             for to in _union(walk, usable, worker, origin, "move") if usable else ():
-                if st.domes[to]:
+                if st.domes[to] or to in domelike:
                     continue
                 there = heights[to]
                 if banned and any(test(walk, worker, origin, to, here, there, None) for test in banned):
@@ -517,7 +588,8 @@ class StepCompiler:
                         continue
                     if banned and any(test(walk, worker, origin, square, height, height, piece) for test in banned):
                         continue
-                    if st.domes[square] or (st.occupant[square] >= 0 and not (square == origin and not dome)):
+                    if st.domes[square] or square in walk.domelike \
+                            or (st.occupant[square] >= 0 and not (square == origin and not dome)):
                         continue  # a piece goes on a space with no dome, and under a worker only its own block
                     action = ("dome" if dome and height < 3 else "build", worker, square)
                     if action not in seen:
@@ -535,6 +607,10 @@ class StepCompiler:
             else:
                 st.set_height(square, height + 1)
             walk.events.append(("build", worker, square, height + (not dome), dome))
+            token = st.tokens.get(square)
+            if token is not None:  # a token leaves the game when its space is built on
+                st.set_token(square, None)
+                walk.events.append(("token", token[1], token[0], square, -1))
             if cost:
                 _pay(walk, cost, 1)
             if mark is not None:
@@ -557,6 +633,9 @@ class StepCompiler:
                 _unmark(walk, mark)
             if cost:
                 _pay(walk, cost, -1)
+            if token is not None:
+                walk.events.pop()
+                st.set_token(square, token)
             walk.events.pop()
             if dome:
                 st.set_dome(square, False)
@@ -626,7 +705,7 @@ class StepCompiler:
             for victim in victims(walk, worker):
                 here = st.worker_pos[victim]
                 dest = locate(walk, worker, origin, here)
-                if dest < 0 or st.blocked[dest]:
+                if dest < 0 or st.blocked[dest] or dest in walk.domelike:
                     continue
                 if test is not None and not test(walk, victim, here, dest, st.heights[here], st.heights[dest], None):
                     continue
@@ -740,7 +819,7 @@ def _force_destination(walk: Walk, force: tuple[Callable, Test | None], worker: 
     locate, test = force
     dest = locate(walk, worker, origin, to)
     st = walk.state
-    if dest < 0 or (dest != origin and st.blocked[dest]):
+    if dest < 0 or (dest != origin and (st.blocked[dest] or dest in walk.domelike)):
         return -1
     if test is not None and not test(walk, victim, to, dest, st.heights[to], st.heights[dest], None):
         return -1

@@ -19,7 +19,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending")
+                 "banned", "keyed_by_board", "pending", "domelike")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -48,6 +48,9 @@ class Walk:
         self.keyed_by_board = True
         #: For a step that each of the player's workers takes: the workers yet to take it.
         self.pending: dict = {}
+        #: The squares this turn's player treats as if they held only a dome (tokens), set at the
+        #: start of the turn.
+        self.domelike: frozenset = frozenset()
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

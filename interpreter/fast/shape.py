@@ -139,6 +139,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     if any((o.obligations or o.reactions) and o.team != rules.team for o in others):
         return None
+    if any(_places_tokens(o) for o in (rules, *others)):
+        return None  # the fast paths see no tokens: neither their blocking nor their leaving when built on
     if any(known_prohibition(p) is None for p in rules.prohibitions):
         return None
     move, build = rules.board.get(Verb.MOVE), rules.board.get(Verb.BUILD)
@@ -186,6 +188,12 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None  # facts of a turn with several moves are not the board's: the chain keys them
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
                      wins=wins, followups=followups, programs=programs)
+
+
+def _places_tokens(rules: SeatRules) -> bool:
+    steps = [*rules.turn_ends, *(f.step for f in rules.followups),
+             *(s for p in rules.programs for s in p.steps)]
+    return bool(rules.dome_likes) or any(step.verb is Verb.TOKEN for step in steps)
 
 
 def _one_move(programs: list[Program], followups: list[FollowUp], move_options: list) -> bool:

@@ -17,7 +17,7 @@ from .state import GameState
 #: The verbs of the spec's turn notation, and `unbuild` (this project's: a worker takes the top
 #: block off a space, 'unbuild A1 c3'; docs/scenarios.md).
 VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass", "unbuild")
-SUPPORTED = ("move", "build", "dome", "force", "place", "use", "unbuild")
+SUPPORTED = ("move", "build", "dome", "force", "place", "use", "unbuild", "token")
 
 
 class NotationError(ValueError):
@@ -38,6 +38,13 @@ def parse_step(state: GameState, text: str) -> Action:
         return ("use", -1, " ".join(words[1:]))
     if verb not in SUPPORTED:
         raise NotationError(f"'{verb}' steps are not used by any rule in this pack")
+    if verb == "token":
+        if len(words) != 3:
+            raise NotationError(f"'{text.strip()}': write 'token KIND SPACE', e.g. 'token talus d2'")
+        try:
+            return ("token", words[1].lower(), parse_square(words[2]))
+        except ValueError as err:
+            raise NotationError(f"'{text.strip()}': {err}") from None
     if len(words) != 3:
         raise NotationError(f"'{text.strip()}': write '{verb} WORKER SPACE', e.g. '{verb} A1 c4'")
     try:
@@ -79,6 +86,8 @@ def format_step(state: GameState, action: Action) -> str:
         return f"use {target}"
     if verb == "pass":
         return "pass"
+    if verb == "token":
+        return f"token {worker} {square_name(target)}"
     return f"{verb} {state.worker_name(worker)} {square_name(target)}"
 
 

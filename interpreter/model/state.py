@@ -21,7 +21,8 @@ BIT_AT = SQUARE_BITS + (0,)
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
 #: ("build", worker, square, new_height, dome) ("unbuild", worker, square, new_height) ("use", -1, name)
 #: ("mark", seat, name): a once-per-game power used; ("remove", worker, square): a worker leaves
-#: the game; ("lose", team): a team loses and leaves the game; ("counter", seat, name, value)
+#: the game; ("lose", team): a team loses and leaves the game; ("counter", seat, name, value);
+#: ("token", seat, kind, from_square, to_square): a token placed (from -1: the card) or taken off (to -1)
 Event = tuple
 
 
@@ -83,6 +84,8 @@ class GameState:
     marks: set = field(default_factory=set)
     #: Counters on the cards, (seat, name) -> value (coins). Part of the hash.
     counters: dict = field(default_factory=dict)
+    #: Tokens on the board: square -> (kind, holder seat). Part of the hash.
+    tokens: dict = field(default_factory=dict)
 
     # ---- workers
     def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
@@ -198,6 +201,18 @@ class GameState:
             else:
                 self.counters.pop((seat, name), None)
 
+    def set_token(self, square: int, token: tuple[str, int] | None) -> None:
+        """Put a token (kind, holder seat) on a square, or take the square's token away (None)."""
+        old = self.tokens.get(square)
+        if old == token:
+            return
+        if old is not None:
+            self.hash ^= token_key(square, *old)
+            del self.tokens[square]
+        if token is not None:
+            self.hash ^= token_key(square, *token)
+            self.tokens[square] = token
+
     # ---- turns
     def outcome_key(self) -> int:
         """Identity of the state as a turn outcome (spec: 'Outcomes')."""
@@ -236,12 +251,19 @@ class GameState:
         clone.out = set(self.out)
         clone.marks = set(self.marks)
         clone.counters = dict(self.counters)
+        clone.tokens = dict(self.tokens)
         return clone
 
 
 def mark_key(seat: int, name: str) -> int:
     """The hash key of a mark on a card: the same in every process (no salted hash())."""
     digest = hashlib.blake2b(f"{seat}:{name}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def token_key(square: int, kind: str, seat: int) -> int:
+    """The hash key of a token on a square."""
+    digest = hashlib.blake2b(f"{square}:{kind}:{seat}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 
@@ -270,6 +292,12 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
             state.set_mark(event[1], event[2], True)
         elif kind == "counter":
             state.set_counter(event[1], event[2], event[3])
+        elif kind == "token":
+            _, seat, name, origin, square = event
+            if origin >= 0:
+                state.set_token(origin, None)
+            if square >= 0:
+                state.set_token(square, (name, seat))
         elif kind == "remove":
             if state.worker_pos[event[1]] >= 0:
                 state.lift(event[1])
