@@ -120,7 +120,8 @@ def test_a_repeated_step_must_say_may() -> None:
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
      "a board rule belongs to the base card, not on a god card"),
-    ("god", "Setup:\n  each player places 3 workers.", "worker placement belongs to a mode's 'Setup:'"),
+    ("god", "Setup:\n  each player places 3 workers.", "a mode says 'each player places N workers'; a card speaks"),
+    ("mode", "Setup:\n  you place 3 workers.", "a mode's setup says 'each player places N workers'"),
     ("mode", "Your Move:\n  your worker may move into an opponent worker's space by forcing that worker "
              "to the space yours just vacated.", "a mode's rules are its 'Setup:'"),
     ("god", "Loss Condition:\n  you lose if you cannot complete a turn.", "losing when stuck is a base rule"),

@@ -14,8 +14,8 @@ import difflib
 from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Not, Owner, Piece, PieceIs, Role,
-                          SameSpace, Scope, SpaceRef, TargetLevel, Verb)
+from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Not, Owner, Piece, PieceIs, Region, Role,
+                          SameSpace, Scope, SpaceIs, SpaceRef, TargetLevel, Verb)
 from .compiler import PROGRAM_SECTIONS, qualifier_condition, split_header
 
 
@@ -67,7 +67,7 @@ BASE_ONLY = {
 #: Sentences that only mean something on one kind of file, and why.
 ONLY_ON = {
     BOARD_RULE: ({"base"}, "a board rule belongs to the base card"),
-    PLACEMENT: ({"mode"}, "worker placement belongs to a mode's 'Setup:'"),
+    PLACEMENT: ({"mode", "god", "hero"}, "worker placement belongs to a 'Setup:'"),
     PROHIBITION: ({"god", "hero"}, "a 'cannot' prohibition is a power's: it binds the power's opponents"),
     VETO: ({"god", "hero"}, "a win veto is a power's: it binds the power's opponents"),
     END_STEP: ({"god", "hero"}, "an end-of-turn step is a power's"),
@@ -190,8 +190,8 @@ class _Checker:
             self.end_step(clause, statement.guard)
         elif kind == WIN:
             self.win(clause)
-        elif kind == PLACEMENT and not 1 <= clause.count <= 4:
-            self.error(clause, f"a player places 1 to 4 workers, not {clause.count}")
+        elif kind == PLACEMENT:
+            self.placement(clause)
 
     # ---- the parts of sentences
     def guard(self, guard: ast.ConditionNode, kind: str) -> None:
@@ -255,6 +255,9 @@ class _Checker:
             self.error(step, "say whether the follow-up is optional ('may') or binding ('must')")
         if node.timing is not FollowUpTiming.AFTER and step.modality is not Modality.MAY:
             self.error(step, f"a follow-up '{node.timing.value} ...' is optional for now: write 'may'")
+        if node.timing is FollowUpTiming.BEFORE and (node.trigger.qualifiers or node.trigger.piece is not None):
+            self.error(node.trigger, "a step 'before' another cannot depend on how that step will go: a condition "
+                                     "on the coming step is not in the language yet; write 'before your worker moves'")
         self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD and node.timing is not FollowUpTiming.BEFORE)
 
     def option(self, header: str, node: ast.StepNode) -> None:
@@ -322,6 +325,21 @@ class _Checker:
         if node.effects or node.instead or not node.can_win:
             self.error(node, "an end-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
         self.step_parts(node, earlier_build=True)
+
+    def placement(self, node: ast.PlacementNode) -> None:
+        mode_sentence = node.kind == "each player"
+        if mode_sentence != (self.kind == "mode"):
+            self.error(node, "a mode says 'each player places N workers'; a card speaks of its holder: "
+                             "'you place 3 workers', 'you place your workers first', ..." if mode_sentence
+                       else "a mode's setup says 'each player places N workers'")
+        if node.kind in ("each player", "you place") and not 1 <= node.count <= 4:
+            self.error(node, f"a player places 1 to 4 workers, not {node.count}")
+        if node.kind == "extra" and not 1 <= node.count <= 3:
+            self.error(node, f"a card holds 1 to 3 extra workers, not {node.count}")
+        if node.kind == "female" and node.place is None and not node.count:
+            pass
+        if node.kind == "where" and node.place is not None and node.place.space.region is Region.SINGLE:
+            self.error(node.place, "workers are placed on kinds of spaces ('on perimeter spaces'), not on one space")
 
     def reaction(self, node: ast.FollowUpNode) -> None:
         """'each time an opponent worker moves, it is forced ...': what happens to an opponent."""
@@ -435,10 +453,20 @@ class _Checker:
                     self.error(qualifier, f"'{qualifier.words}' says when something happened: it belongs "
                                           "in a condition ('if one of your workers moved up on your last turn')")
                 continue
-            part = qualifier_condition(qualifier)
+            part = qualifier_condition(qualifier, verb)
             inner = part.part if isinstance(part, Not) else part
-            if isinstance(inner, (LevelChange, TargetLevel)) and verb is not Verb.MOVE:
-                self.error(qualifier, f"'{qualifier.words}' is about a move's levels; it does not apply to a build")
+            if qualifier.place is not None and qualifier.place.origin and verb is Verb.MOVE and (
+                    qualifier.place.space.region is Region.SINGLE
+                    or not all(isinstance(f, SpaceIs) for f in qualifier.place.space.filters)):
+                self.error(qualifier, f"'{qualifier.words}': a move 'from' a kind of space says what the space is "
+                                      "('from a perimeter space'); other ways to name where a move starts are not "
+                                      "in the language yet")
+            if isinstance(inner, LevelChange) and verb is not Verb.MOVE:
+                self.error(qualifier, f"'{qualifier.words}' is about a move's climb; it does not apply to a "
+                                      f"{verb.value}")
+            if isinstance(inner, TargetLevel) and verb not in (Verb.MOVE, Verb.PLACE):
+                self.error(qualifier, f"'{qualifier.words}' is about the level a worker reaches; it does not apply "
+                                      f"to a {verb.value}")
             if isinstance(inner, PieceIs) and verb is not Verb.BUILD:
                 self.error(qualifier, f"'{qualifier.words}' is about a build's piece; it does not apply to a move")
             if isinstance(inner, SameSpace):
@@ -469,7 +497,10 @@ class _Checker:
         seen_move = seen_build = False
         for index, step in enumerate(steps):
             role = step.actor.selector.role
-            if step.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.UNMOVED):
+            if role is Role.RESERVE and step.verb is Verb.PLACE:
+                self.step_parts(step, earlier_build=seen_build)
+                continue
+            if step.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.UNMOVED, Role.RESERVE):
                 self.error(step.actor, f"a turn's step is taken by 'one of your workers', 'your workers', "
                                        f"'that worker' or 'the moved worker', not '{step.actor.words}'")
             if index == 0 and role in (Role.THAT, Role.MOVED):

@@ -10,9 +10,10 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, DomeLike, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
+from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, DomeLike, OppositeEdges, PlaceFirst,
+                          PlacementArea, Reserve, WorkerSexes, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
                           LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, PieceIs, Placement, Power, Program, Prohibition, Quantity,
-                          Region, Role, SameSpace, Scope, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
+                          Region, Role, SameSpace, Scope, SpaceIs, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
                           Where, WorkerSelector, WorkersAre)
 from ..vocabulary.parts import NOT_UP, UNOCCUPIED, Condition
 
@@ -54,26 +55,30 @@ def where(node: ast.Node, origin: Origin) -> Where:
     return Where(origin.file, line, column)
 
 
-def place_condition(place: ast.Place) -> Condition:
-    """A place phrase used as a filter: the target is that space, or a space of that kind."""
+def place_condition(place: ast.Place, verb: Verb | None = None) -> Condition:
+    """A place phrase used as a filter: the target is that space, or a space of that kind; for a
+    move 'from ...', the space the worker leaves."""
     space = place.space
     if space.region is Region.SINGLE:
         return SameSpace(space.ref)
-    return space.filters[0] if len(space.filters) == 1 else AllOf(space.filters)
+    parts = space.filters
+    if place.origin and verb is Verb.MOVE:
+        parts = tuple(replace(p, space=SpaceRef.ORIGIN) if isinstance(p, SpaceIs) else p for p in parts)
+    return parts[0] if len(parts) == 1 else AllOf(parts)
 
 
-def qualifier_condition(qualifier: ast.Qualifier) -> Condition:
-    part = place_condition(qualifier.place) if qualifier.place is not None else qualifier.part
+def qualifier_condition(qualifier: ast.Qualifier, verb: Verb | None = None) -> Condition:
+    part = place_condition(qualifier.place, verb) if qualifier.place is not None else qualifier.part
     return Not(part) if qualifier.negated else part
 
 
-def filters(qualifiers: tuple[ast.Qualifier, ...]) -> tuple[Condition, ...]:
-    return tuple(qualifier_condition(q) for q in qualifiers if q.scope is None)
+def filters(qualifiers: tuple[ast.Qualifier, ...], verb: Verb | None = None) -> tuple[Condition, ...]:
+    return tuple(qualifier_condition(q, verb) for q in qualifiers if q.scope is None)
 
 
 def pattern(node: ast.PatternNode) -> StepPattern:
     piece = (PieceIs(node.piece),) if node.piece is not None else ()
-    return StepPattern(node.verb, node.actor.selector.owner, (*piece, *filters(node.qualifiers)))
+    return StepPattern(node.verb, node.actor.selector.owner, (*piece, *filters(node.qualifiers, node.verb)))
 
 
 def condition(node: ast.ConditionNode) -> Condition:
@@ -120,7 +125,7 @@ def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.Cond
     return Step(verb=node.verb, actor=node.actor.selector, modality=node.modality or Modality.MUST,
                 where=where(node, origin), repeat=node.repeat or ONCE,
                 destination=node.place.space if node.place is not None else None,
-                piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers), effects=effects,
+                piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers, node.verb), effects=effects,
                 target=node.target.selector if node.target is not None else None,
                 guard=condition(guard) if guard is not None else None, can_win=node.can_win,
                 cost=tuple(ChangeCounter(counter, -amount) for counter, amount in node.cost))
@@ -171,6 +176,17 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
     elif isinstance(node, ast.LossNode):
         power.losses.append(LoseWhenStuck(at))
     elif isinstance(node, ast.PlacementNode):
-        power.placements.append(Placement(node.count, at))
+        if node.kind in ("each player", "you place"):
+            power.placements.append(Placement(node.count, at))
+        elif node.kind == "first":
+            power.setup.append(PlaceFirst(at))
+        elif node.kind == "where":
+            power.setup.append(PlacementArea((place_condition(node.place),), at))
+        elif node.kind == "opposite edges":
+            power.setup.append(OppositeEdges(at))
+        elif node.kind == "female":
+            power.setup.append(WorkerSexes(1, at))
+        else:
+            power.setup.append(Reserve(node.count, at))
     else:  # pragma: no cover - the checker admits no other clause
         raise TypeError(f"cannot compile {type(node).__name__}")

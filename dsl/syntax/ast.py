@@ -30,10 +30,12 @@ class Actor(Node):
 
 @dataclass(frozen=True)
 class Place(Node):
-    """A place phrase: a preposition and a space selector ('on a perimeter space')."""
+    """A place phrase: a preposition and a space selector ('on a perimeter space'). `origin`: the
+    preposition is 'from' (for a move: where the worker leaves)."""
 
     space: SpaceSelector
     words: str
+    origin: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,9 +209,13 @@ class LossNode(Node):
 
 @dataclass(frozen=True)
 class PlacementNode(Node):
-    """'each player places N workers'."""
+    """'each player places N workers', or a card's own setup: 'you place 3 workers', 'you place
+    your workers first', 'you place your workers on perimeter spaces', '... on opposite edges of
+    the board', 'your female worker', 'you have 1 extra worker on your card'."""
 
     count: int
+    kind: str = "each player"
+    place: Place | None = None
 
 
 Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)

@@ -382,6 +382,33 @@ class _ToAst(Transformer):
         items = tuple(children)
         return ast.PlacementNode(*_start(items), count=next(i for i in items if type(i) is int))
 
+    def _setup(kind: str):  # noqa: N805 - a factory used in the class body
+        def build(self: _ToAst, children: list) -> ast.PlacementNode:
+            items = tuple(children)
+            numbers = [i for i in items if type(i) is int]
+            return ast.PlacementNode(*_start(items), count=numbers[0] if numbers else 0, kind=kind,
+                                     place=next(iter(_of(items, ast.Place)), None))
+        return build
+
+    own_placement = _setup("you place")
+    place_first = _setup("first")
+    place_where = _setup("where")
+    place_opposite_edges = _setup("opposite edges")
+    one_female = _setup("female")
+    reserve = _setup("extra")
+
+    def place_reserve(self, children: list) -> ast.StepNode:
+        items = tuple(children)
+        place = _of(items, ast.Place)[0]
+        space = place.space
+        if space.region is Region.NEIGHBORING:  # a worker enters the board anywhere its filters allow
+            place = ast.Place(place.line, place.column, SpaceSelector(Region.ANYWHERE, None, space.filters), place.words)
+        actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.RESERVE, Owner.YOURS), words="your extra worker")
+        modality = Modality.MAY if any(isinstance(i, Token) and i.type == "MAY" for i in items) else None
+        return ast.StepNode(*_start(items), actor=actor, modality=modality, verb=Verb.PLACE, piece=None,
+                            piece_any_level=False, place=place, repeat=None, qualifiers=tuple(_of(items, ast.Qualifier)),
+                            effects=())
+
     def extra(self, children: list) -> ast.Qualifier:
         return _qualifiers(tuple(children))[0]
 
@@ -475,7 +502,8 @@ class _ToAst(Transformer):
     def place(self, children: list) -> ast.Qualifier | ast.Place:
         items = tuple(children)
         space = _value(items, SpaceSelector)
-        return ast.Place(*_start(items), space=space, words=_words(items))
+        origin = isinstance(items[0], Token) and items[0].type == "FROM"
+        return ast.Place(*_start(items), space=space, words=_words(items), origin=origin)
 
     def climb(self, children: list) -> ast.Qualifier:  # pragma: no cover - every climb has an alias
         return children[0]

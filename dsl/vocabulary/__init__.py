@@ -4,8 +4,9 @@ kinds: the closed sets of words, as enums; parts: conditions, selectors, effects
 hooks: what a compiled card attaches to each hook point.
 """
 
-from .hooks import (BoardRule, DomeLike, FollowUp, LoseWhenStuck, Obligation, Placement, Power, Program, Prohibition, Reaction,
-                    StepOption, WinOnStep, WinVeto, WinWhen)
+from .hooks import (BoardRule, DomeLike, FollowUp, LoseWhenStuck, Obligation, OppositeEdges, PlaceFirst, Placement,
+                    PlacementArea, Power, Program, Prohibition, Reaction, Reserve, SetupRule, StepOption, WinOnStep,
+                    WinVeto, WinWhen, WorkerSexes)
 from .kinds import (Compare, Counter, FollowUpTiming, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty,
                     SpaceRef, Timing, TokenKind, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, BuildThere, ChangeCounter, Condition, CountIs, Effect,
@@ -13,7 +14,8 @@ from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyO
                     SpaceSelector, StandsHighest, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
 
 __all__ = [
-    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "BuildThere", "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "Compare", "Condition",
+    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "BuildThere", "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "OppositeEdges", "PlaceFirst", "PlacementArea",
+    "Reserve", "SetupRule", "WorkerSexes", "Compare", "Condition",
     "CountIs", "Effect", "Flanked", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
     "LastMoves", "Modality", "Near", "Not", "Obligation", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
     "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",

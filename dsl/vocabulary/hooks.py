@@ -144,10 +144,53 @@ class LoseWhenStuck:
 
 @dataclass(frozen=True)
 class Placement:
-    """Each player places `count` workers at setup."""
+    """At setup a player places `count` workers (every player, in a mode; the card's holder, on a
+    card: 'you place 3 workers')."""
 
     count: int
     where: Where
+
+
+@dataclass(frozen=True)
+class PlaceFirst:
+    """The card's holder places its workers before every other player."""
+
+    where: Where
+
+
+@dataclass(frozen=True)
+class PlacementArea:
+    """The holder's workers are placed on spaces where `filters` hold ('on perimeter spaces')."""
+
+    filters: tuple[Condition, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class OppositeEdges:
+    """The holder's two workers are placed on opposite edges of the board (one on row 1 and one on
+    row 5, or one on column a and one on column e)."""
+
+    where: Where
+
+
+@dataclass(frozen=True)
+class WorkerSexes:
+    """`female` of the holder's workers are female (the first placed), the others male."""
+
+    female: int
+    where: Where
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """The holder has `count` extra workers on the card, placed later by a step."""
+
+    count: int
+    where: Where
+
+
+SetupRule = Placement | PlaceFirst | PlacementArea | OppositeEdges | WorkerSexes | Reserve
 
 
 @dataclass
@@ -172,7 +215,13 @@ class Power:
     board_rules: list[BoardRule] = field(default_factory=list)
     losses: list[LoseWhenStuck] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
+    #: The card's own setup rules (order, area, sexes, extra workers).
+    setup: list[SetupRule] = field(default_factory=list)
 
     @property
     def workers_to_place(self) -> int | None:
         return self.placements[-1].count if self.placements else None
+
+    def setup_of(self, kind: type) -> list:
+        """The card's setup rules of one kind."""
+        return [rule for rule in (*self.placements, *self.setup) if isinstance(rule, kind)]

@@ -56,6 +56,7 @@ class Role(Enum):
     EVERY = "each of"          # every one of your workers, once each, in the order the player picks
     ON_SPACE = "the worker on"  # the worker standing on the space a step names
     FLANKED = "flanked"        # a worker with workers of the card holder on two opposite sides
+    RESERVE = "extra"          # a worker of yours waiting on your card, not yet on the board
 
 
 class Sex(Enum):

@@ -35,6 +35,8 @@ class SeatRules:
     obligations: list[Obligation]
     reactions: list[Reaction]
     dome_likes: list[DomeLike]
+    #: The seat's cards' setup rules (placement order and area, sexes, extra workers).
+    setup: list
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]
@@ -65,6 +67,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         obligations=[o for power in powers for o in power.obligations],
         reactions=[r for power in powers for r in power.reactions],
         dome_likes=[d for power in powers for d in power.dome_likes],
+        setup=[rule for power in powers for rule in (*power.setup, *power.placements)],
         memory=memory,
     )
 

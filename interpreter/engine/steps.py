@@ -186,6 +186,8 @@ class StepCompiler:
         if step.verb is Verb.TOKEN:
             chain = self.token_step(step, after, rest, step.modality is not Modality.MUST)
             return self._guarded(step, chain, rest) if step.guard is not None else chain
+        if step.verb is Verb.PLACE:
+            return self.place_step(step, after, rest, step.modality is not Modality.MUST)
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
                 Verb.REMOVE: self.remove}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
@@ -347,6 +349,45 @@ class StepCompiler:
             return False
         return take
 
+    def place_step(self, step: Step, after: StepFn, rest: StepFn, optional: bool) -> StepFn:
+        """A worker waiting on the card enters the board (`place A3 a1`): it has not moved."""
+        team = self.rules.team
+        test = self.judge.compile_all((*step.destination.filters, *step.filters))
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            st = walk.state
+            depth = len(walk.path)
+            waiting = [w for w in st.members.get(team, ()) if w in st.reserve]
+            for worker in waiting[:1]:  # the workers on a card are alike: the first one enters
+                for square in _scripted_squares(walk, SQUARES, "place"):
+                    if st.blocked[square] or square in walk.domelike or square in st.tokens:
+                        continue
+                    if test is not None and not test(walk, worker, -1, square, 0, st.heights[square], None):
+                        continue
+                    action = ("place", worker, square)
+                    if walk.script is not None and not walk.admits(action, depth):
+                        continue
+                    st.reserve.discard(worker)
+                    st.place(worker, square)
+                    walk.events.append(("place", worker, square))
+                    walk.path.append(action)
+                    previous_actor = walk.last_actor
+                    walk.last_actor = worker
+                    if walk.probe is not None:
+                        walk.probe(walk)
+                    stop = after(walk)
+                    walk.last_actor = previous_actor
+                    walk.path.pop()
+                    walk.events.pop()
+                    st.lift(worker)
+                    st.reserve.add(worker)
+                    if stop and walk.stop_here(depth):
+                        return True
+            return False
+        return take
+
     def _flanked_lose(self, step: Step, after: StepFn) -> StepFn:
         """The owners of the workers flanked by the card holder's lose and leave the game; the last
         team left wins."""
@@ -384,6 +425,8 @@ class StepCompiler:
             pending = walk.pending
             entry = pending.get(each)  # None on the first call; then the workers yet to take it
             remaining = tuple(walk.state.team_workers(team)) if entry is None else entry
+            if entry is None and not remaining:
+                return False  # no worker to take it: the step cannot be taken
             if not remaining:
                 del pending[each]
                 stop = after(walk)
@@ -950,6 +993,15 @@ def _union(walk: Walk, ways: list[_Way], worker: int, origin: int, kind: str) ->
     for way in ways[1:]:
         seen.update(dict.fromkeys(_squares(walk, way, worker, origin, kind)))
     return tuple(seen)
+
+
+def _scripted_squares(walk: Walk, squares: tuple[int, ...], kind: str) -> tuple[int, ...]:
+    """The squares a step of `kind` may use, narrowed to the one a written step names."""
+    script, depth = walk.script, len(walk.path)
+    if script is None or depth >= len(script):
+        return squares
+    want = script[depth]
+    return (want[2],) if want[0] == kind and want[2] in squares else ()
 
 
 def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:

@@ -139,7 +139,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     if any((o.obligations or o.reactions) and o.team != rules.team for o in others):
         return None
-    if any(_places_tokens(o) for o in (rules, *others)):
+    if any(_places_tokens(o) or _has_setup(o) for o in (rules, *others)):
         return None  # the fast paths see no tokens: neither their blocking nor their leaving when built on
     if any(known_prohibition(p) is None for p in rules.prohibitions):
         return None
@@ -194,6 +194,11 @@ def _places_tokens(rules: SeatRules) -> bool:
     steps = [*rules.turn_ends, *(f.step for f in rules.followups),
              *(s for p in rules.programs for s in p.steps)]
     return bool(rules.dome_likes) or any(step.verb is Verb.TOKEN for step in steps)
+
+
+def _has_setup(rules: SeatRules) -> bool:
+    """Setup rules that change what the fast paths assume: workers that wait on a card, sexes."""
+    return bool(rules.setup)
 
 
 def _one_move(programs: list[Program], followups: list[FollowUp], move_options: list) -> bool:

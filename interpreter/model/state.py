@@ -86,6 +86,8 @@ class GameState:
     counters: dict = field(default_factory=dict)
     #: Tokens on the board: square -> (kind, holder seat). Part of the hash.
     tokens: dict = field(default_factory=dict)
+    #: Workers waiting on their card (off the board, not out of the game).
+    reserve: set = field(default_factory=set)
 
     # ---- workers
     def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
@@ -100,6 +102,19 @@ class GameState:
         self.worker_names.append(f"{self.team_letters[team]}{number}")
         self.members[team] = (*self.members.get(team, ()), index)
         self.place(index, square)
+        return index
+
+    def add_reserve_worker(self, team: int, number: int, kind: int = 0, sex: object = None) -> int:
+        """A worker that waits on its card until a rule places it."""
+        index = len(self.worker_pos)
+        self.worker_pos.append(-1)
+        self.worker_team.append(team)
+        self.worker_number.append(number)
+        self.worker_class.append(team * 2 + kind)
+        self.worker_sex.append(sex)
+        self.worker_names.append(f"{self.team_letters[team]}{number}")
+        self.members[team] = (*self.members.get(team, ()), index)
+        self.reserve.add(index)
         return index
 
     def place(self, worker: int, square: int) -> None:
@@ -252,6 +267,7 @@ class GameState:
         clone.marks = set(self.marks)
         clone.counters = dict(self.counters)
         clone.tokens = dict(self.tokens)
+        clone.reserve = set(self.reserve)
         return clone
 
 
@@ -298,6 +314,9 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
                 state.set_token(origin, None)
             if square >= 0:
                 state.set_token(square, (name, seat))
+        elif kind == "place":
+            state.reserve.discard(event[1])
+            state.place(event[1], event[2])
         elif kind == "remove":
             if state.worker_pos[event[1]] >= 0:
                 state.lift(event[1])
