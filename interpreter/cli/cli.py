@@ -151,18 +151,73 @@ def _make_game(pack_name: str, gods: tuple[str, ...], mode: str | None) -> Game:
     return new_game(pack, parse_players(list(gods)), mode)
 
 
-@main.command()
+class SeatsCommand(click.Command):
+    """A command whose `--gods` takes one name per seat: `--gods G1 G2 G3`. The words after
+    `--gods`, up to the next option, are its values (`--gods G1 --gods G2` says the same)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, spread_gods(args))
+
+
+def spread_gods(args: list[str]) -> list[str]:
+    """`--gods A B C` as `--gods A --gods B --gods C`, for an option with multiple=True."""
+    spread: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        spread.append(arg)
+        if arg == "--":
+            spread.extend(args[index:])
+            break
+        if arg == "--gods" or arg.startswith("--gods="):
+            if arg == "--gods" and index < len(args):
+                spread.append(args[index])  # its first value, as click reads it
+                index += 1
+            while index < len(args) and not args[index].startswith("-"):
+                spread += ["--gods", args[index]]
+                index += 1
+    return spread
+
+
+def gods_option(what: str) -> Callable:
+    return click.option("--gods", multiple=True, required=True, metavar="GOD...",
+                        help=f"{what}, one name per seat in seat order (Mortal for none): "
+                             "--gods G1 G2 for two players, --gods G1 G2 G3 for three.")
+
+
+PLAYERS_OPTION = click.option("--players", "players", type=int, default=None, metavar="N",
+                              help="The number of seats (default: one per name of --gods; if given, it "
+                                   "must match them).")
+
+
+def _seat_names(gods: tuple[str, ...], players: int | None) -> tuple[str, ...]:
+    """The --gods names, checked against --players."""
+    if players is not None and players != len(gods):
+        bad_input(f"--players {players}, but --gods names {len(gods)} seat{'s' if len(gods) != 1 else ''} "
+                  f"({' '.join(gods)}): give one power per seat (Mortal for none)")
+    if len(gods) < 2:
+        bad_input(f"--gods names {len(gods)} seat ({' '.join(gods)}); a game has at least 2: "
+                  "give one power per seat, e.g. --gods G1 G2")
+    return gods
+
+
+@main.command(cls=SeatsCommand)
 @PACK_OPTION
-@click.option("--gods", nargs=2, required=True, metavar="G1 G2", help="The two seats' powers (Mortal for none).")
-@click.option("--mode", default=None, help="Mode name (default: the pack's standard mode).")
+@gods_option("The seats' powers")
+@PLAYERS_OPTION
+@click.option("--mode", default=None, help="Mode name (default: the pack's standard mode for the number of players).")
 @click.option("--seed", type=int, default=None, help="Seed of the random players (default: random).")
 @click.option("--human", "humans", multiple=True, metavar="SEAT", help="Seat letter played from the keyboard (repeatable).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the game record (YAML) here.")
 @reports_bad_input
-def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | None,
+def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
          humans: tuple[str, ...], record_path: str | None) -> None:
-    """Play a whole game, printed turn by turn; random players unless --human."""
-    game = _make_game(pack_name, gods, mode)
+    """Play a whole game, printed turn by turn; random players unless --human.
+
+    With three or more players, a seat that cannot complete a turn is out (its workers leave the
+    board) and the others play on: the last one left wins, unless someone wins first."""
+    game = _make_game(pack_name, _seat_names(gods, players), mode)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     letters = [s.letter for s in game.state.seats]
@@ -183,7 +238,10 @@ def play(pack_name: str, gods: tuple[str, str], mode: str | None, seed: int | No
         click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {text}")
         click.echo(format_board(g.state, with_workers=True))
 
-    log = run_game(game, agents, on_placement=placed, on_turn=turned)
+    def stuck(g: Game, seat: int, text: str) -> None:
+        click.echo(f"\n{text}")
+
+    log = run_game(game, agents, on_placement=placed, on_turn=turned, on_stuck=stuck)
     click.echo(f"\n{'winner: ' + log.winner if log.winner else 'no winner'} ({log.reason})")
     if record_path:
         from ..games.records import write_record
@@ -217,18 +275,19 @@ def replay_command(file: str, pack_name: str | None) -> None:
     sys.exit(EXIT_OK if report.same else EXIT_FAILED)
 
 
-@main.command()
+@main.command(cls=SeatsCommand)
 @PACK_OPTION
-@click.option("--gods", nargs=2, required=True, metavar="G1 G2", help="The two seats' powers.")
+@gods_option("The seats' powers")
+@PLAYERS_OPTION
 @click.option("--seconds", type=click.FloatRange(min=0.1), default=5.0, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @reports_bad_input
-def bench(pack_name: str, gods: tuple[str, str], seconds: float, seed: int) -> None:
-    """Random playouts from S0 (A on b3 d3, B on c4 c2): every turn enumerates all the distinct
-    outcomes and picks one uniformly. Prints the wins of each seat (a first look at balance);
-    the last line reads `games/s: X`."""
+def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: float, seed: int) -> None:
+    """Random playouts from S0 (A on b3 d3, B on c4 c2; a third seat and more place at random):
+    every turn enumerates all the distinct outcomes and picks one uniformly. Prints the wins of
+    each seat (a first look at balance); the last line reads `games/s: X`."""
     from ..games.bench import run_bench
-    result = run_bench(_pack(pack_name), list(gods), seconds, seed)
+    result = run_bench(_pack(pack_name), list(_seat_names(gods, players)), seconds, seed)
     click.echo(f"games: {result.games}")
     click.echo(f"turns: {result.turns}")
     click.echo("wins: " + ", ".join(f"{seat} {count} ({count / result.games:.1%})" for seat, count in result.wins.items()))

@@ -1,7 +1,8 @@
 """`santorini bench`: random games, each turn a uniformly drawn distinct outcome.
 
 Games start from S0 (A on b3 and d3, B on c4 and c2, empty board), the position the reference
-generator in benchmarks/ starts from, so the two can be compared game for game.
+generator in benchmarks/ starts from, so the two can be compared game for game. A third seat and
+more (S0 has two) place their workers at random.
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ class BenchResult:
 
 
 class S0Agent(RandomAgent):
-    """A random player that places its workers on the S0 squares of its seat."""
+    """A random player that places its workers on the S0 squares of its seat (seats A and B; a
+    third seat and more, which S0 does not place, choose free squares at random)."""
 
     def placement(self, game: Game, seat: int) -> list[int]:
-        return list(S0_SQUARES[seat])
+        if seat < len(S0_SQUARES):
+            return list(S0_SQUARES[seat])
+        return super().placement(game, seat)
 
 
 def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
@@ -43,7 +47,7 @@ def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
 
     def games() -> Iterator[GameLog]:
         while True:
-            yield run_game(template.restart(), [S0Agent(rng), S0Agent(rng)])
+            yield run_game(template.restart(), [S0Agent(rng) for _ in template.players])
     return games()
 
 

@@ -94,6 +94,11 @@ def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = 
         if len(seat_cards) > mode.powers_per_seat:
             raise SetupError(f"mode '{mode.name}' gives each seat {mode.powers_per_seat} power(s); "
                              f"seat {spec.label} has {len(seat_cards)} (use 'Mortal' for no power)")
+        if mode.powers_required and len(seat_cards) < mode.powers_per_seat:
+            letter = SEAT_LETTERS[len(cards)]
+            required = "a power" if mode.powers_per_seat == 1 else f"{mode.powers_per_seat} powers"
+            raise SetupError(f"mode '{mode.name}' ({mode.title}) requires {required} for every seat; "
+                             f"seat {letter} ({spec.label}) has {len(seat_cards) or 'none'}")
         for card in seat_cards:
             if card.kind == "base":
                 raise SetupError(f"'{card.name}' is the pack's base card, not a power")
@@ -189,9 +194,24 @@ def resolve_stuck(game: Game) -> str | None:
     return settle_stuck(game)
 
 
+def resolve_all_stuck(game: Game) -> list[str]:
+    """Settle stuck seats until the seat to move can play or the game is over: with three or more
+    teams, the seat after one that is out may be stuck too. Returns what happened, in order (at
+    most one round of the seats: seats that only pass do not go round for ever)."""
+    happened = []
+    for _ in game.state.seats:
+        settled = resolve_stuck(game)
+        if settled is None:
+            break
+        happened.append(settled)
+    return happened
+
+
 def settle_stuck(game: Game) -> str:
-    """The seat to move cannot complete a turn. Under the base card's loss condition it loses:
-    its team's workers leave the board and the last team in play wins; without one it passes."""
+    """The seat to move cannot complete a turn. Under the base card's loss condition its team
+    loses: with two teams the other one wins (the board is left as it is); with more, the team is
+    out, its workers leave the board, and play goes on with the next seat in play, until one team
+    is left, which wins. Without a loss condition the seat passes."""
     state = game.state
     seat = state.to_move
     letter = state.seats[seat].letter
@@ -203,8 +223,19 @@ def settle_stuck(game: Game) -> str:
     teams = state.teams_in_play()
     if len(teams) == 1:
         state.winner = teams.pop()
-        return f"seat {letter} cannot complete a turn and loses"
+        if len(state.team_letters) == 2:
+            return f"seat {letter} cannot complete a turn and loses"
+        for worker in state.team_workers(team):
+            state.lift(worker)
+        return f"seat {letter} cannot complete a turn and is out; {_last_left(state, state.winner)}"
     for worker in state.team_workers(team):
         state.lift(worker)
     state.to_move = state.next_seat(seat)
     return f"seat {letter} cannot complete a turn and is out"
+
+
+def _last_left(state: GameState, team: int) -> str:
+    """'seat A is the only player left', or 'team A is the only team left' in team play."""
+    if sum(1 for s in state.seats if s.team == team) == 1:
+        return f"seat {state.team_letters[team]} is the only player left"
+    return f"team {state.team_letters[team]} is the only team left"

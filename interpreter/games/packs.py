@@ -70,6 +70,8 @@ class Mode:
     rules: str
     power: Power = field(repr=False, compare=False)
     path: str = ""
+    #: Every seat must hold `powers_per_seat` powers (no Mortal seat), as BGA requires with 3 players.
+    powers_required: bool = False
 
 
 @dataclass
@@ -195,6 +197,7 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
     edition_cards = _edition_cards(document, parent)
     if document is not None:
         _check_names(own, cards, edition_cards, extends="extends" in document.data, errors=errors)
+        _check_default_modes(document, modes, errors)
     if errors:
         raise PackError(errors)
     data = document.data
@@ -202,6 +205,24 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
                 description=data["description"], settings=dict(data["settings"]),
                 default_modes={int(k): v for k, v in data["default_modes"].items()}, base=base,
                 cards=cards, modes=modes, path=str(folder), edition_cards=edition_cards)
+
+
+def _check_default_modes(document: Document, modes: dict[str, Mode], errors: list[SourceError]) -> None:
+    """Each `default_modes` entry names a mode of the pack that is for that player count (when the
+    pack is loaded with modes: a folder checked on its own has none to look in)."""
+    if not modes:
+        return
+    for count, name in document.data["default_modes"].items():
+        line, column = document.position(("default_modes", count))
+        if name not in modes:
+            known = ", ".join(sorted(modes)) or "none"
+            errors.append(SourceError(document.path, line, column,
+                                      f"default mode '{name}' for {count} players: the pack has no such mode "
+                                      f"(its modes: {known})"))
+        elif int(count) not in modes[name].players:
+            errors.append(SourceError(document.path, line, column,
+                                      f"default mode '{name}' for {count} players is for "
+                                      f"{', '.join(map(str, modes[name].players))} players"))
 
 
 def _edition_cards(document: Document | None, parent: Pack | None) -> tuple[str, ...]:
@@ -319,7 +340,7 @@ def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
         return None
     return Mode(name=data["name"], title=data["title"], players=tuple(data["players"]),
                 summary=data["summary"], powers_per_seat=data["powers_per_seat"], rules=data["rules"],
-                power=power, path=str(path))
+                power=power, path=str(path), powers_required=data.get("powers_required", False))
 
 
 def diff_packs(first: Pack, second: Pack) -> list[str]:
@@ -348,7 +369,7 @@ def diff_packs(first: Pack, second: Pack) -> list[str]:
     for name in sorted(set(first.cards) | set(second.cards)):
         compare(name, first.cards.get(name), second.cards.get(name), card_fields)
     for name in sorted(set(first.modes) | set(second.modes)):
-        compare(f"mode {name}", first.modes.get(name), second.modes.get(name), ("rules", "players", "powers_per_seat"))
+        compare(f"mode {name}", first.modes.get(name), second.modes.get(name), ("rules", "players", "powers_per_seat", "powers_required"))
     return lines
 
 

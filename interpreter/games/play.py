@@ -51,14 +51,17 @@ class GameLog:
     turn_steps: list[tuple[Action, ...]] = field(default_factory=list)
     winner: str | None = None
     reason: str = ""
+    #: What happened to each seat that could not complete a turn, in order ("seat C cannot
+    #: complete a turn and is out"): with three or more teams, the game goes on after them.
+    stuck: list[str] = field(default_factory=list)
 
     @property
     def turns(self) -> list[str]:
         return [format_turn(self.state, steps) for steps in self.turn_steps]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameLog) and (self.placements, self.turns, self.winner, self.reason) == \
-            (other.placements, other.turns, other.winner, other.reason)
+        return isinstance(other, GameLog) and (self.placements, self.turns, self.winner, self.reason, self.stuck) == \
+            (other.placements, other.turns, other.winner, other.reason, other.stuck)
 
 
 def win_reason(game: Game) -> str:
@@ -75,9 +78,11 @@ def win_reason(game: Game) -> str:
 
 
 def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int, str], None] | None = None,
-             on_turn: Callable[[Game, int, str], None] | None = None, max_turns: int = 1000) -> GameLog:
-    """Place workers, then play turns until a team wins (by a win condition or because every
-    other team is stuck)."""
+             on_turn: Callable[[Game, int, str], None] | None = None, max_turns: int = 1000,
+             on_stuck: Callable[[Game, int, str], None] | None = None) -> GameLog:
+    """Place workers, then play turns until a team wins (by a win condition, or because every
+    other team is stuck: with three or more teams, a stuck team is out and the others play on).
+    `on_stuck(game, seat, what happened)` hears of each seat that cannot complete a turn."""
     log = GameLog(game.state)
     for seat in placing_seats(game):
         steps = place_workers(game, seat, agents[seat].placement(game, seat))
@@ -98,13 +103,13 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
             if state.winner is not None:
                 log.reason = win_reason(game)
             elif left:  # the seat to move has no turn
-                log.reason = settle_stuck(game)
+                log.reason = _settle(game, log, on_stuck)
                 left -= 1
             continue
         seat = state.to_move
         steps = agents[seat].turn(game)
         if steps is None:
-            log.reason = settle_stuck(game)
+            log.reason = _settle(game, log, on_stuck)
         else:
             engine.play_in_place(state, steps)
             log.turn_steps.append(steps)
@@ -118,6 +123,16 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
     else:
         log.reason = f"no winner after {max_turns} turns"
     return log
+
+
+def _settle(game: Game, log: GameLog, on_stuck: Callable[[Game, int, str], None] | None) -> str:
+    """Settle the stuck seat to move (game.settle_stuck), note it in the log, tell `on_stuck`."""
+    seat = game.state.to_move
+    happened = settle_stuck(game)
+    log.stuck.append(happened)
+    if on_stuck:
+        on_stuck(game, seat, happened)
+    return happened
 
 
 def _random_generators(agents: list[Agent]) -> list[random.Random] | None:

@@ -14,7 +14,7 @@ import yaml
 from ...dsl.source import SourceError, SourceErrors, load_document
 from ..engine.engine import IllegalTurn
 from ..model.notation import NotationError, parse_placement, parse_turn
-from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
+from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_all_stuck
 from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog
 
@@ -81,7 +81,7 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
     end_of_setup(game)
     turns = data["turns"]
     for number, text in enumerate(turns, start=1):
-        resolve_stuck(game)
+        resolve_all_stuck(game)
         state = game.state
         if state.winner is not None:
             return ReplayReport(False, f"turn {number}: under {name} the game is over before it "
@@ -98,7 +98,7 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
         if game.state.winner is not None and number < len(turns):
             return ReplayReport(False, f"turn {number} ({letter}) '{text}' wins under {name}; "
                                        f"in the record the game goes on")
-    resolve_stuck(game)
+    resolve_all_stuck(game)
     found = None if game.state.winner is None else game.state.team_letters[game.state.winner]
     recorded = (data.get("result") or {}).get("winner")
     if "result" in data and found != recorded:

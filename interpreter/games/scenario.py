@@ -14,7 +14,7 @@ from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
 from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
 from ..model.state import GameState
-from .game import Game, SetupError, new_game, parse_players, seat_index
+from .game import Game, SetupError, new_game, parse_players, resolve_all_stuck, seat_index
 from .packs import PackError, UnknownName, resolve_pack
 
 
@@ -71,6 +71,10 @@ def load_scenario(path: str | Path) -> Scenario:
         except SetupError as err:
             raise fail(("to_move",), str(err)) from None
     for index, turn_text in enumerate(data.get("history", [])):
+        resolve_all_stuck(game)  # seat order: with three or more teams a stuck seat is out, then the next plays
+        if game.state.winner is not None:
+            raise fail(("history", index), f"history turn {index + 1} '{turn_text}': the game is over "
+                                           f"(winner {game.state.team_letters[game.state.winner]})")
         try:
             game.state = game.engine.play(game.state, parse_turn(game.state, turn_text))
         except (NotationError, IllegalTurn) as err:
