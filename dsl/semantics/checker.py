@@ -14,7 +14,7 @@ import difflib
 from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Not, Owner, Piece, PieceIs, Region, Role,
+from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Near, Not, Owner, Piece, PieceIs, Region, Role,
                           SameSpace, Scope, SpaceIs, SpaceRef, TargetLevel, Verb)
 from .compiler import PROGRAM_SECTIONS, qualifier_condition, split_header
 
@@ -212,6 +212,9 @@ class _Checker:
         if guard.tense != "past" or len(scopes) != 1:
             self.error(guard, "a condition over what happened says when, in the past tense: "
                               "'if one of your workers moved up on your last turn'")
+        elif scopes[0].scope is not Scope.LAST_TURN:
+            self.error(scopes[0], "a prohibition is put in force at the start of the opponent's turn: its "
+                                  "condition looks back 'on your last turn'")
         self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
 
     def worker_state(self, node: ast.WorkerStateNode) -> None:
@@ -336,8 +339,8 @@ class _Checker:
             self.error(node, f"a player places 1 to 4 workers, not {node.count}")
         if node.kind == "extra" and not 1 <= node.count <= 3:
             self.error(node, f"a card holds 1 to 3 extra workers, not {node.count}")
-        if node.kind == "female" and node.place is None and not node.count:
-            pass
+        if node.kind == "female" and node.words_actor not in ("one of your workers",):
+            self.error(node, "say which worker: 'one of your workers is female'")
         if node.kind == "where" and node.place is not None and node.place.space.region is Region.SINGLE:
             self.error(node.place, "workers are placed on kinds of spaces ('on perimeter spaces'), not on one space")
 
@@ -399,7 +402,7 @@ class _Checker:
             if not 1 <= node.pattern.count <= 25:
                 self.error(node.pattern, f"the board holds 0 to 25 complete towers, not {node.pattern.count}")
             return
-        if isinstance(node.pattern, ast.WorkerStateNode):
+        if isinstance(node.pattern, (ast.WorkerStateNode, ast.FlankedNode)):
             self.error(node.pattern, "a win on where workers stand is not in the language yet; wins come from "
                                      "moves ('if your worker moves ...') or counts ('when there are ...')")
             return
@@ -428,7 +431,23 @@ class _Checker:
             self.space_reference(node.verb, node.place.space.ref, node.place, earlier_build)
         if node.piece is not None and node.verb not in (Verb.BUILD, Verb.REMOVE):
             self.error(node, "only a build places a piece, and a removal takes one away")
+        if node.place is not None and node.place.space.ref in (SpaceRef.BEYOND, SpaceRef.VACATED, SpaceRef.OTHER_SIDE) \
+                and node.verb is not Verb.FORCE:
+            self.error(node.place, f"'{node.place.words}' names where a forced worker goes; a step's own "
+                                   "destination is a space around it ('to a perimeter space', 'on the same space')")
+        if node.place is not None:
+            self.lower_place(node.place)
+        if node.place is not None and "moved worker" in node.place.words.lower() and node.verb is not Verb.TOKEN:
+            self.error(node.place, "'neighboring the moved worker' names where a token goes, for now; a step goes "
+                                   "around the worker that takes it")
+        if node.actor.selector.role is Role.EVERY and node.modality is Modality.MAY:
+            self.error(node, "'each of your workers' steps all happen: leave out 'may' (an optional step for each "
+                             "worker is not in the language yet)")
         for forcing in node.effects:
+            if forcing.place.space.region is not Region.SINGLE:
+                self.error(forcing.place, "a forced worker goes to one named space ('to the space yours just vacated', "
+                                          "'one space straight backwards'); to a kind of space is not in the "
+                                          "language yet")
             if node.place is None or not any(type(f).__name__ == "OccupiedBy" for f in node.place.space.filters):
                 self.error(forcing, "a force needs a worker to force: the step must go into a space "
                                     "occupied by a worker ('into an opponent worker's space')")
@@ -443,6 +462,13 @@ class _Checker:
         if ref is SpaceRef.VACATED and verb is not Verb.MOVE:
             self.error(at, "'the space it vacated' is left by a move")
 
+    def lower_place(self, place: ast.Place) -> None:
+        """'lower' means lower than the workers a space neighbours, and needs them named."""
+        if "lower" in place.words.lower().split() and not any(
+                isinstance(f, Near) and f.lower for f in place.space.filters):
+            self.error(place, "'lower' says lower than the workers it neighbours: write 'a lower space "
+                              "neighboring your workers'")
+
     def qualifiers(self, verb: Verb, qualifiers: tuple[ast.Qualifier, ...], earlier_build: bool,
                    in_pattern: bool) -> None:
         seen: dict[object, ast.Qualifier] = {}
@@ -453,6 +479,8 @@ class _Checker:
                     self.error(qualifier, f"'{qualifier.words}' says when something happened: it belongs "
                                           "in a condition ('if one of your workers moved up on your last turn')")
                 continue
+            if qualifier.place is not None:
+                self.lower_place(qualifier.place)
             part = qualifier_condition(qualifier, verb)
             inner = part.part if isinstance(part, Not) else part
             if qualifier.place is not None and qualifier.place.origin and verb is Verb.MOVE and (

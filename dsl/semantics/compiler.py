@@ -37,7 +37,7 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
     power = Power(name=name)
     for section in rules.sections:
         header, once = split_header(section.header)
-        mark = f"{name} (once per game, line {where(section, origin).line})" if once else None
+        mark = f"{name}: {header} (once per game)" if once else None
         if header in PROGRAM_SECTIONS:
             steps = tuple(step(s.clause, origin) for s in section.statements)
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
@@ -167,7 +167,8 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
     elif isinstance(node, ast.ProhibitionNode):
         when = condition(statement.guard) if statement.guard is not None else None
         binds = node.actor.selector.owner
-        power.prohibitions.append(Prohibition(binds, node.verb, filters(node.qualifiers), when, at))
+        piece = (PieceIs(node.piece),) if node.piece is not None else ()
+        power.prohibitions.append(Prohibition(binds, node.verb, (*piece, *filters(node.qualifiers, node.verb)), when, at))
     elif isinstance(node, ast.WinNode):
         if isinstance(node.pattern, ast.PatternNode):
             power.wins.append(WinOnStep(pattern(node.pattern), at))

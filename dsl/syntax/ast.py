@@ -216,6 +216,7 @@ class PlacementNode(Node):
     count: int
     kind: str = "each player"
     place: Place | None = None
+    words_actor: str = ""
 
 
 Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)

@@ -386,8 +386,10 @@ class _ToAst(Transformer):
         def build(self: _ToAst, children: list) -> ast.PlacementNode:
             items = tuple(children)
             numbers = [i for i in items if type(i) is int]
+            actors = _of(items, ast.Actor)
             return ast.PlacementNode(*_start(items), count=numbers[0] if numbers else 0, kind=kind,
-                                     place=next(iter(_of(items, ast.Place)), None))
+                                     place=next(iter(_of(items, ast.Place)), None),
+                                     words_actor=actors[0].words.lower() if actors else "")
         return build
 
     own_placement = _setup("you place")
@@ -528,7 +530,8 @@ class _ToAst(Transformer):
         items = tuple(children)
         adjectives = [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, SpaceProperty | Region)]
         article = next((i.words for i in items if isinstance(i, _Words) and i.value is None), "")
-        region = Region.ANYWHERE if article.lower() == "any" else Region.NEIGHBORING
+        neighbouring = any(isinstance(i, _Words) and i.value is Region.NEIGHBORING for i in items)
+        region = Region.ANYWHERE if article.lower() == "any" and not neighbouring else Region.NEIGHBORING
         filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
         filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
         lower = any(isinstance(i, _Words) and i.value == "lower" for i in items)

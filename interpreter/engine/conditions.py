@@ -167,11 +167,16 @@ def _near(judge: Judge, part: Near) -> Test:
 
 
 def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
+    """Judged where the workers stood at the start of the turn (the card's 'Start of Opponent's
+    Turn'), so that a worker's own move this turn does not change which one it is."""
     def highest(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
         st = walk.state
         others = [w for w in st.team_workers(st.worker_team[worker]) if w != worker]
-        height = st.heights[st.worker_pos[worker]]
-        return bool(others) and all(st.heights[st.worker_pos[w]] < height for w in others)
+
+        def start_height(w: int) -> int:
+            return st.heights[_start_of_turn(walk, w, -1, -1)]
+        height = start_height(worker)
+        return bool(others) and all(start_height(w) < height for w in others)
     return highest
 
 

@@ -494,7 +494,8 @@ class Engine:
         settle by the game's rules (game.settle_stuck)."""
         played: list[tuple[Action, ...]] = []
         pickers, seats, restricting = self.pickers, state.seats, self.restricting
-        following = [state.next_seat(seat) for seat in range(len(seats))]  # no seat drops out here
+        following = [state.next_seat(seat) for seat in range(len(seats))]  # while no seat drops out
+        out = len(state.out)
         while len(played) < limit:
             seat = state.to_move
             picker = pickers[seat]
@@ -511,6 +512,9 @@ class Engine:
                     break
                 steps = picked[0]
                 if not self._apply_found(state, seat, steps, picked[1]):
+                    if len(state.out) != out:  # a power made a team lose during the turn
+                        following = [state.next_seat(s) for s in range(len(seats))]
+                        out = len(state.out)
                     state.to_move = following[seat]
             played.append(steps)
             if state.winner is not None:

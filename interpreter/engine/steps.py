@@ -23,6 +23,9 @@ from ...dsl.vocabulary import (BuildThere, Compare, Force, LevelChange, Modality
 from ...dsl.vocabulary.parts import Condition
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from .conditions import Judge, Test, flanked_workers, space_locator
+from .effects import (add_token, apply_build, apply_counter, apply_force, apply_lose, apply_mark, apply_move,
+                      apply_place, apply_remove, apply_token, apply_unbuild, undo_add_token, undo_build, undo_counter,
+                      undo_force, undo_lose, undo_mark, undo_move, undo_place, undo_remove, undo_token, undo_unbuild)
 from .rules import SeatRules
 from .walk import Action, StepFn, Walk, finish
 
@@ -47,12 +50,12 @@ def use_step(name: str, rest: StepFn, once: str | None = None) -> StepFn:
         walk.path.append(action)
         walk.events.append(("use", -1, name))
         if once is not None:
-            _mark(walk, once)
+            apply_mark(walk, once)
         if walk.probe is not None:
             walk.probe(walk)
         stop = rest(walk)
         if once is not None:
-            _unmark(walk, once)
+            undo_mark(walk, once)
         walk.events.pop()
         walk.path.pop()
         return stop and walk.stop_here(depth)
@@ -235,30 +238,15 @@ class StepCompiler:
                                                  st.heights[st.worker_pos[w]], st.heights[st.worker_pos[w]], None))]
             if not victims:
                 return after(walk)
-            for worker, square in victims:
-                st.lift(worker)
-                walk.events.append(("remove", worker, square))
-            built = []
-            if build:
-                for _, square in victims:
-                    height = st.heights[square]
-                    dome = height == 3
-                    built.append((square, height, dome))
-                    if dome:
-                        st.set_dome(square, True)
-                    else:
-                        st.set_height(square, height + 1)
-                    walk.events.append(("build", walk.last_actor, square, height + (not dome), dome))
+            for worker, _ in victims:
+                apply_remove(walk, worker)
+            built = [apply_build(walk, walk.last_actor, square, st.heights[square] == 3)
+                     for _, square in victims] if build else []
             stop = after(walk)
-            for square, height, dome in reversed(built):
-                walk.events.pop()
-                if dome:
-                    st.set_dome(square, False)
-                else:
-                    st.set_height(square, height)
+            for record in reversed(built):
+                undo_build(walk, record)
             for worker, square in reversed(victims):
-                walk.events.pop()
-                st.place(worker, square)
+                undo_remove(walk, worker, square)
             return stop
         return remove
 
@@ -277,11 +265,9 @@ class StepCompiler:
             victim = st.occupant[square] if square >= 0 else -1
             if victim < 0 or victim == move[1] or not owned(st.worker_team[victim]):
                 return after(walk)
-            st.lift(victim)
-            walk.events.append(("remove", victim, square))
+            apply_remove(walk, victim)
             stop = after(walk)
-            walk.events.pop()
-            st.place(victim, square)
+            undo_remove(walk, victim, square)
             return stop
         return remove
 
@@ -297,15 +283,11 @@ class StepCompiler:
             if built is None or (limit is not None and placed >= limit) or built[2] in st.tokens:
                 return after(walk)
             square = built[2]
-            st.set_token(square, (kind, seat))
-            walk.events.append(("token", seat, kind, -1, square))
-            st.set_counter(seat, count, placed + 1)
-            walk.events.append(("counter", seat, count, placed + 1))
+            add_token(walk, seat, kind, square)
+            apply_counter(walk, seat, count, placed + 1)
             stop = after(walk)
-            walk.events.pop()
-            st.set_counter(seat, count, placed)
-            walk.events.pop()
-            st.set_token(square, None)
+            undo_counter(walk, seat, count, placed)
+            undo_add_token(walk, square)
             return stop
         return place
 
@@ -321,7 +303,6 @@ class StepCompiler:
                 return True
             st, seat = walk.state, walk.seat
             depth = len(walk.path)
-            origin = next((s for s, token in st.tokens.items() if token == (kind, seat)), -1)
             for worker in choose(walk):
                 here = st.worker_pos[worker]
                 for square in NEIGHBOURS[here]:
@@ -331,19 +312,13 @@ class StepCompiler:
                     action = ("token", kind, square)
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
-                    if origin >= 0:
-                        st.set_token(origin, None)
-                    st.set_token(square, (kind, seat))
-                    walk.events.append(("token", seat, kind, origin, square))
+                    origin = apply_token(walk, seat, kind, square)
                     walk.path.append(action)
                     if walk.probe is not None:
                         walk.probe(walk)
                     stop = after(walk)
                     walk.path.pop()
-                    walk.events.pop()
-                    st.set_token(square, None)
-                    if origin >= 0:
-                        st.set_token(origin, (kind, seat))
+                    undo_token(walk, seat, kind, square, origin)
                     if stop and walk.stop_here(depth):
                         return True
             return False
@@ -369,9 +344,7 @@ class StepCompiler:
                     action = ("place", worker, square)
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
-                    st.reserve.discard(worker)
-                    st.place(worker, square)
-                    walk.events.append(("place", worker, square))
+                    apply_place(walk, worker, square)
                     walk.path.append(action)
                     previous_actor = walk.last_actor
                     walk.last_actor = worker
@@ -380,9 +353,7 @@ class StepCompiler:
                     stop = after(walk)
                     walk.last_actor = previous_actor
                     walk.path.pop()
-                    walk.events.pop()
-                    st.lift(worker)
-                    st.reserve.add(worker)
+                    undo_place(walk, worker)
                     if stop and walk.stop_here(depth):
                         return True
             return False
@@ -398,11 +369,7 @@ class StepCompiler:
             teams = list(dict.fromkeys(st.worker_team[w] for w in flanked_workers(walk, team, owned)))
             if not teams:
                 return after(walk)
-            out = set(st.out)
-            undo = []
-            for loser in teams:
-                undo.append((loser, st.eliminate(loser)))
-                walk.events.append(("lose", loser))
+            undo = [apply_lose(walk, loser) for loser in teams]
             left = st.teams_in_play()
             if len(left) == 1:
                 st.winner = left.pop()
@@ -410,9 +377,8 @@ class StepCompiler:
                 st.winner = None
             else:
                 stop = after(walk)
-            for loser, lifted in reversed(undo):
-                walk.events.pop()
-                st.restore(loser, lifted, out)
+            for lost in reversed(undo):
+                undo_lose(walk, lost)
             return stop
         return lose
 
@@ -528,20 +494,10 @@ class StepCompiler:
 
         def perform(walk: Walk, worker: int, to: int, victim: int, dest: int, way: _Way, then: StepFn) -> bool:
             st = walk.state
-            origin = st.worker_pos[worker]
-            here, there = st.heights[origin], st.heights[to]
             previous_actor = walk.last_actor
-            if victim >= 0:
-                st.lift(victim)
-            st.relocate(worker, to)
-            if victim >= 0:
-                st.place(victim, dest)
-            event = ("move", worker, origin, to, here, there)
-            walk.events.append(event)
-            if victim >= 0:
-                walk.events.append(("force", victim, to, dest))
+            event = apply_move(walk, worker, to, victim, dest)
             if way.once is not None:
-                _mark(walk, way.once)
+                apply_mark(walk, way.once)
             walk.path.append(("move", worker, to))
             walk.last_actor = worker
             if walk.probe is not None:
@@ -561,14 +517,8 @@ class StepCompiler:
             walk.last_actor = previous_actor
             walk.path.pop()
             if way.once is not None:
-                _unmark(walk, way.once)
-            walk.events.pop()
-            if victim >= 0:
-                walk.events.pop()
-                st.lift(victim)
-            st.relocate(worker, origin)
-            if victim >= 0:
-                st.place(victim, to)
+                undo_mark(walk, way.once)
+            undo_move(walk, event, victim)
             return stop
 
         if repeated:
@@ -643,21 +593,11 @@ class StepCompiler:
         def perform(walk: Walk, action: Action, mark: str | None, then: StepFn) -> bool:
             st = walk.state
             _, worker, square = action
-            height = st.heights[square]
-            dome = action[0] == "dome" or height == 3
-            if dome:
-                st.set_dome(square, True)
-            else:
-                st.set_height(square, height + 1)
-            walk.events.append(("build", worker, square, height + (not dome), dome))
-            token = st.tokens.get(square)
-            if token is not None:  # a token leaves the game when its space is built on
-                st.set_token(square, None)
-                walk.events.append(("token", token[1], token[0], square, -1))
+            built = apply_build(walk, worker, square, action[0] == "dome" or st.heights[square] == 3)
             if cost:
                 _pay(walk, cost, 1)
             if mark is not None:
-                _mark(walk, mark)
+                apply_mark(walk, mark)
             walk.path.append(action)
             previous_actor = walk.last_actor
             walk.last_actor = worker
@@ -673,17 +613,10 @@ class StepCompiler:
             walk.last_actor = previous_actor
             walk.path.pop()
             if mark is not None:
-                _unmark(walk, mark)
+                undo_mark(walk, mark)
             if cost:
                 _pay(walk, cost, -1)
-            if token is not None:
-                walk.events.pop()
-                st.set_token(square, token)
-            walk.events.pop()
-            if dome:
-                st.set_dome(square, False)
-            else:
-                st.set_height(square, height)
+            undo_build(walk, built)
             return stop
 
         height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
@@ -756,10 +689,7 @@ class StepCompiler:
             return found
 
         def perform(walk: Walk, worker: int, victim: int, dest: int, then: StepFn) -> bool:
-            st = walk.state
-            here = st.worker_pos[victim]
-            st.relocate(victim, dest)
-            walk.events.append(("force", victim, here, dest))
+            here = apply_force(walk, victim, dest)
             walk.path.append(("force", victim, dest))
             previous_actor = walk.last_actor
             walk.last_actor = worker
@@ -768,8 +698,7 @@ class StepCompiler:
             stop = then(walk)
             walk.last_actor = previous_actor
             walk.path.pop()
-            walk.events.pop()
-            st.relocate(victim, here)
+            undo_force(walk, victim, here)
             return stop
 
         def take(walk: Walk) -> bool:
@@ -815,11 +744,8 @@ class StepCompiler:
             return found
 
         def perform(walk: Walk, action: Action, then: StepFn) -> bool:
-            st = walk.state
             _, worker, square = action
-            height = st.heights[square]
-            st.set_height(square, height - 1)
-            walk.events.append(("unbuild", worker, square, height - 1))
+            height = apply_unbuild(walk, worker, square)
             walk.path.append(action)
             previous_actor = walk.last_actor
             walk.last_actor = worker
@@ -828,8 +754,7 @@ class StepCompiler:
             stop = then(walk)
             walk.last_actor = previous_actor
             walk.path.pop()
-            walk.events.pop()
-            st.set_height(square, height)
+            undo_unbuild(walk, square, height)
             return stop
 
         def take(walk: Walk) -> bool:
@@ -914,14 +839,8 @@ def slide_reaction(judge: Judge, trigger: Callable[[Walk, tuple], bool], step: S
             previous, here = here, ahead
         if here == event[3]:
             return None
-        st.relocate(worker, here)
-        walk.events.append(("force", worker, event[3], here))
-        start = event[3]
-
-        def undo() -> None:
-            walk.events.pop()
-            st.relocate(worker, start)
-        return undo
+        start = apply_force(walk, worker, here)
+        return lambda: undo_force(walk, worker, start)
     return slide
 
 
@@ -942,13 +861,12 @@ def _affords(walk: Walk, cost: tuple[tuple[str, int], ...]) -> bool:
 def _pay(walk: Walk, cost: tuple[tuple[str, int], ...], sign: int) -> None:
     """Spend the cost of a step (sign 1), or give it back on undo (sign -1)."""
     st, seat = walk.state, walk.seat
-    for name, amount in cost:
-        value = st.counters.get((seat, name), 0) - sign * amount
-        st.set_counter(seat, name, value)
+    for name, amount in (cost if sign > 0 else reversed(cost)):
+        value = st.counters.get((seat, name), 0)
         if sign > 0:
-            walk.events.append(("counter", seat, name, value))
+            apply_counter(walk, seat, name, value - amount)
         else:
-            walk.events.pop()
+            undo_counter(walk, seat, name, value + amount)
 
 
 def gain_step(changes: tuple, rest: StepFn) -> StepFn:
@@ -957,26 +875,13 @@ def gain_step(changes: tuple, rest: StepFn) -> StepFn:
 
     def gain(walk: Walk) -> bool:
         st, seat = walk.state, walk.seat
-        before = [st.counters.get((seat, name), 0) for name, _ in changes]
-        for (name, amount), value in zip(changes, before):
-            st.set_counter(seat, name, value + amount)
-            walk.events.append(("counter", seat, name, value + amount))
+        before = [apply_counter(walk, seat, name, st.counters.get((seat, name), 0) + amount)
+                  for name, amount in changes]
         stop = rest(walk)
         for (name, _), value in reversed(list(zip(changes, before))):
-            walk.events.pop()
-            st.set_counter(seat, name, value)
+            undo_counter(walk, seat, name, value)
         return stop
     return gain
-
-
-def _mark(walk: Walk, name: str) -> None:
-    walk.state.set_mark(walk.seat, name, True)
-    walk.events.append(("mark", walk.seat, name))
-
-
-def _unmark(walk: Walk, name: str) -> None:
-    walk.events.pop()
-    walk.state.set_mark(walk.seat, name, False)
 
 
 def _mixed(ways: list[_Way]) -> bool:

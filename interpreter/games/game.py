@@ -14,6 +14,7 @@ from ..engine.engine import Action, Engine
 from ..model.board import SQUARES, square_name
 from ..model.state import GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
+from .setup import placement_fault, placing_order, seat_setup, worker_kind
 
 SEAT_LETTERS = "ABCDEFGH"
 
@@ -66,7 +67,12 @@ class Game:
 
     @property
     def workers_per_seat(self) -> int:
+        """The mode's count of workers per player (a card may say otherwise: `workers_for`)."""
         return self.mode.power.workers_to_place or 2
+
+    def workers_for(self, seat: int) -> int:
+        """How many workers the seat places at setup (its cards' count, else the mode's)."""
+        return seat_setup(self, seat).count
 
     def restart(self) -> Game:
         """A new game with the same seats and compiled rules, on an empty board (compiling the
@@ -146,14 +152,9 @@ def seat_index(state: GameState, letter: str) -> int:
 
 # ---- setup: placing workers
 def placing_seats(game: Game) -> list[int]:
-    """The seats that place workers, in order: the first seat of each team, from seat A."""
-    seen: set[int] = set()
-    order = []
-    for index, seat in enumerate(game.state.seats):
-        if seat.team not in seen:
-            seen.add(seat.team)
-            order.append(index)
-    return order
+    """The seats that place workers, in order: the first seat of each team, from seat A (a seat
+    whose card places first comes first; see setup.py)."""
+    return placing_order(game)
 
 
 def free_squares(state: GameState) -> list[int]:
@@ -165,16 +166,19 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
     placement as steps."""
     state = game.state
     team = state.seats[seat].team
-    if len(squares) != game.workers_per_seat:
-        raise SetupError(f"seat {state.seats[seat].letter} places {game.workers_per_seat} workers, "
-                         f"not {len(squares)}")
+    fault = placement_fault(game, seat, tuple(squares))
+    if fault is not None:
+        raise SetupError(fault)
+    setup = seat_setup(game, seat)
     steps = []
-    for square in squares:
-        if state.blocked[square]:
-            raise SetupError(f"{square_name(square)} is occupied: workers are placed on unoccupied spaces")
+    for index, square in enumerate(squares):
         number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
-        worker = state.add_worker(team, number, square)
+        kind, sex = worker_kind(setup, index)
+        worker = state.add_worker(team, number, square, kind, sex)
         steps.append(("place", worker, square))
+    for _ in range(setup.reserve):  # the extra workers wait on the card
+        number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
+        state.add_reserve_worker(team, number)
     state.history.append(TurnRecord((seat, tuple(steps), tuple(("place",) + s[1:] for s in steps))))
     game.placements.append(tuple(steps))
     return tuple(steps)

@@ -29,7 +29,7 @@ class HumanAgent:
     def placement(self, game: Game, seat: int) -> list[int]:
         chosen: list[int] = []
         letter = game.state.seats[seat].letter
-        while len(chosen) < game.workers_per_seat:
+        while len(chosen) < game.workers_for(seat):
             answer = self.ask(f"seat {letter}: place worker {len(chosen) + 1} on which space?")
             try:
                 square = parse_square(answer)

@@ -17,6 +17,7 @@ from ..model.board import square_name
 from ..model.notation import format_turn
 from ..model.state import GameState
 from .game import Game, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
+from .setup import legal_placements, seat_setup
 
 
 class Agent(Protocol):
@@ -34,7 +35,9 @@ class RandomAgent:
         self.rng = rng
 
     def placement(self, game: Game, seat: int) -> list[int]:
-        return self.rng.sample(free_squares(game.state), game.workers_per_seat)
+        if seat_setup(game, seat).plain:
+            return self.rng.sample(free_squares(game.state), game.workers_for(seat))
+        return list(self.rng.choice(legal_placements(game, seat)))
 
     def turn(self, game: Game) -> tuple[Action, ...] | None:
         return game.engine.random_turn(game.state, self.rng)

@@ -14,7 +14,9 @@ from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
 from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
 from ..model.state import GameState
-from .game import Game, SetupError, new_game, parse_players, resolve_all_stuck, seat_index
+from ...dsl.vocabulary import Sex
+from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
+from .setup import legal_placements, placement_fault
 from .packs import PackError, UnknownName, resolve_pack
 
 
@@ -52,8 +54,8 @@ def load_scenario(path: str | Path) -> Scenario:
         game = new_game(pack, parse_players(data["players"]), data.get("mode"))
     except SetupError as err:
         raise fail(("players",), str(err)) from None
-    for key in ("tokens", "die", "rolls", "cards"):
-        if key in data:  # part of the spec, but no rule of language version 1 reads them yet
+    for key in ("die", "rolls"):
+        if key in data:  # part of the spec, but no rule of the language reads them yet
             raise fail((key,), f"'{key}' is given, but no power in this game uses {key}; "
                                "remove it (nothing is silently ignored)")
     state = game.state
@@ -65,6 +67,19 @@ def load_scenario(path: str | Path) -> Scenario:
         state.set_height(square, height)
         state.set_dome(square, dome)
     _place_workers(document, game, fail)
+    _put_tokens(document, game, fail)
+    _set_cards(document, game, fail)
+    if "placing" in data:
+        if data.get("history"):
+            raise fail(("history",), "a position in setup ('placing') has no history of turns")
+        try:
+            seat = seat_index(state, data["placing"])
+        except SetupError as err:
+            raise fail(("placing",), str(err)) from None
+        if seat not in placing_seats(game):
+            raise fail(("placing",), f"seat {data['placing']} does not place workers (its team's first seat does)")
+        state.to_move = seat
+        return Scenario(data["name"], document, game)
     if "to_move" in data:
         try:
             state.to_move = seat_index(state, data["to_move"])
@@ -82,13 +97,61 @@ def load_scenario(path: str | Path) -> Scenario:
     return Scenario(data["name"], document, game)
 
 
+def _put_tokens(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+    """`tokens: {d2: talus}`: each kind is the token of the one seat whose card uses it."""
+    state = game.state
+    users: dict[str, list[int]] = {}
+    for rules in game.engine.seat_rules:
+        kinds = {d.token.value for d in rules.dome_likes}
+        kinds |= {s.token.value for s in (*rules.turn_ends, *(f.step for f in rules.followups)) if s.token is not None}
+        for kind in kinds:
+            users.setdefault(kind, []).append(rules.seat)
+    for space, kind in document.data.get("tokens", {}).items():
+        kind = kind.lower()
+        holders = users.get(kind, [])
+        if len(holders) != 1:
+            known = ", ".join(sorted(users)) or "none"
+            why = "no card in this game uses it" if not holders else "several seats use it"
+            raise fail(("tokens", space), f"token '{kind}' on {space}: {why} (tokens of this game: {known})")
+        square = parse_square(space)
+        if state.blocked[square] or square in state.tokens:
+            raise fail(("tokens", space), f"token '{kind}': {space} already holds a worker, a dome or a token")
+        state.set_token(square, (kind, holders[0]))
+
+
+def _set_cards(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+    """`cards: {A: {coin: 2}}`: counters on a seat's card, by the names the cards count."""
+    state = game.state
+    for letter, values in document.data.get("cards", {}).items():
+        try:
+            seat = seat_index(state, letter)
+        except SetupError as err:
+            raise fail(("cards", letter), str(err)) from None
+        rules = game.engine.seat_rules[seat]
+        names = {c.counter.value for c in rules.turn_starts}
+        names |= {c.counter.value for p in rules.programs for s in p.steps for c in s.cost}
+        names |= {c.counter.value for o in (*rules.options.values(),) for opt in o for c in opt.step.cost}
+        names |= {f"{s.token.value} tokens placed" for f in rules.followups for s in (f.step,)
+                  if s.token is not None and s.per_game is not None}
+        for name, value in values.items():
+            key = name[:-1] if name.endswith("s") and name[:-1] in names else name
+            if key not in names:
+                known = ", ".join(sorted(names)) or "none"
+                raise fail(("cards", letter, name), f"seat {letter}'s cards count no '{name}' (they count: {known})")
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise fail(("cards", letter, name), f"'{name}' is a count: a whole number, 0 or more")
+            state.set_counter(seat, key, value)
+
+
 def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN001
     state = game.state
     letters = {letter: team for team, letter in enumerate(state.team_letters)}
     entries = sorted(document.data["workers"].items(), key=lambda kv: (kv[0][0].upper(), int(kv[0][1:])))
     for name, value in entries:
         where = value if isinstance(value, str) else value["at"]
-        kind = 1 if isinstance(value, dict) and value.get("sex") == "female" else 0
+        sex_name = value.get("sex") if isinstance(value, dict) else None
+        kind = 1 if sex_name == "female" else 0
+        sex = {"female": Sex.FEMALE, "male": Sex.MALE}.get(sex_name)
         letter = name[0].upper()
         if letter not in letters:
             raise fail(("workers", name), f"worker '{name}': no team '{letter}' (workers are named "
@@ -96,12 +159,14 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
         square = parse_square(where)
         if state.occupant[square] >= 0 or state.domes[square]:
             raise fail(("workers", name), f"worker '{name}': {where} already holds a worker or a dome")
-        state.add_worker(letters[letter], int(name[1:]), square, kind)
+        state.add_worker(letters[letter], int(name[1:]), square, kind, sex)
 
 
 # ---- expectations
 def check(scenario: Scenario) -> list[str]:
     """What fails in the scenario's expectations (empty when it passes)."""
+    if "placing" in scenario.document.data:
+        return _check_placement(scenario)
     expect = scenario.document.data.get("expect", {})
     game = scenario.game
     engine, state = game.engine, game.state
@@ -149,6 +214,40 @@ def check(scenario: Scenario) -> list[str]:
         if found != count:
             failures.append(f"perft {depth}: expected {count}, found {found}")
     return failures
+
+
+def _check_placement(scenario: Scenario) -> list[str]:
+    """Expectations of a position in setup: how many placements the placing seat has, the
+    placing order, and placements written as turns ('place A1 a1; place A2 e5')."""
+    expect = scenario.document.data.get("expect", {})
+    game, seat = scenario.game, scenario.state.to_move
+    failures: list[str] = []
+    legal = {tuple(sorted(p)) for p in legal_placements(game, seat)}
+    if "placements" in expect and len(legal) != expect["placements"]:
+        failures.append(f"placements: expected {expect['placements']}, found {len(legal)}")
+    if "order" in expect:
+        order = [scenario.state.seats[s].letter for s in placing_seats(game)]
+        wanted = [letter.upper() for letter in expect["order"]]
+        if order != wanted:
+            failures.append(f"order: expected {', '.join(wanted)}, found {', '.join(order)}")
+    for key, should in (("legal", True), ("illegal", False)):
+        for text in expect.get(key, []):
+            squares = _placement_squares(text)
+            fault = placement_fault(game, seat, squares)
+            if (fault is None) != should:
+                failures.append(f"{key} '{text}' was " + ("rejected: " + str(fault) if should else "accepted"))
+    return failures
+
+
+def _placement_squares(text: str) -> tuple[int, ...]:
+    """The spaces of a placement written as steps: 'place A1 a1; place A2 e5'."""
+    squares = []
+    for step in text.split(";"):
+        words = step.split()
+        if len(words) != 3 or words[0].lower() != "place":
+            raise NotationError(f"'{step.strip()}': a placement is written 'place WORKER SPACE', e.g. 'place A1 a1'")
+        squares.append(parse_square(words[2]))
+    return tuple(squares)
 
 
 def _fact_holds(state: GameState, fact: dict, exact_workers: bool = False) -> str | None:

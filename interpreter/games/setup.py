@@ -1,0 +1,113 @@
+"""The setup rules of the seats' cards: how many workers each team places, in what order, on which
+spaces, which of them are female, and which wait on the card.
+
+A mode says how many workers every player places ('each player places 2 workers'); a card may say
+otherwise for its holder ('you place 3 workers', 'you place your workers first', '... on perimeter
+spaces', '... on opposite edges of the board', 'one of your workers is female', 'you have 1 extra
+worker on your card'). The rules are read from the compiled cards (dsl.vocabulary's setup rules),
+never from a card's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import OppositeEdges, PlaceFirst, Placement, PlacementArea, Reserve, Sex, WorkerSexes
+from ..engine.conditions import Judge
+from ..engine.walk import Walk, stop
+from ..model.board import SIZE, SQUARES, square_name
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class PlacementError(ValueError):
+    """A placement the setup rules do not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class SeatSetup:
+    """What a seat's cards say about its setup (the mode's count when they say nothing)."""
+
+    count: int
+    first: bool
+    areas: tuple
+    opposite_edges: bool
+    female: int
+    reserve: int
+
+    @property
+    def plain(self) -> bool:
+        """No rule but the count: any unoccupied spaces will do."""
+        return not (self.first or self.areas or self.opposite_edges or self.female or self.reserve)
+
+
+def seat_setup(game: Game, seat: int) -> SeatSetup:
+    """The setup rules of the seat's cards, over the mode's."""
+    rules = game.engine.seat_rules[seat].setup
+    counts = [r.count for r in rules if isinstance(r, Placement)]
+    return SeatSetup(
+        count=counts[-1] if counts else (game.mode.power.workers_to_place or 2),
+        first=any(isinstance(r, PlaceFirst) for r in rules),
+        areas=tuple(f for r in rules if isinstance(r, PlacementArea) for f in r.filters),
+        opposite_edges=any(isinstance(r, OppositeEdges) for r in rules),
+        female=sum(r.female for r in rules if isinstance(r, WorkerSexes)),
+        reserve=sum(r.count for r in rules if isinstance(r, Reserve)),
+    )
+
+
+def placing_order(game: Game) -> list[int]:
+    """The seats that place workers, in order: the first seat of each team, from seat A; a seat
+    whose card says it places first comes before the others (in seat order among themselves)."""
+    seen: set[int] = set()
+    order = []
+    for index, seat in enumerate(game.state.seats):
+        if seat.team not in seen:
+            seen.add(seat.team)
+            order.append(index)
+    return sorted(order, key=lambda index: not seat_setup(game, index).first)
+
+
+def _on_edges(first: int, second: int) -> bool:
+    """Whether two squares lie on opposite edges of the board (rows 1 and 5, or columns a and e)."""
+    rows = {first // SIZE, second // SIZE}
+    columns = {first % SIZE, second % SIZE}
+    return rows == {0, SIZE - 1} or columns == {0, SIZE - 1}
+
+
+def placement_fault(game: Game, seat: int, squares: tuple[int, ...]) -> str | None:
+    """Why the seat may not place its workers on `squares` (None: it may)."""
+    state = game.state
+    setup = seat_setup(game, seat)
+    if len(squares) != setup.count:
+        return f"seat {state.seats[seat].letter} places {setup.count} workers, not {len(squares)}"
+    for index, square in enumerate(squares):
+        if state.blocked[square] or square in squares[:index]:
+            return f"{square_name(square)} is occupied: workers are placed on unoccupied spaces"
+    if setup.areas:
+        rules = game.engine.seat_rules[seat]
+        test = Judge(seat, rules.team).compile_all(setup.areas)
+        walk = Walk(state, stop)
+        for square in squares:
+            if not test(walk, -1, -1, square, state.heights[square], state.heights[square], None):
+                return f"{square_name(square)}: this seat's workers are placed only where its card says"
+    if setup.opposite_edges and (len(squares) != 2 or not _on_edges(*squares)):
+        return "this seat's two workers are placed on opposite edges of the board"
+    return None
+
+
+def legal_placements(game: Game, seat: int) -> list[tuple[int, ...]]:
+    """Every set of spaces the seat may place its workers on (in square order)."""
+    count = seat_setup(game, seat).count
+    free = [s for s in SQUARES if not game.state.blocked[s]]
+    return [squares for squares in combinations(free, count) if placement_fault(game, seat, squares) is None]
+
+
+def worker_kind(setup: SeatSetup, index: int) -> tuple[int, object]:
+    """The kind (for outcome identity) and sex of the seat's `index`-th placed worker: the first
+    `female` ones are female, the others male, when the card tells sexes apart."""
+    if not setup.female:
+        return 0, None
+    return (1, Sex.FEMALE) if index < setup.female else (0, Sex.MALE)
