@@ -16,7 +16,7 @@ from ..model.notation import NotationError, format_turn, parse_board, parse_cell
 from ..model.state import GameState
 from ...dsl.vocabulary import Sex
 from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
-from .setup import legal_placements, placement_fault
+from .setup import legal_placements, placement_fault, seat_setup
 from .packs import PackError, UnknownName, resolve_pack
 
 
@@ -160,6 +160,18 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
         if state.occupant[square] >= 0 or state.domes[square]:
             raise fail(("workers", name), f"worker '{name}': {where} already holds a worker or a dome")
         state.add_worker(letters[letter], int(name[1:]), square, kind, sex)
+    _reserve_workers(game)
+
+
+def _reserve_workers(game: Game) -> None:
+    """The extra workers a seat's card keeps (setup: 'you have 1 extra worker on your card') wait
+    on the card, numbered after the team's workers on the board."""
+    state = game.state
+    for seat in placing_seats(game):
+        team = state.seats[seat].team
+        for _ in range(seat_setup(game, seat).reserve):
+            number = max((state.worker_number[w] for w in state.members.get(team, ())), default=0) + 1
+            state.add_reserve_worker(team, number)
 
 
 # ---- expectations
