@@ -209,8 +209,10 @@ class Engine:
         for holder, team, obligation, test in self.obligations:
             if holder in state.out or team == walk.team:
                 continue
-            if obligation.if_possible:
-                probe = Walk(state, lambda w: test(w, -1, -1, -1, 0, 0, None))
+            if obligation.if_possible:  # possible together with the obligations already in force
+                def meets(w: Walk, test=test, before=tuple(required)) -> bool:
+                    return all(t(w, -1, -1, -1, 0, 0, None) for t in (*before, test))
+                probe = Walk(state, meets)
                 probe.banned, probe.forbid_up, probe.forbid_down = walk.banned, walk.forbid_up, walk.forbid_down
                 if not run(probe):
                     continue
@@ -415,8 +417,10 @@ class Engine:
         return self.roots[state.to_move](Walk(state, stop))
 
     def can_win(self, state: GameState) -> bool:
-        """Whether some legal turn wins at once."""
-        return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner is not None))
+        """Whether some legal turn makes the seat to move win at once (its team: a turn that makes
+        another seat win, such as a fifth complete tower for an opponent's count, does not count)."""
+        team = state.seats[state.to_move].team
+        return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
 
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:
         """The steps that may follow `prefix` (each one leaves the turn completable), and whether

@@ -230,12 +230,26 @@ class StepCompiler:
         test = self.judge.compile_all(step.destination.filters)
         build = any(isinstance(effect, BuildThere) for effect in step.effects)
 
+        def buildable(walk: Walk, square: int) -> bool:
+            """The build on a victim's space is a build by the holder's workers: a prohibition in
+            force on their builds there keeps the victim ('if possible')."""
+            banned = walk.banned.get(Verb.BUILD, ())
+            if not build or not banned:
+                return True
+            st = walk.state
+            height = st.heights[square]
+            piece = Piece.DOME if height == 3 else Piece.BLOCK
+            builders = [w for w in st.team_workers(walk.team) if st.worker_pos[w] in ADJACENT[square]]
+            return any(not any(t(walk, w, st.worker_pos[w], square, height, height, piece) for t in banned)
+                       for w in builders)
+
         def remove(walk: Walk) -> bool:
             st = walk.state
             victims = [(w, st.worker_pos[w]) for w in range(len(st.worker_pos))
                        if st.worker_pos[w] >= 0 and owned(st.worker_team[w])
                        and (test is None or test(walk, w, st.worker_pos[w], st.worker_pos[w],
-                                                 st.heights[st.worker_pos[w]], st.heights[st.worker_pos[w]], None))]
+                                                 st.heights[st.worker_pos[w]], st.heights[st.worker_pos[w]], None))
+                       and buildable(walk, st.worker_pos[w])]
             if not victims:
                 return after(walk)
             for worker, _ in victims:

@@ -68,11 +68,18 @@ class GameLog:
 
 
 def win_reason(game: Game) -> str:
-    """Why the last turn won, from its last move event."""
+    """Why the last turn won: the winning move, or what else ended the game."""
     state = game.state
     record = state.history[-1]
     moves = [e for e in record.events if e[0] == "move"]
-    if not moves:
+    mover_team = state.seats[record.seat].team
+    if any(e[0] == "lose" for e in record.events):
+        losers = ", ".join(state.team_letters[e[1]] for e in record.events if e[0] == "lose")
+        return f"{losers} lost by a power during the turn"
+    if state.winner != mover_team or (moves and record.events[-1][0] == "build") or not moves:
+        last = record.events[-1] if record.events else None
+        if last is not None and last[0] == "build":
+            return f"the build on {square_name(last[2])} made a win condition true"
         return "the turn won"
     _, worker, origin, to, here, there = moves[-1]
     name = state.worker_name(worker)
