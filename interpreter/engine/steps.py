@@ -926,8 +926,12 @@ def _scripted_squares(walk: Walk, squares: tuple[int, ...], kind: str) -> tuple[
 def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
     """When matching a written step, only the worker it names can take it."""
     script = walk.script
-    if script is not None and depth < len(script) and script[depth][1] >= 0:
-        return [script[depth][1]] if script[depth][1] in workers else []
+    if script is not None and depth < len(script):
+        named = script[depth][1]
+        if not isinstance(named, int):  # a step that names no worker ('token talus d2') is not this one
+            return []
+        if named >= 0:
+            return [named] if named in workers else []
     return workers
 
 
