@@ -136,3 +136,44 @@ def test_a_repeated_step_can_walk_a_long_way(position) -> None:
     finally:
         sys.setrecursionlimit(max(limit, sys.getrecursionlimit()))
     assert len(outcomes) > 2000
+
+
+def _athena_artemis_position(powers):  # noqa: ANN001, ANN202
+    """A1 on a1 (level 0) with b1 one level higher, a2 and a3 level with a1 and A2 on b2 (so
+    a1 -> b1 -> a2 is the only way to a2 that climbs, and a1 -> a2 the only one that does not);
+    B1 on e4 (level 0) next to e5 (level 1). `powers`: seat A's cards."""
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    state = GameState(seats=[Seat("A", 0, tuple(powers)), Seat("B", 1, ())], team_letters=["A", "B"])
+    state.set_height(parse_square("b1"), 1)
+    state.set_height(parse_square("e5"), 1)
+    for team, number, square in ((0, 1, "a1"), (0, 2, "b2"), (1, 1, "e4"), (1, 2, "c5")):
+        state.add_worker(team, number, parse_square(square))
+    return state
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_outcome_key_covers_what_a_rule_reads_later(fast: bool) -> None:
+    """'The outcome key covers everything that a rule of any seat reads later': a seat with
+    Athena's and Artemis's powers may reach one board by a turn that moved up and by one that did
+    not. Athena's rule reads the move up on the opponent's turn, so the two are two outcomes;
+    with Artemis alone nothing reads it, and they are one."""
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    pack = load_pack("bga")
+    athena, artemis = pack.cards["Athena"].power, pack.cards["Artemis"].power
+    for powers, held in (([athena, artemis], ("Athena", "Artemis")), ([artemis], ("Artemis",))):
+        engine = Engine(pack.base.power, [powers, []], fast=fast)
+        state = _athena_artemis_position(held)
+        level = parse_turn(state, "move A1 a2; build A1 a3")
+        up = parse_turn(state, "move A1 b1; move A1 a2; build A1 a3")
+        after_level, after_up = engine.play(state, level), engine.play(state, up)  # both legal
+        assert engine.accept(state, up)[0][0][4:] == (0, 1)  # (the first move climbs)
+        assert after_level.outcome_key() == after_up.outcome_key()  # the same board
+        turns = list(engine.outcomes(state).values())
+        if "Athena" in held:
+            assert level in turns and up in turns  # two distinct outcomes
+            b_up = parse_turn(after_level, "move B1 e5; build B1 e4")
+            assert b_up in engine.turns(after_level) and b_up not in engine.turns(after_up)
+        else:
+            assert (level in turns) != (up in turns)  # one outcome, listed by one of its turns
