@@ -145,3 +145,15 @@ def test_a_typographic_apostrophe_in_a_header() -> None:
 def test_not_up_and_not_up_or_down_together() -> None:
     messages = check("Your Turn:\n  one of your workers moves, not up, not up or down.\n  that worker builds.")
     assert any("already says 'not up'" in m for m in messages)
+
+
+@pytest.mark.parametrize(("word", "part"), [("roll", "the die"), ("secretly", "hidden information"),
+                                            ("whirlpool", "tokens of this kind"), ("frozen", "frozen spaces")])
+def test_a_rulebook_word_the_language_lacks_names_the_missing_part(word: str, part: str) -> None:
+    err = parse_error(f"End of Your Turn:\n  you may {word} the die.")
+    assert f"'{word}' names {part}" in err.message and "does not have yet" in err.message
+
+
+def test_a_misspelt_word_still_gets_a_suggestion_not_a_planned_part() -> None:
+    err = parse_error("Your Move:\n  your worker may move into an opponent worker's spcae.")
+    assert "unknown word 'spcae' (did you mean 'space'?)" in err.message

@@ -20,6 +20,25 @@ from lark import Token
 from lark.lexer import Lexer
 
 NUMBER_WORDS = {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+#: Words of the rulebooks that name an idea the language does not have yet: an author who writes
+#: one is told which part is missing (docs/language.md, "Planned parts"), not just that the word
+#: is unknown.
+PLANNED_WORDS = {
+    **dict.fromkeys(("die", "dice", "roll", "rolls", "rolled"), "the die (chance)"),
+    **dict.fromkeys(("secret", "secretly", "hidden", "reveal", "reveals"), "hidden information"),
+    **dict.fromkeys(("deck", "draw", "draws", "shuffle"), "a deck of cards"),
+    **dict.fromkeys(("steal", "steals"), "powers that move between players"),
+    **dict.fromkeys(("whirlpool", "whirlpools", "weave", "abyss", "boulder", "sun", "doom", "sacred", "fleece",
+                     "ram"), "tokens of this kind (coin and talus tokens exist)"),
+    **dict.fromkeys(("frozen", "freeze", "freezes"), "frozen spaces"),
+    **dict.fromkeys(("wrap", "wraps", "torus"), "another shape of the board"),
+    **dict.fromkeys(("teammate", "teammates", "team", "partner"), "team rules (four-player games)"),
+    **dict.fromkeys(("swap", "swaps", "exchange"), "swapping two workers by choice (a move into an "
+                                                  "opponent's space, forcing it back, says Apollo's swap)"),
+    **dict.fromkeys(("north", "south", "east", "west", "diagonally", "orthogonally"),
+                    "compass directions and diagonal-only moves"),
+}
 NON_WORDS = {"HEADER", "INT", "COMMA", "PERIOD", "POSSESSIVE"}
 PUNCTUATION = {",": "COMMA", ".": "PERIOD", "'s": "POSSESSIVE"}
 
@@ -97,6 +116,9 @@ class WordLexer(Lexer):
             return Token("INT", NUMBER_WORDS[word], line=line_no, column=column)
         if word in self.keywords:
             return Token(self.keywords[word], text, line=line_no, column=column)
+        if word in PLANNED_WORDS:
+            raise LexError(line_no, column, f"'{text}' names {PLANNED_WORDS[word]}, a part the rule language "
+                                            "does not have yet (docs/language.md, 'Planned parts')")
         close = difflib.get_close_matches(word, self.keywords, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise LexError(line_no, column, f"unknown word '{text}'{hint}")
