@@ -35,7 +35,8 @@ PLANNED_WORDS = {
     **dict.fromkeys(("wrap", "wraps", "torus"), "another shape of the board"),
     **dict.fromkeys(("teammate", "teammates", "team", "partner"), "team rules (four-player games)"),
     **dict.fromkeys(("swap", "swaps", "exchange"), "swapping two workers by choice (a move into an "
-                                                  "opponent's space, forcing it back, says Apollo's swap)"),
+                                                  "opponent's space, forcing that worker to the space "
+                                                  "yours vacated, is a swap)"),
     **dict.fromkeys(("north", "south", "east", "west", "diagonally", "orthogonally"),
                     "compass directions and diagonal-only moves"),
 }
