@@ -16,7 +16,7 @@ from ..model.notation import NotationError, format_turn, parse_board, parse_cell
 from ..model.state import GameState
 from ...dsl.vocabulary import Sex
 from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
-from .setup import legal_placements, placement_fault, seat_setup
+from .setup import legal_placements, placement_fault, seat_setup, worker_kind
 from .packs import PackError, UnknownName, resolve_pack
 
 
@@ -147,11 +147,18 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
     state = game.state
     letters = {letter: team for team, letter in enumerate(state.team_letters)}
     entries = sorted(document.data["workers"].items(), key=lambda kv: (kv[0][0].upper(), int(kv[0][1:])))
+    setups = {state.seats[seat].team: seat_setup(game, seat) for seat in placing_seats(game)}
+    placed: dict[str, int] = {}
     for name, value in entries:
         where = value if isinstance(value, str) else value["at"]
         sex_name = value.get("sex") if isinstance(value, dict) else None
         kind = 1 if sex_name == "female" else 0
         sex = {"female": Sex.FEMALE, "male": Sex.MALE}.get(sex_name)
+        letter_key = name[0].upper()
+        team_setup = setups.get(letters.get(letter_key, -1))
+        if sex is None and team_setup is not None and team_setup.female:  # the card's sexes, as setup gives them
+            kind, sex = worker_kind(team_setup, placed.get(letter_key, 0))
+        placed[letter_key] = placed.get(letter_key, 0) + 1
         letter = name[0].upper()
         if letter not in letters:
             raise fail(("workers", name), f"worker '{name}': no team '{letter}' (workers are named "
