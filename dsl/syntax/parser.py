@@ -535,12 +535,14 @@ class _ToAst(Transformer):
         filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
         filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
         lower = any(isinstance(i, _Words) and i.value == "lower" for i in items)
-        filters += [Near(i.value.owner, lower) for i in items if isinstance(i, _Words) and isinstance(i.value, Near)]
+        filters += [Near(i.value.owner, lower, i.value.level) for i in items
+                    if isinstance(i, _Words) and isinstance(i.value, Near)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
 
     def near_workers(self, children: list) -> _Words:
         items = tuple(children)
-        return _Words(*_start(items), _words(items), Near(_value(items, Owner)))
+        levels = [i for i in items if type(i) is int]
+        return _Words(*_start(items), _words(items), Near(_value(items, Owner), level=levels[0] if levels else None))
 
     other_side_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE))
     over_worker_space = _space(lambda items: SpaceSelector(Region.OVER_WORKER))

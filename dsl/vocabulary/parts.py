@@ -82,10 +82,12 @@ class OccupiedBy:
 @dataclass(frozen=True)
 class Near:
     """The target neighbours a worker of `owner` ('a space neighboring your workers'); with
-    `lower`, the target is lower than that worker's space ('a lower space neighboring ...')."""
+    `lower`, the target is lower than that worker's space ('a lower space neighboring ...'); with
+    `level`, that worker stands on that level ('... neighboring your workers standing on level 1')."""
 
     owner: Owner
     lower: bool = False
+    level: int | None = None
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,7 @@ def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
 
 
 def _near(judge: Judge, part: Near) -> Test:
-    owned, lower = judge.owned(part.owner), part.lower
+    owned, lower, level = judge.owned(part.owner), part.lower, part.level
 
     def near(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
         st = walk.state
@@ -162,6 +162,7 @@ def _near(judge: Judge, part: Near) -> Test:
         heights, positions = st.heights, st.worker_pos
         return any(positions[w] in around and owned(st.worker_team[w])
                    and (not lower or heights[positions[w]] > heights[target])
+                   and (level is None or heights[positions[w]] == level)
                    for w in range(len(positions)) if positions[w] >= 0 and w != worker)
     return near
 
