@@ -28,10 +28,20 @@ Two facts about mortal rules keep this generator simple and fast:
   explicitly (it is the definition), while ``random_game()`` and the last ply
   of ``perft()`` rely on this fact; the tests check it on random positions.
 
+Two random players are here.  ``random_game()`` lists every legal turn and
+picks one; ``counting_game()`` uses the interpreter's own algorithm for a random
+turn (``Engine.random_turn``, ``plain_picker`` in interpreter/fast/plain.py): it
+counts the outcomes of each move (the builds after it, a popcount; a winning
+move is one outcome), draws an index in [0, total) and decodes it, making only
+the chosen turn.  Its outcomes come in the interpreter's order and it draws
+``rng.randrange(total)`` once a turn, as the interpreter does, so from the same
+seed it plays the very games of ``santorini bench --gods Mortal Mortal``.
+
 Usage::
 
     python benchmarks/reference_mortal.py perft --depth 3
     python benchmarks/reference_mortal.py bench --seconds 5 --seed 1
+    python benchmarks/reference_mortal.py bench --seconds 5 --seed 1 --counting
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from bisect import bisect_right
 from typing import NamedTuple
 
 SIZE = 5
@@ -353,16 +364,226 @@ def random_game(rng: random.Random, pos: Position | None = None) -> int:
             player = (player + 1) % n
 
 
-def bench(seconds: float, seed: int) -> tuple[int, float]:
-    """Play random games from S0 for about `seconds`; return (games, elapsed)."""
+# --------------------------------------------------------------------------
+# The counting random player: the interpreter's algorithm, hand-written
+# --------------------------------------------------------------------------
+
+#: MOVE_KIND[here][there]: what a move from level `here` onto a free space of
+#: level `there` is: NO_MOVE (too high), A_MOVE (then a build) or A_WIN.
+NO_MOVE, A_MOVE, A_WIN = 0, 1, 2
+MOVE_KIND: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        NO_MOVE if there > here + 1 else A_WIN if (here, there) == (2, 3) else A_MOVE
+        for there in range(4)
+    )
+    for here in range(4)
+)
+#: NEIGHBOUR_BITS[s]: (n, 1 << n, NEIGHBOUR_MASKS[n]) for every neighbour n
+#: of s, in NEIGHBOURS order: what the counting loop needs of a destination.
+NEIGHBOUR_BITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((n, 1 << n, NEIGHBOUR_MASKS[n]) for n in NEIGHBOURS[s]) for s in range(SQUARES)
+)
+
+
+def s0_placed() -> Position:
+    """S0 with each player's workers in the order they were placed (A: b3,
+    d3; B: c4, c2), not sorted: the order in which the interpreter numbers its
+    workers and tries them, hence the order of its outcomes."""
+    return Position(
+        bytes(SQUARES),
+        frozenset(),
+        (
+            (square_index("b3"), square_index("d3")),
+            (square_index("c4"), square_index("c2")),
+        ),
+        0,
+    )
+
+
+def _free_bits(pos: Position) -> int:
+    """The squares with no worker and no dome, as bits (bit s for square s)."""
+    blocked = pos.blocked()
+    return sum(1 << s for s in range(SQUARES) if not blocked[s])
+
+
+def _counted_moves(
+    heights: bytes | bytearray, free: int, own
+) -> tuple[int, list[int], list[tuple[int, int]]]:
+    """(total, ends, moves): every legal move (from, to) of the workers in
+    `own`, in order (workers as given, destinations in NEIGHBOURS order), with
+    ends[i] the number of outcomes of moves[0..i].  A move's outcomes are its
+    builds (the free squares around `to`, the square left counting as free),
+    or 1 for a winning move."""
+    total = 0
+    ends: list[int] = []
+    moves: list[tuple[int, int]] = []
+    for w in own:
+        kind_of = MOVE_KIND[heights[w]]
+        around_free = free | (1 << w)
+        for t in NEIGHBOURS[w]:
+            if not free >> t & 1:
+                continue
+            kind = kind_of[heights[t]]
+            if kind == A_MOVE:
+                total += (around_free & NEIGHBOUR_MASKS[t]).bit_count()
+            elif kind:
+                total += 1
+            else:
+                continue
+            ends.append(total)
+            moves.append((w, t))
+    return total, ends, moves
+
+
+def _decode(
+    heights: bytes | bytearray, free: int, ends: list[int], moves, index: int
+) -> Turn:
+    """The index-th turn of the counted moves: its move by bisection, then
+    the index-th free square around the destination (the square left is free)."""
+    entry = bisect_right(ends, index)
+    w, t = moves[entry]
+    if entry:
+        index -= ends[entry - 1]
+    if MOVE_KIND[heights[w]][heights[t]] == A_WIN:
+        return (w, t, None)
+    for b in NEIGHBOURS[t]:
+        if b == w or free >> b & 1:
+            if not index:
+                return (w, t, b)
+            index -= 1
+    raise AssertionError("a counted build was not found")
+
+
+def turn_at(pos: Position, index: int) -> Turn:
+    """turns(pos)[index], found by counting and decoding, without the list
+    (IndexError outside [0, count_outcomes(pos)))."""
+    if pos.winner is not None:
+        raise IndexError("the game is over")
+    free = _free_bits(pos)
+    total, ends, moves = _counted_moves(pos.heights, free, pos.workers[pos.to_move])
+    if not 0 <= index < total:
+        raise IndexError(f"turn {index} of {total}")
+    return _decode(pos.heights, free, ends, moves, index)
+
+
+def counted_turn(pos: Position, rng: random.Random) -> Turn | None:
+    """A uniformly random legal turn of the player to move, as the counting
+    player draws it: turns(pos)[rng.randrange(len(turns(pos)))], one draw from
+    the generator, the list never made; None when there is no turn."""
+    if pos.winner is not None:
+        return None
+    free = _free_bits(pos)
+    total, ends, moves = _counted_moves(pos.heights, free, pos.workers[pos.to_move])
+    if not total:
+        return None
+    return _decode(pos.heights, free, ends, moves, rng.randrange(total))
+
+
+def counting_game(
+    rng: random.Random,
+    pos: Position | None = None,
+    record: list[tuple[int, int, int, int | None]] | None = None,
+) -> tuple[int, int]:
+    """Play uniformly random turns from `pos` (default: S0 as placed,
+    `s0_placed()`) to the end, by counting; return (winner, turns played).
+
+    Each turn counts every move's outcomes (as `_counted_moves`), draws
+    ``rng.randrange(total)`` and decodes only the chosen turn (as `_decode`),
+    both written out here for speed.  Workers are tried in the order of
+    `pos.workers`, and a worker keeps its place in that order as it moves.  A
+    player with no legal turn is out, as in `random_game()`.  `record`, if
+    given, receives (player, worker slot, to, build-or-None) for every turn.
+    """
+    if pos is None:
+        pos = s0_placed()
+    if pos.winner is not None:
+        return pos.winner, 0
+    heights = list(pos.heights)  # (a list indexes a little faster than bytes)
+    free = _free_bits(pos)
+    workers = [list(own) for own in pos.workers]
+    alive = [bool(own) for own in workers]
+    n = len(workers)
+    player = pos.to_move
+    randrange = rng.randrange
+    neighbours, neighbour_bits, move_kind = NEIGHBOURS, NEIGHBOUR_BITS, MOVE_KIND
+    a_move, a_win, dome_level = A_MOVE, A_WIN, DOME_LEVEL  # locals: no global lookup per move
+    played = 0
+    while True:
+        own = workers[player]
+        total = 0
+        ends: list[int] = []
+        moves: list[int] = []  # slot * 32 + to: a small int, no object per move
+        for slot, w in enumerate(own):
+            kind_of = move_kind[heights[w]]
+            around_free = free | (1 << w)
+            code = slot * 32
+            for t, bit, mask in neighbour_bits[w]:
+                if not free & bit:
+                    continue
+                kind = kind_of[heights[t]]
+                if kind == a_move:
+                    total += (around_free & mask).bit_count()
+                elif kind:
+                    total += 1
+                else:
+                    continue
+                ends.append(total)
+                moves.append(code + t)
+        if not total:
+            # Stuck: this player loses and leaves the game.
+            for s in own:
+                free |= 1 << s
+            own.clear()
+            alive[player] = False
+            left = [p for p in range(n) if alive[p]]
+            if len(left) == 1:
+                return left[0], played
+            if not left:  # nobody could ever move; nobody wins
+                return -1, played
+        else:
+            index = randrange(total)
+            entry = bisect_right(ends, index)
+            move = moves[entry]
+            slot, t = move >> 5, move & 31
+            w = own[slot]
+            if entry:
+                index -= ends[entry - 1]
+            played += 1
+            own[slot] = t
+            if move_kind[heights[w]][heights[t]] == a_win:
+                if record is not None:
+                    record.append((player, slot, t, None))
+                return player, played
+            for b in neighbours[t]:
+                if b == w or free >> b & 1:
+                    if not index:
+                        break
+                    index -= 1
+            free = (free | (1 << w)) & ~(1 << t)
+            if heights[b] == dome_level:
+                free &= ~(1 << b)  # dome
+            else:
+                heights[b] += 1
+            if record is not None:
+                record.append((player, slot, t, b))
+        player = (player + 1) % n
+        while not alive[player]:
+            player = (player + 1) % n
+
+
+def bench(seconds: float, seed: int, counting: bool = False) -> tuple[int, float]:
+    """Play random games from S0 for about `seconds`; return (games, elapsed).
+    The listing player's games (`random_game`) by default, the counting
+    player's (`counting_game`, from S0 as placed) with `counting`."""
     rng = random.Random(seed)
-    start_pos = s0()
+    start_pos = s0_placed() if counting else s0()
+    play = counting_game if counting else random_game
     clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     games = 0
     while True:
-        random_game(rng, start_pos)
+        play(rng, start_pos)
         games += 1
         now = clock()
         if now >= deadline:
@@ -375,7 +596,7 @@ def bench(seconds: float, seed: int) -> tuple[int, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Command line: `perft --depth N [--no-bulk]` or `bench --seconds S --seed K`."""
+    """Command line: `perft --depth N [--no-bulk]` or `bench --seconds S --seed K [--counting]`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_perft = sub.add_parser("perft", help="count distinct-outcome leaves from S0")
@@ -388,6 +609,11 @@ def main(argv: list[str] | None = None) -> None:
     p_bench = sub.add_parser("bench", help="random playouts from S0")
     p_bench.add_argument("--seconds", type=float, default=5.0)
     p_bench.add_argument("--seed", type=int, default=1)
+    p_bench.add_argument(
+        "--counting",
+        action="store_true",
+        help="the counting player (count the outcomes, draw an index) instead of listing turns",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "perft":
@@ -401,7 +627,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"elapsed: {elapsed:.3f} s (depth {args.depth})")
         print(f"leaves/s: {count / elapsed if elapsed > 0 else float('inf'):.0f}")
     else:
-        games, elapsed = bench(args.seconds, args.seed)
+        games, elapsed = bench(args.seconds, args.seed, args.counting)
         print(f"games: {games}")
         print(f"elapsed: {elapsed:.3f} s")
         print(f"games/s: {games / elapsed:.1f}")
