@@ -10,6 +10,7 @@ never from a card's name.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -23,8 +24,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-class PlacementError(ValueError):
-    """A placement the setup rules do not allow; the message says why."""
+#: Each compiled engine's seats' setups, by (seat, mode name): games restarted from one template
+#: (bench, balance runs) share the engine, and with it these.
+_SETUPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,16 @@ class SeatSetup:
 
 
 def seat_setup(game: Game, seat: int) -> SeatSetup:
-    """The setup rules of the seat's cards, over the mode's."""
+    """The setup rules of the seat's cards, over the mode's (read once per compiled engine: games
+    restarted from one template share them)."""
+    cache = _SETUPS.setdefault(game.engine, {})
+    key = (seat, game.mode.name)
+    if key not in cache:
+        cache[key] = _seat_setup(game, seat)
+    return cache[key]
+
+
+def _seat_setup(game: Game, seat: int) -> SeatSetup:
     rules = game.engine.seat_rules[seat].setup
     counts = [r.count for r in rules if isinstance(r, Placement)]
     return SeatSetup(
