@@ -12,9 +12,10 @@ condition part of the vocabulary: a part without a compiler stops the engine fro
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
-from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Condition, CountIs, Flanked, Happened, LastMoves, LevelChange, Near,
+from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Compare, Condition, CountIs, Flanked, Happened, LastMoves, LevelChange, Near,
                                Not,
                                OccupiedBy, Owner, Piece, PieceIs, Quantity, Role, SameSpace, Scope, SpaceIs,
                                SpaceProperty, SpaceRef, StandsHighest, StepPattern, TargetLevel, Verb, WorkerSelector,
@@ -107,14 +108,19 @@ class Judge:
         return matches
 
 
+#: Each comparison as a function, chosen when a condition is compiled (not looked up per test).
+OPERATORS = {Compare.LT: operator.lt, Compare.LE: operator.le, Compare.EQ: operator.eq, Compare.NE: operator.ne,
+             Compare.GE: operator.ge, Compare.GT: operator.gt}
+
+
 def _level_change(judge: Judge, part: LevelChange) -> Test:
-    op, amount = part.op, part.amount
-    return lambda walk, worker, origin, target, here, there, piece: op.holds(there - here, amount)
+    holds, amount = OPERATORS[part.op], part.amount
+    return lambda walk, worker, origin, target, here, there, piece: holds(there - here, amount)
 
 
 def _target_level(judge: Judge, part: TargetLevel) -> Test:
-    op, level = part.op, part.level
-    return lambda walk, worker, origin, target, here, there, piece: op.holds(there, level)
+    holds, level = OPERATORS[part.op], part.level
+    return lambda walk, worker, origin, target, here, there, piece: holds(there, level)
 
 
 def _space_is(judge: Judge, part: SpaceIs) -> Test:
@@ -233,11 +239,20 @@ def _not(judge: Judge, part: Not) -> Test:
 
 def _any_of(judge: Judge, part: AnyOf) -> Test:
     tests = tuple(judge.compile(p) for p in part.parts)
+    if len(tests) == 2:  # the commonest ('up or down'): no generator per test
+        first, second = tests
+        return lambda *view: first(*view) or second(*view)
     return lambda *view: any(test(*view) for test in tests)
 
 
 def _all_of(judge: Judge, part: AllOf) -> Test:
     tests = tuple(judge.compile(p) for p in part.parts)
+    if len(tests) == 2:
+        first, second = tests
+        return lambda *view: first(*view) and second(*view)
+    if len(tests) == 3:
+        first, second, third = tests
+        return lambda *view: first(*view) and second(*view) and third(*view)
     return lambda *view: all(test(*view) for test in tests)
 
 
@@ -274,11 +289,11 @@ def _standing(walk: Walk, workers: list[int], test: Test | None) -> list[int]:
 
 
 def _count_is(judge: Judge, part: CountIs) -> Test:
-    op, amount = part.op, part.amount
+    holds, amount = OPERATORS[part.op], part.amount
     if part.quantity is Quantity.COMPLETE_TOWERS:
         def towers(walk: Walk, *view: object) -> bool:
             st = walk.state
-            return op.holds(sum(1 for s in SQUARES if st.domes[s] and st.heights[s] == 3), amount)
+            return holds(sum(1 for s in SQUARES if st.domes[s] and st.heights[s] == 3), amount)
         return towers
     raise TypeError(f"no count for {part.quantity}")  # pragma: no cover - one member today
 
