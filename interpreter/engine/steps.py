@@ -359,14 +359,7 @@ class StepCompiler:
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
                     apply_place(walk, worker, square)
-                    walk.path.append(action)
-                    previous_actor = walk.last_actor
-                    walk.last_actor = worker
-                    if walk.probe is not None:
-                        walk.probe(walk)
-                    stop = after(walk)
-                    walk.last_actor = previous_actor
-                    walk.path.pop()
+                    stop = _go_on(walk, action, worker, after)
                     undo_place(walk, worker)
                     if stop and walk.stop_here(depth):
                         return True
@@ -704,14 +697,7 @@ class StepCompiler:
 
         def perform(walk: Walk, worker: int, victim: int, dest: int, then: StepFn) -> bool:
             here = apply_force(walk, victim, dest)
-            walk.path.append(("force", victim, dest))
-            previous_actor = walk.last_actor
-            walk.last_actor = worker
-            if walk.probe is not None:
-                walk.probe(walk)
-            stop = then(walk)
-            walk.last_actor = previous_actor
-            walk.path.pop()
+            stop = _go_on(walk, ("force", victim, dest), worker, then)
             undo_force(walk, victim, here)
             return stop
 
@@ -760,14 +746,7 @@ class StepCompiler:
         def perform(walk: Walk, action: Action, then: StepFn) -> bool:
             _, worker, square = action
             height = apply_unbuild(walk, worker, square)
-            walk.path.append(action)
-            previous_actor = walk.last_actor
-            walk.last_actor = worker
-            if walk.probe is not None:
-                walk.probe(walk)
-            stop = then(walk)
-            walk.last_actor = previous_actor
-            walk.path.pop()
+            stop = _go_on(walk, action, worker, then)
             undo_unbuild(walk, square, height)
             return stop
 
@@ -786,6 +765,20 @@ class StepCompiler:
 
 
 # ---- shared helpers --------------------------------------------------------------------------------
+
+def _go_on(walk: Walk, action: Action, worker: int, then: StepFn) -> bool:
+    """After a step's effects are applied: log its action, make its worker 'that worker', let a
+    probe see the state, go on with the turn, and put the walk back as it was."""
+    walk.path.append(action)
+    previous_actor = walk.last_actor
+    walk.last_actor = worker
+    if walk.probe is not None:
+        walk.probe(walk)
+    stop = then(walk)
+    walk.last_actor = previous_actor
+    walk.path.pop()
+    return stop
+
 
 def _banned(verb: Verb) -> Callable[[Walk], tuple]:
     """The prohibitions in force on this turn's steps of `verb` (set at the start of the turn)."""

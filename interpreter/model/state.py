@@ -93,19 +93,18 @@ class GameState:
     def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
         """Put a new worker on the board; returns its index. Workers of one team with the same
         `kind` are interchangeable in outcomes; a sex makes a kind of its own."""
-        index = len(self.worker_pos)
-        self.worker_pos.append(-1)
-        self.worker_team.append(team)
-        self.worker_number.append(number)
-        self.worker_class.append(team * 2 + kind)
-        self.worker_sex.append(sex)
-        self.worker_names.append(f"{self.team_letters[team]}{number}")
-        self.members[team] = (*self.members.get(team, ()), index)
+        index = self._new_worker(team, number, kind, sex)
         self.place(index, square)
         return index
 
     def add_reserve_worker(self, team: int, number: int, kind: int = 0, sex: object = None) -> int:
         """A worker that waits on its card until a rule places it."""
+        index = self._new_worker(team, number, kind, sex)
+        self.reserve.add(index)
+        return index
+
+    def _new_worker(self, team: int, number: int, kind: int, sex: object) -> int:
+        """A new worker of the team, off the board; returns its index."""
         index = len(self.worker_pos)
         self.worker_pos.append(-1)
         self.worker_team.append(team)
@@ -114,7 +113,6 @@ class GameState:
         self.worker_sex.append(sex)
         self.worker_names.append(f"{self.team_letters[team]}{number}")
         self.members[team] = (*self.members.get(team, ()), index)
-        self.reserve.add(index)
         return index
 
     def place(self, worker: int, square: int) -> None:
