@@ -8,7 +8,7 @@ from .hooks import (BoardRule, DomeLike, FollowUp, LoseWhenStuck, Obligation, Op
                     PlacementArea, Power, Program, Prohibition, Reaction, Reserve, SetupRule, StepOption, WinOnStep,
                     WinVeto, WinWhen, WorkerSexes)
 from .kinds import (Compare, Counter, FollowUpTiming, Modality, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty,
-                    SpaceRef, Timing, TokenKind, Verb)
+                    SpaceRef, TokenKind, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, BuildThere, ChangeCounter, Condition, CountIs, Effect,
                     Flanked, Force, Happened, LastMoves, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
                     SpaceSelector, StandsHighest, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
@@ -20,5 +20,5 @@ __all__ = [
     "LastMoves", "Modality", "Near", "Not", "Obligation", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
     "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",
     "Region", "Repeat", "Role", "SameSpace", "Scope", "SpaceIs", "SpaceProperty", "SpaceRef", "SpaceSelector",
-    "Step", "StepOption", "StepPattern", "TargetLevel", "Timing", "Verb", "Where", "WinOnStep", "WorkerSelector",
+    "Step", "StepOption", "StepPattern", "TargetLevel", "Verb", "Where", "WinOnStep", "WorkerSelector",
 ]

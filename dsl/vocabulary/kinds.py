@@ -153,24 +153,3 @@ class Quantity(Enum):
     """Board-wide counts a condition may compare."""
 
     COMPLETE_TOWERS = "complete towers"
-
-
-class Timing(Enum):
-    """The hook points a section header names (DESIGN.md, "Hook points")."""
-
-    SETUP = "setup"
-    TURN = "turn"                      # the base card's standard turn
-    YOUR_TURN = "your turn"            # a turn a power adds, found by the steps taken
-    ALTERNATIVE_TURN = "alternative turn"  # a turn a power adds, announced with `use NAME`
-    YOUR_MOVE = "your move"
-    YOUR_BUILD = "your build"
-    OPPONENTS_TURN = "opponent's turn"
-    AT_ALL_TIMES = "at all times"
-    ALTERNATIVE_BUILD = "alternative build"
-    WIN_CONDITION = "win condition"
-    WIN_RESTRICTION = "win restriction"
-    LOSS_CONDITION = "loss condition"
-    START_OF_TURN = "start of your turn"
-    END_OF_TURN = "end of your turn"
-    EVERY_MOVE = "every move"              # planned
-    EVERY_BUILD = "every build"            # planned

@@ -32,8 +32,6 @@ from .walk import Action, StepFn, Walk, finish
 #: The event kinds a step of each verb logs (a follow-up's trigger looks for the latest one).
 EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.REMOVE: "unbuild",
               Verb.TOKEN: "token"}
-#: The verbs the generic chain can run as steps; the checker keeps the others out of the turns.
-STEP_VERBS = frozenset(EVENT_KIND)
 
 
 def use_step(name: str, rest: StepFn, once: str | None = None) -> StepFn:
@@ -939,4 +937,4 @@ def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     return True
 
 
-__all__ = ["STEP_VERBS", "StepCompiler", "merge_destination", "merge_filters", "use_step"]
+__all__ = ["StepCompiler", "merge_destination", "merge_filters", "use_step"]

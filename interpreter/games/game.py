@@ -14,7 +14,7 @@ from ..engine.engine import Action, Engine
 from ..model.board import SQUARES, square_name
 from ..model.state import GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
-from .setup import placement_fault, placing_order, seat_setup, worker_kind
+from .setup import add_reserve_workers, placement_fault, placing_order, seat_setup, worker_kind
 
 SEAT_LETTERS = "ABCDEFGH"
 
@@ -176,9 +176,7 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
         kind, sex = worker_kind(setup, index)
         worker = state.add_worker(team, number, square, kind, sex)
         steps.append(("place", worker, square))
-    for _ in range(setup.reserve):  # the extra workers wait on the card
-        number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
-        state.add_reserve_worker(team, number)
+    add_reserve_workers(game, seat)
     state.history.append(TurnRecord((seat, tuple(steps), tuple(("place",) + s[1:] for s in steps))))
     game.placements.append(tuple(steps))
     return tuple(steps)

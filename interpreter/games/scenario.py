@@ -16,7 +16,7 @@ from ..model.notation import NotationError, format_turn, parse_board, parse_cell
 from ..model.state import GameState
 from ...dsl.vocabulary import Sex
 from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
-from .setup import legal_placements, placement_fault, seat_setup, worker_kind
+from .setup import add_reserve_workers, legal_placements, placement_fault, seat_setup, worker_kind
 from .packs import PackError, UnknownName, resolve_pack
 
 
@@ -173,12 +173,8 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
 def _reserve_workers(game: Game) -> None:
     """The extra workers a seat's card keeps (setup: 'you have 1 extra worker on your card') wait
     on the card, numbered after the team's workers on the board."""
-    state = game.state
     for seat in placing_seats(game):
-        team = state.seats[seat].team
-        for _ in range(seat_setup(game, seat).reserve):
-            number = max((state.worker_number[w] for w in state.members.get(team, ())), default=0) + 1
-            state.add_reserve_worker(team, number)
+        add_reserve_workers(game, seat)
 
 
 # ---- expectations

@@ -122,3 +122,13 @@ def worker_kind(setup: SeatSetup, index: int) -> tuple[int, object]:
     if not setup.female:
         return 0, None
     return (1, Sex.FEMALE) if index < setup.female else (0, Sex.MALE)
+
+
+def add_reserve_workers(game: Game, seat: int) -> None:
+    """The extra workers the seat's card keeps ('you have 1 extra worker on your card'): they wait
+    on the card, numbered after the team's other workers."""
+    state = game.state
+    team = state.seats[seat].team
+    for _ in range(seat_setup(game, seat).reserve):
+        number = max((state.worker_number[w] for w in state.members.get(team, ())), default=0) + 1
+        state.add_reserve_worker(team, number)
