@@ -34,6 +34,10 @@ def invariants(state: GameState) -> None:
         if square >= 0:
             assert state.occupant[square] == worker
     assert state.blocked_bits() == sum(1 << square for square in SQUARES if state.blocked[square])
+    if state.winner is None or len(state.team_letters) > 2:  # a game of two ends with the board as it is
+        for seat in state.out:  # a player who is out has nothing left on the board
+            assert not state.team_workers(state.seats[seat].team), f"seat {state.seats[seat].letter} is out but has workers"
+            assert all(holder != seat for _, holder in state.tokens.values()), "a seat that is out holds a token"
 
 
 class CheckingAgent(RandomAgent):

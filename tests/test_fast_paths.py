@@ -68,21 +68,25 @@ class Position:
 
 
 @st.composite
-def positions(draw) -> Position:
+def positions(draw, seats: int = 2) -> Position:
+    """With four seats, two teams: seats A and C play team A's workers, B and D team B's."""
     heights = tuple(draw(st.integers(0, 3)) for _ in range(25))
     squares = tuple(draw(st.lists(st.integers(0, 24), min_size=4, max_size=4, unique=True)))
     domes = tuple(square not in squares and draw(st.integers(0, 9)) == 0 for square in range(25))
-    to_move = draw(st.integers(0, 1))
-    last = draw(last_turns(heights, domes, squares, 1 - to_move)) if draw(st.booleans()) else None
+    to_move = draw(st.integers(0, seats - 1))
+    before = (to_move - 1) % seats
+    last = draw(last_turns(heights, domes, squares, before, before % 2)) if draw(st.booleans()) else None
     return Position(heights, domes, squares, to_move, last)
 
 
 @st.composite
-def last_turns(draw, heights, domes, squares, seat: int) -> TurnRecord | None:
-    """A plausible last turn of `seat` (team `seat`; its workers are the indices seat and
-    seat + 2): one of its workers came from a free neighbouring space, without climbing more than
-    one level or winning, then built next to where it stands; often a move up (Athena reads it)."""
-    worker = draw(st.sampled_from((seat, seat + 2)))
+def last_turns(draw, heights, domes, squares, seat: int, team: int | None = None) -> TurnRecord | None:
+    """A plausible last turn of `seat` (of team `team`, by default `seat`; the team's workers
+    are the indices team and team + 2): one of its workers came from a free neighbouring space,
+    without climbing more than one level or winning, then built next to where it stands; often a
+    move up (Athena reads it)."""
+    team = seat if team is None else team
+    worker = draw(st.sampled_from((team, team + 2)))
     here = squares[worker]
     around = [s for s in NEIGHBOURS[here] if s not in squares]
     built = [s for s in around if heights[s] > 0 or domes[s]]
@@ -272,6 +276,43 @@ def test_fast_engine_equals_generic(pack: str, card: str, position: Position, da
         state = position.on(game.restart().state)
         found = disagreement(game.engine, generic, state, seeds)
         assert found is None, f"{pack}: {' v '.join(seats)}: {found}"
+
+
+@cache
+def team_games(pack: str, seats: tuple[str, ...]) -> tuple[Game, Engine] | None:
+    """`games` for a four-player team game (the generic engine told the seats' teams)."""
+    try:
+        game = new_game(load_pack(pack), parse_players(list(seats)))
+    except SetupError:
+        return None
+    generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards],
+                     teams=[seat.team for seat in game.state.seats], fast=False)
+    return game, generic
+
+
+def four_player_cards(pack: str) -> list[str]:
+    return sorted(name for name, card in load_pack(pack).cards.items() if 4 in card.players)
+
+
+@pytest.mark.parametrize("pack", pack_names())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(seats=4), data=st.data(),
+       seeds=st.lists(st.integers(0, 2**32), min_size=SEEDS, max_size=SEEDS))
+def test_fast_engine_equals_generic_in_team_games(pack: str, position: Position, data, seeds) -> None:  # noqa: ANN001
+    """Four seats in two teams sharing their workers, each seat with its own card (or none): the
+    gate must see a teammate's rules as a teammate's, and an opponent's as binding both seats."""
+    names = [MORTAL, *four_player_cards(pack)]
+    seats = tuple(data.draw(st.lists(st.sampled_from(names), min_size=4, max_size=4), label="seats"))
+    found = team_games(pack, seats)
+    if found is None:  # a ban, or a Mortal where the mode requires powers
+        seats = tuple(data.draw(st.lists(st.sampled_from(names[1:]), min_size=4, max_size=4), label="powers"))
+        found = team_games(pack, seats)
+    if found is None:
+        return
+    game, generic = found
+    state = position.on(game.restart().state)
+    difference = disagreement(game.engine, generic, state, seeds)
+    assert difference is None, f"{pack}: {' '.join(seats)}: {difference}"
 
 
 def test_every_pack_has_cards_to_compare() -> None:

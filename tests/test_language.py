@@ -120,7 +120,15 @@ def test_a_repeated_step_must_say_may() -> None:
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
      "a board rule belongs to the base card, not on a god card"),
-    ("god", "Setup:\n  each player places 3 workers.", "a mode says 'each player places N workers'; a card speaks"),
+    ("god", "Setup:\n  each player places 3 workers.", "'each player places N workers' is a mode's setup; a card speaks"),
+    ("god", "Setup:\n  players across the table are teammates.", "is a mode's setup; a card speaks of its holder"),
+    ("mode", "Setup:\n  the first player of each team places 2 workers.", "speaks of teams, but the mode has none"),
+    ("mode", "Setup:\n  the second player of each team takes the first turn.\n  each player places 2 workers.",
+     "speaks of teams, but the mode has none"),
+    ("mode", "Setup:\n  players across the table are teammates.\n  each player places 2 workers.",
+     "teammates share their workers: say which player of each team places them"),
+    ("mode", "Setup:\n  players across the table are teammates.\n  players beside each other are teammates.\n"
+             "  the first player of each team places 2 workers.", "a mode says 'players ... are teammates' once"),
     ("mode", "Setup:\n  you place 3 workers.", "a mode's setup says 'each player places N workers'"),
     ("mode", "Your Move:\n  your worker may move into an opponent worker's space by forcing that worker "
              "to the space yours just vacated.", "a mode's rules are its 'Setup:'"),

@@ -15,7 +15,7 @@ from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Near, Not, Owner, Piece, PieceIs, Region, Role,
-                          SameSpace, Scope, SpaceIs, SpaceRef, TargetLevel, Verb)
+                          SameSpace, Scope, SetupKind, SpaceIs, SpaceRef, TargetLevel, Verb)
 from .compiler import PROGRAM_SECTIONS, qualifier_condition, split_header
 
 
@@ -51,6 +51,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "at all times": (BOARD_RULE, PROHIBITION, DOME_LIKE),
     "setup": (PLACEMENT,),
 }
+
+#: The setup sentences of a mode (the others are a card's, about its holder).
+MODE_SETUP = {SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.TEAMMATES, SetupKind.FIRST_TURN}
 
 #: The sections '(once per game)' may limit.
 ONCE_ABLE = {"your move", "your build", "alternative build", "alternative turn (optional)", "alternative turn"}
@@ -124,6 +127,8 @@ class _Checker:
             self.section(section)
         if self.kind == "base":
             self.base_complete(rules)
+        if self.kind == "mode":
+            self.mode_setup(rules)
 
     # ---- sections
     def section(self, section: ast.Section) -> None:
@@ -330,19 +335,37 @@ class _Checker:
         self.step_parts(node, earlier_build=True)
 
     def placement(self, node: ast.PlacementNode) -> None:
-        mode_sentence = node.kind == "each player"
-        if mode_sentence != (self.kind == "mode"):
-            self.error(node, "a mode says 'each player places N workers'; a card speaks of its holder: "
-                             "'you place 3 workers', 'you place your workers first', ..." if mode_sentence
-                       else "a mode's setup says 'each player places N workers'")
-        if node.kind in ("each player", "you place") and not 1 <= node.count <= 4:
+        mode_sentence = node.kind in MODE_SETUP
+        if mode_sentence and self.kind != "mode":
+            self.error(node, f"'{node.kind.value}' is a mode's setup; a card speaks of its holder: "
+                             "'you place 3 workers', 'you place your workers first', ...")
+        elif not mode_sentence and self.kind == "mode":
+            self.error(node, "a mode's setup says 'each player places N workers' (with teams: 'the first player "
+                             "of each team places N workers')")
+        if node.kind in (SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.YOU_PLACE) and not 1 <= node.count <= 4:
             self.error(node, f"a player places 1 to 4 workers, not {node.count}")
-        if node.kind == "extra" and not 1 <= node.count <= 3:
+        if node.kind is SetupKind.EXTRA and not 1 <= node.count <= 3:
             self.error(node, f"a card holds 1 to 3 extra workers, not {node.count}")
-        if node.kind == "female" and node.words_actor not in ("one of your workers",):
+        if node.kind is SetupKind.FEMALE and node.words_actor not in ("one of your workers",):
             self.error(node, "say which worker: 'one of your workers is female'")
-        if node.kind == "where" and node.place is not None and node.place.space.region is Region.SINGLE:
+        if node.kind is SetupKind.WHERE and node.place is not None and node.place.space.region is Region.SINGLE:
             self.error(node.place, "workers are placed on kinds of spaces ('on perimeter spaces'), not on one space")
+
+    def mode_setup(self, rules: ast.Rules) -> None:
+        """A mode's setup sentences must agree: with teams, teammates share their workers, so the
+        mode says which player of each team places them; without teams there is no 'team'."""
+        nodes = [st.clause for section in rules.sections for st in section.statements
+                 if isinstance(st.clause, ast.PlacementNode)]
+        kinds = [node.kind for node in nodes]
+        for node in nodes:
+            if node.kind in (SetupKind.TEAM_PLAYER, SetupKind.FIRST_TURN) and SetupKind.TEAMMATES not in kinds:
+                self.error(node, "this speaks of teams, but the mode has none: say who are teammates first "
+                                 "('players across the table are teammates')")
+            if node.kind is SetupKind.EACH_PLAYER and SetupKind.TEAMMATES in kinds:
+                self.error(node, "teammates share their workers: say which player of each team places them "
+                                 "('the first player of each team places 2 workers')")
+            if node.kind in (SetupKind.TEAMMATES, SetupKind.FIRST_TURN) and kinds.count(node.kind) > 1:
+                self.error(node, f"a mode says '{node.kind.value}' once")
 
     def reaction(self, node: ast.FollowUpNode) -> None:
         """'each time an opponent worker moves, it is forced ...': what happens to an opponent."""

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, DomeLike, OppositeEdges, PlaceFirst,
+from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, DomeLike, FirstTurn, SetupKind, Teams, OppositeEdges, PlaceFirst,
                           PlacementArea, Reserve, WorkerSexes, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
                           LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, PieceIs, Placement, Power, Program, Prohibition, Quantity,
                           Region, Role, SameSpace, Scope, SpaceIs, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
@@ -177,17 +177,24 @@ def _statement(power: Power, header: str, statement: ast.Statement, origin: Orig
     elif isinstance(node, ast.LossNode):
         power.losses.append(LoseWhenStuck(at))
     elif isinstance(node, ast.PlacementNode):
-        if node.kind in ("each player", "you place"):
-            power.placements.append(Placement(node.count, at))
-        elif node.kind == "first":
-            power.setup.append(PlaceFirst(at))
-        elif node.kind == "where":
-            power.setup.append(PlacementArea((place_condition(node.place),), at))
-        elif node.kind == "opposite edges":
-            power.setup.append(OppositeEdges(at))
-        elif node.kind == "female":
-            power.setup.append(WorkerSexes(1, at))
-        else:
-            power.setup.append(Reserve(node.count, at))
+        power_setup(power, node, at)
     else:  # pragma: no cover - the checker admits no other clause
         raise TypeError(f"cannot compile {type(node).__name__}")
+
+
+def power_setup(power: Power, node: ast.PlacementNode, at: Where) -> None:
+    """A setup sentence: a placement count goes to `placements`, every other rule to `setup`."""
+    kind = node.kind
+    if kind in (SetupKind.EACH_PLAYER, SetupKind.YOU_PLACE, SetupKind.TEAM_PLAYER):
+        power.placements.append(Placement(node.count, at, placer=node.rank))
+        return
+    rule = {
+        SetupKind.TEAMMATES: lambda: Teams(node.pairing, at),
+        SetupKind.FIRST_TURN: lambda: FirstTurn(node.rank, at),
+        SetupKind.FIRST: lambda: PlaceFirst(at),
+        SetupKind.WHERE: lambda: PlacementArea((place_condition(node.place),), at),
+        SetupKind.OPPOSITE_EDGES: lambda: OppositeEdges(at),
+        SetupKind.FEMALE: lambda: WorkerSexes(1, at),
+        SetupKind.EXTRA: lambda: Reserve(node.count, at),
+    }[kind]()
+    power.setup.append(rule)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import FollowUpTiming, Modality, Piece, Repeat, Scope, SpaceSelector, Verb, WorkerSelector
+from ..vocabulary import FollowUpTiming, Modality, Pairing, Piece, Repeat, Scope, SetupKind, SpaceSelector, Verb, WorkerSelector
 from ..vocabulary.parts import Condition
 
 
@@ -214,9 +214,12 @@ class PlacementNode(Node):
     the board', 'your female worker', 'you have 1 extra worker on your card'."""
 
     count: int
-    kind: str = "each player"
+    kind: SetupKind = SetupKind.EACH_PLAYER
     place: Place | None = None
     words_actor: str = ""
+    #: The placing (or first-moving) player's rank in their team: 1 first, 2 second.
+    rank: int = 1
+    pairing: Pairing | None = None
 
 
 Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)

@@ -33,7 +33,9 @@ PLANNED_WORDS = {
                      "ram"), "tokens of this kind (coin and talus tokens exist)"),
     **dict.fromkeys(("frozen", "freeze", "freezes"), "frozen spaces"),
     **dict.fromkeys(("wrap", "wraps", "torus"), "another shape of the board"),
-    **dict.fromkeys(("teammate", "teammates", "team", "partner"), "team rules (four-player games)"),
+    **dict.fromkeys(("teammate", "partner", "partners"), "rules about a teammate's turns (a mode's "
+                                                                  "Setup may pair players: 'players across the "
+                                                                  "table are teammates')"),
     **dict.fromkeys(("swap", "swaps", "exchange"), "swapping two workers by choice (a move into an "
                                                   "opponent's space, forcing that worker to the space "
                                                   "yours vacated, is a swap)"),

@@ -14,8 +14,8 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import SourceError
-from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Piece,
-                          PieceIs, Region, Repeat, Role, SameSpace, Scope, Sex, SpaceIs, SpaceProperty, SpaceRef,
+from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Pairing, Piece,
+                          PieceIs, Region, Repeat, Role, SameSpace, Scope, SetupKind, Sex, SpaceIs, SpaceProperty, SpaceRef,
                           SpaceSelector, StandsHighest, TargetLevel, TokenKind, Verb, WorkerSelector)
 from ..vocabulary.parts import DOWN, UP, AnyOf
 from . import ast
@@ -151,6 +151,11 @@ _VERBS = {"MOVE": (Verb.MOVE, "present"), "MOVES": (Verb.MOVE, "present"), "MOVE
           "BUILD": (Verb.BUILD, "present"), "BUILDS": (Verb.BUILD, "present"), "BUILT": (Verb.BUILD, "past"),
           "FORCE": (Verb.FORCE, "present"), "FORCES": (Verb.FORCE, "present"),
           "REMOVE": (Verb.REMOVE, "present"), "REMOVES": (Verb.REMOVE, "present")}
+
+
+class _Rank(int):
+    """A player's rank in their team ('the second player of each team'): an int that is not a
+    count, so that the setup builders tell the two apart."""
 
 
 class _Tail:
@@ -378,26 +383,36 @@ class _ToAst(Transformer):
     def loss(self, children: list) -> ast.LossNode:
         return ast.LossNode(*_start(tuple(children)))
 
-    def placement(self, children: list) -> ast.PlacementNode:
-        items = tuple(children)
-        return ast.PlacementNode(*_start(items), count=next(i for i in items if type(i) is int))
-
-    def _setup(kind: str):  # noqa: N805 - a factory used in the class body
+    def _setup(kind: SetupKind):  # noqa: N805 - a factory used in the class body
         def build(self: _ToAst, children: list) -> ast.PlacementNode:
             items = tuple(children)
             numbers = [i for i in items if type(i) is int]
+            ranks = _of(items, _Rank)
             actors = _of(items, ast.Actor)
             return ast.PlacementNode(*_start(items), count=numbers[0] if numbers else 0, kind=kind,
                                      place=next(iter(_of(items, ast.Place)), None),
-                                     words_actor=actors[0].words.lower() if actors else "")
+                                     words_actor=actors[0].words.lower() if actors else "",
+                                     rank=ranks[0] if ranks else 1)
         return build
 
-    own_placement = _setup("you place")
-    place_first = _setup("first")
-    place_where = _setup("where")
-    place_opposite_edges = _setup("opposite edges")
-    one_female = _setup("female")
-    reserve = _setup("extra")
+    placement = _setup(SetupKind.EACH_PLAYER)
+    team_placement = _setup(SetupKind.TEAM_PLAYER)
+    first_turn = _setup(SetupKind.FIRST_TURN)
+    own_placement = _setup(SetupKind.YOU_PLACE)
+    place_first = _setup(SetupKind.FIRST)
+    place_where = _setup(SetupKind.WHERE)
+    place_opposite_edges = _setup(SetupKind.OPPOSITE_EDGES)
+    one_female = _setup(SetupKind.FEMALE)
+    reserve = _setup(SetupKind.EXTRA)
+
+    def teammates_across(self, children: list) -> ast.PlacementNode:
+        return ast.PlacementNode(*_start(tuple(children)), count=0, kind=SetupKind.TEAMMATES, pairing=Pairing.ACROSS)
+
+    def teammates_beside(self, children: list) -> ast.PlacementNode:
+        return ast.PlacementNode(*_start(tuple(children)), count=0, kind=SetupKind.TEAMMATES, pairing=Pairing.BESIDE)
+
+    def ordinal(self, children: list) -> _Rank:
+        return _Rank(1 if children[0].type == "FIRST" else 2)
 
     def place_reserve(self, children: list) -> ast.StepNode:
         items = tuple(children)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .kinds import FollowUpTiming, Owner, TokenKind, Verb
+from .kinds import FollowUpTiming, Owner, Pairing, TokenKind, Verb
 from .parts import ChangeCounter, Condition, SpaceSelector, Step, StepPattern, Where
 
 
@@ -149,6 +149,26 @@ class Placement:
 
     count: int
     where: Where
+    #: Who places a team's workers: its first player (in seat order) or its second ('the second
+    #: player of each team places 2 workers'). A team of one has only a first.
+    placer: int = 1
+
+
+@dataclass(frozen=True)
+class Teams:
+    """The mode's teams: teammates share their workers and win or lose together."""
+
+    pairing: Pairing
+    where: Where
+
+
+@dataclass(frozen=True)
+class FirstTurn:
+    """The first turn goes to the `rank`-th player (in seat order) of the first seat's team; play
+    then goes on in seat order ('the second player of each team takes the first turn')."""
+
+    rank: int
+    where: Where
 
 
 @dataclass(frozen=True)
@@ -190,7 +210,7 @@ class Reserve:
     where: Where
 
 
-SetupRule = Placement | PlaceFirst | PlacementArea | OppositeEdges | WorkerSexes | Reserve
+SetupRule = Placement | Teams | FirstTurn | PlaceFirst | PlacementArea | OppositeEdges | WorkerSexes | Reserve
 
 
 @dataclass

@@ -153,3 +153,27 @@ class Quantity(Enum):
     """Board-wide counts a condition may compare."""
 
     COMPLETE_TOWERS = "complete towers"
+
+
+class SetupKind(Enum):
+    """What a setup sentence says: a mode's (who places, how many, teams, who moves first) or a
+    card's about its holder."""
+
+    EACH_PLAYER = "each player places N workers"
+    TEAM_PLAYER = "the first/second player of each team places N workers"
+    TEAMMATES = "players ... are teammates"
+    FIRST_TURN = "the first/second player of each team takes the first turn"
+    YOU_PLACE = "you place N workers"
+    FIRST = "you place your workers first"
+    WHERE = "you place your workers on ... spaces"
+    OPPOSITE_EDGES = "you place your workers on opposite edges of the board"
+    FEMALE = "one of your workers is female"
+    EXTRA = "you have N extra workers on your card"
+
+
+class Pairing(Enum):
+    """Which seats are teammates, in seat (turn) order: across the table (A and C, B and D) or
+    beside each other (A and B, C and D)."""
+
+    ACROSS = "across the table"
+    BESIDE = "beside each other"

@@ -183,7 +183,8 @@ def spread_gods(args: list[str]) -> list[str]:
 def gods_option(what: str) -> Callable:
     return click.option("--gods", multiple=True, required=True, metavar="GOD...",
                         help=f"{what}, one name per seat in seat order (Mortal for none): "
-                             "--gods G1 G2 for two players, --gods G1 G2 G3 for three.")
+                             "--gods G1 G2 for two players, --gods G1 G2 G3 for three, --gods G1 G2 G3 G4 "
+                             "for four (two teams: A and C, B and D, as the pack's 4-player mode pairs them).")
 
 
 PLAYERS_OPTION = click.option("--players", "players", type=int, default=None, metavar="N",
@@ -215,8 +216,9 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
          humans: tuple[str, ...], record_path: str | None) -> None:
     """Play a whole game, printed turn by turn; random players unless --human.
 
-    With three or more players, a seat that cannot complete a turn is out (its workers leave the
-    board) and the others play on: the last one left wins, unless someone wins first."""
+    With three players, a seat that cannot complete a turn is out (its workers leave the board)
+    and the others play on: the last one left wins, unless someone wins first. With four, the
+    pack's mode makes two teams (A and C, B and D) that share their workers and win together."""
     game = _make_game(pack_name, _seat_names(gods, players), mode)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -228,7 +230,7 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     agents = [HumanAgent() if s.letter in {h.upper() for h in humans} else RandomAgent(rng)
               for s in game.state.seats]
     labels = ", ".join(f"{s.letter}: {p.label}" for s, p in zip(game.state.seats, game.players))
-    click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}")
+    click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}{_teams_line(game)}")
 
     def placed(g: Game, seat: int, text: str) -> None:
         click.echo(f"setup {g.state.seats[seat].letter}: {text}")
@@ -242,11 +244,33 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
         click.echo(f"\n{text}")
 
     log = run_game(game, agents, on_placement=placed, on_turn=turned, on_stuck=stuck)
-    click.echo(f"\n{'winner: ' + log.winner if log.winner else 'no winner'} ({log.reason})")
+    click.echo(f"\n{'winner: ' + _winner(game, log.winner) if log.winner else 'no winner'} ({log.reason})")
     if record_path:
         from ..games.records import write_record
         write_record(record_path, game, log, seed)
         click.echo(f"record written to {record_path}")
+
+
+def _team_seats(game: Game) -> dict[str, list[str]]:
+    """Each team's letter and the letters of its seats."""
+    teams: dict[str, list[str]] = {}
+    for seat in game.state.seats:
+        teams.setdefault(game.state.team_letters[seat.team], []).append(seat.letter)
+    return teams
+
+
+def _teams_line(game: Game) -> str:
+    """'; teams A (A, C), B (B, D)' in team play; nothing when every player is alone."""
+    teams = _team_seats(game)
+    if all(len(seats) == 1 for seats in teams.values()):
+        return ""
+    return "; teams " + ", ".join(f"{team} ({', '.join(seats)})" for team, seats in teams.items())
+
+
+def _winner(game: Game, team: str) -> str:
+    """'A', or 'team A (A, C)' when the winning team has several seats."""
+    seats = _team_seats(game)[team]
+    return team if len(seats) == 1 else f"team {team} ({', '.join(seats)})"
 
 
 @main.command()

@@ -134,18 +134,18 @@ def undo_remove(walk: Walk, worker: int, square: int) -> None:
 
 
 def apply_lose(walk: Walk, team: int) -> tuple:
-    """A team loses and leaves the game (its seats out, its workers off the board)."""
+    """A team loses and leaves the game (its seats out, its workers and tokens off the board)."""
     st = walk.state
     out = set(st.out)
-    lifted = st.eliminate(team)
+    taken = st.eliminate(team)
     walk.events.append(("lose", team))
-    return team, lifted, out
+    return taken, out
 
 
 def undo_lose(walk: Walk, lost: tuple) -> None:
-    team, lifted, out = lost
+    taken, out = lost
     walk.events.pop()
-    walk.state.restore(team, lifted, out)
+    walk.state.restore(taken, out)
 
 
 def apply_token(walk: Walk, seat: int, kind: str, square: int) -> int:

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from ..engine.engine import Action, Engine
 from ..model.board import SQUARES, square_name
+from ...dsl.vocabulary import Pairing, Teams
 from ..model.state import GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
-from .setup import add_reserve_workers, placement_fault, placing_order, seat_setup, worker_kind
+from .setup import add_reserve_workers, first_turn_seat, placement_fault, placing_order, seat_setup, worker_kind
 
 SEAT_LETTERS = "ABCDEFGH"
 
@@ -113,6 +114,7 @@ def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = 
                                  f"not {len(players)}")
         cards.append(seat_cards)
     _check_bans(cards)
+    players = _paired(mode, players)
     seats, team_letters = _seats(players)
     state = GameState(seats=seats, team_letters=team_letters)
     engine = Engine(pack.base.power, [[c.power for c in seat] for seat in cards], teams=[s.team for s in seats])
@@ -126,6 +128,35 @@ def _check_bans(cards: list[list[Card]]) -> None:
             for banned in card.bans:
                 if banned.lower() in names:
                     raise SetupError(f"{card.name} bans {names[banned.lower()]}: they cannot play in one game")
+
+
+def _paired(mode: Mode, players: Sequence[PlayerSpec]) -> list[PlayerSpec]:
+    """The players with the team labels of the mode's pairing ('players across the table are
+    teammates'): labels written with the players must make the same teams."""
+    rules = mode.power.setup_of(Teams)
+    if not rules:
+        return list(players)
+    pairing, count = rules[-1].pairing, len(players)
+    if count % 2:
+        raise SetupError(f"mode '{mode.name}' plays in teams of two; {count} players cannot pair up")
+    groups = [index % (count // 2) if pairing is Pairing.ACROSS else index // 2 for index in range(count)]
+    first_of = {group: SEAT_LETTERS[groups.index(group)] for group in groups}
+    labels = [first_of[group] for group in groups]
+    written = [p.team for p in players]
+    if any(label is not None for label in written):
+        same = all((written[i] == written[j]) == (groups[i] == groups[j]) for i in range(count) for j in range(count))
+        if not same:
+            raise SetupError(f"mode '{mode.name}' pairs players {pairing.value}: {_pairs(labels)}; "
+                             f"the players' teams say {_pairs(written)}")
+    return [PlayerSpec(p.powers, label) for p, label in zip(players, labels)]
+
+
+def _pairs(labels: Sequence[object]) -> str:
+    """'A with C, B with D': the seats that share a label."""
+    groups: dict[object, list[str]] = {}
+    for letter, label in zip(SEAT_LETTERS, labels):
+        groups.setdefault(label if label is not None else letter, []).append(letter)
+    return ", ".join(" with ".join(group) for group in groups.values())
 
 
 def _seats(players: Sequence[PlayerSpec]) -> tuple[list[Seat], list[str]]:
@@ -152,8 +183,8 @@ def seat_index(state: GameState, letter: str) -> int:
 
 # ---- setup: placing workers
 def placing_seats(game: Game) -> list[int]:
-    """The seats that place workers, in order: the first seat of each team, from seat A (a seat
-    whose card places first comes first; see setup.py)."""
+    """The seats that place workers, in order: one seat of each team (its first, or the one the
+    mode names), in seat order (a team whose card places first comes first; see setup.py)."""
     return placing_order(game)
 
 
@@ -183,9 +214,10 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
 
 
 def end_of_setup(game: Game) -> None:
-    """After placement the first seat moves first; the placement log is not part of turn history."""
+    """After placement the first turn is taken (seat A, or the player of seat A's team the mode
+    names); the placement log is not part of turn history."""
     game.state.history.clear()
-    game.state.to_move = 0
+    game.state.to_move = first_turn_seat(game)
 
 
 def resolve_stuck(game: Game) -> str | None:
@@ -221,23 +253,27 @@ def settle_stuck(game: Game) -> str:
         state.to_move = state.next_seat(seat)
         return f"seat {letter} cannot complete a turn and passes"
     team = state.seats[seat].team
-    state.out.update(i for i, info in enumerate(state.seats) if info.team == team)  # a team loses as one
+    whom = f"seat {letter}" if _alone(state, team) else f"seat {letter} (team {state.team_letters[team]})"
+    if len(state.team_letters) == 2:  # a game of two teams ends: the other wins, the board stays
+        state.out.update(i for i, info in enumerate(state.seats) if info.team == team)  # a team loses as one
+        state.winner = state.teams_in_play().pop()
+        return f"{whom} cannot complete a turn and loses"
+    state.eliminate(team)
     teams = state.teams_in_play()
     if len(teams) == 1:
         state.winner = teams.pop()
-        if len(state.team_letters) == 2:
-            return f"seat {letter} cannot complete a turn and loses"
-        for worker in state.team_workers(team):
-            state.lift(worker)
-        return f"seat {letter} cannot complete a turn and is out; {_last_left(state, state.winner)}"
-    for worker in state.team_workers(team):
-        state.lift(worker)
+        return f"{whom} cannot complete a turn and is out; {_last_left(state, state.winner)}"
     state.to_move = state.next_seat(seat)
-    return f"seat {letter} cannot complete a turn and is out"
+    return f"{whom} cannot complete a turn and is out"
+
+
+def _alone(state: GameState, team: int) -> bool:
+    """Whether the team is a single seat (no teammates)."""
+    return sum(1 for s in state.seats if s.team == team) == 1
 
 
 def _last_left(state: GameState, team: int) -> str:
     """'seat A is the only player left', or 'team A is the only team left' in team play."""
-    if sum(1 for s in state.seats if s.team == team) == 1:
+    if _alone(state, team):
         return f"seat {state.team_letters[team]} is the only player left"
     return f"team {state.team_letters[team]} is the only team left"

@@ -77,7 +77,9 @@ def load_scenario(path: str | Path) -> Scenario:
         except SetupError as err:
             raise fail(("placing",), str(err)) from None
         if seat not in placing_seats(game):
-            raise fail(("placing",), f"seat {data['placing']} does not place workers (its team's first seat does)")
+            placers = ", ".join(state.seats[s].letter for s in placing_seats(game))
+            raise fail(("placing",), f"seat {data['placing']} does not place workers: one seat of each team "
+                                     f"does ({placers}, in this order)")
         state.to_move = seat
         return Scenario(data["name"], document, game)
     if "to_move" in data:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import OppositeEdges, PlaceFirst, Placement, PlacementArea, Reserve, Sex, WorkerSexes
+from ...dsl.vocabulary import FirstTurn, OppositeEdges, PlaceFirst, Placement, PlacementArea, Reserve, Sex, WorkerSexes
 from ..engine.conditions import Judge
 from ..engine.walk import Walk, stop
 from ..model.board import SIZE, SQUARES, square_name
@@ -57,7 +57,10 @@ def seat_setup(game: Game, seat: int) -> SeatSetup:
 
 
 def _seat_setup(game: Game, seat: int) -> SeatSetup:
-    rules = game.engine.seat_rules[seat].setup
+    """Teammates share their workers, so the setup rules of every card of the seat's team apply
+    to them, in seat order (a later count overrides an earlier one, as on one card)."""
+    team = game.state.seats[seat].team
+    rules = [rule for rules in game.engine.seat_rules if rules.team == team for rule in rules.setup]
     counts = [r.count for r in rules if isinstance(r, Placement)]
     return SeatSetup(
         count=counts[-1] if counts else (game.mode.power.workers_to_place or 2),
@@ -70,15 +73,33 @@ def _seat_setup(game: Game, seat: int) -> SeatSetup:
 
 
 def placing_order(game: Game) -> list[int]:
-    """The seats that place workers, in order: the first seat of each team, from seat A; a seat
-    whose card says it places first comes before the others (in seat order among themselves)."""
-    seen: set[int] = set()
+    """The seats that place workers, in order: for each team, its first seat, or the one the mode
+    names ('the second player of each team places 2 workers'), in seat order; a team whose card
+    says it places first comes before the others (in seat order among themselves)."""
+    placements = game.mode.power.placements
+    rank = placements[-1].placer if placements else 1
     order = []
+    for members in _teams(game):
+        order.append(members[min(rank, len(members)) - 1])
+    return sorted(sorted(order), key=lambda index: not seat_setup(game, index).first)
+
+
+def first_turn_seat(game: Game) -> int:
+    """The seat that takes the first turn: seat A, or the player of seat A's team that the mode
+    names ('the second player of each team takes the first turn')."""
+    rules = game.mode.power.setup_of(FirstTurn)
+    if not rules:
+        return 0
+    members = _teams(game)[0]
+    return members[min(rules[-1].rank, len(members)) - 1]
+
+
+def _teams(game: Game) -> list[list[int]]:
+    """Each team's seats in seat order, the teams in the order of their first seats."""
+    teams: dict[int, list[int]] = {}
     for index, seat in enumerate(game.state.seats):
-        if seat.team not in seen:
-            seen.add(seat.team)
-            order.append(index)
-    return sorted(order, key=lambda index: not seat_setup(game, index).first)
+        teams.setdefault(seat.team, []).append(index)
+    return list(teams.values())
 
 
 def _on_edges(first: int, second: int) -> bool:

@@ -178,19 +178,27 @@ class GameState:
             bits |= BIT_AT[square]
         return bits
 
-    def eliminate(self, team: int) -> list[tuple[int, int]]:
-        """A team loses and leaves the game: its seats are out and its workers leave the board.
-        Returns the workers lifted and their squares (to undo it in a search)."""
-        self.out.update(i for i, seat in enumerate(self.seats) if seat.team == team)
+    def eliminate(self, team: int) -> tuple[list[tuple[int, int]], list[tuple[int, tuple[str, int]]]]:
+        """A team loses and leaves the game: its seats are out, and its workers and the tokens its
+        seats hold leave the board. Returns what was taken off (to undo it in a search)."""
+        seats = {i for i, seat in enumerate(self.seats) if seat.team == team}
+        self.out.update(seats)
         lifted = [(w, self.worker_pos[w]) for w in self.team_workers(team)]
         for worker, _ in lifted:
             self.lift(worker)
-        return lifted
+        tokens = [(square, token) for square, token in self.tokens.items() if token[1] in seats]
+        for square, _ in tokens:
+            self.set_token(square, None)
+        return lifted, tokens
 
-    def restore(self, team: int, lifted: list[tuple[int, int]], out: set[int]) -> None:
-        """Undo `eliminate`: the team's workers back where they stood, the seats out as before."""
+    def restore(self, taken: tuple[list[tuple[int, int]], list[tuple[int, tuple[str, int]]]], out: set[int]) -> None:
+        """Undo `eliminate`: the team's workers and tokens back where they were, the seats out as
+        before."""
+        lifted, tokens = taken
         for worker, square in lifted:
             self.place(worker, square)
+        for square, token in tokens:
+            self.set_token(square, token)
         self.out = set(out)
 
     # ---- card state
