@@ -1,28 +1,36 @@
 """A cache of compiled packs, so that a command starts without parsing a single card.
 
-The shipped packs are compiled once (schema, parse, check, compile) and pickled under the user's
-cache folder. The key is a hash of everything the result depends on: every file of powers/,
-modes/ and schema/, the grammar and the compiler's own source, the package version, and the
-package's location. A change
-to any card, mode, schema or to the language makes a new key, so a stale pack is never used.
+The shipped packs are compiled once (schema, parse, check, compile) and kept under the user's
+cache folder as data: JSON written by codec.py, which builds nothing but the rule vocabulary's
+own classes when it is read back, so a planted entry cannot run code. Each entry records the
+SHA-256 of its payload, checked on every read. The key is a hash of everything the result
+depends on: every file of powers/, modes/ and schema/, the grammar and the compiler's own
+source, the package version, and the package's location. A change to any card, mode, schema or
+to the language makes a new key, so a stale pack is never used. An entry that cannot be read,
+is corrupt or fails its check is rebuilt, with a warning (logger `santorini.cache`);
+`santorini check` also compares the entry with the pack it compiles from the sources (`stale`).
 Set SANTORINI_CACHE_DIR to move the cache, or to an empty string to turn it off.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import os
-import pickle
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from . import codec
+
 T = TypeVar("T")
 
 #: Folders (under the package root) and file patterns whose content a compiled pack depends on.
 INPUTS = (("powers", "*/*"), ("modes", "*/*.yaml"), ("schema", "*.json"), ("dsl", "**/*.py"),
-          ("dsl", "**/*.lark"), ("interpreter/games", "packs.py"), ("interpreter/games", "cache.py"))
+          ("dsl", "**/*.lark"), ("interpreter/games", "packs.py"), ("interpreter/games", "cache.py"),
+          ("interpreter/games", "codec.py"))
 
 
 def cache_folder() -> Path | None:
@@ -55,30 +63,102 @@ def installation_tag(root: Path) -> str:
     return hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
 
 
+#: The format tag of an entry; an entry of another format is rebuilt.
+FORMAT = "santorini-compiled-pack/2"
+#: Entries larger than this are not read (ours are well under a megabyte).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+
+log = logging.getLogger("santorini.cache")
+
+
 def cached(name: str, key: str, build: Callable[[], T]) -> T:
     """The object stored under (name, key), or `build()`'s result, stored for next time.
 
-    An unreadable or corrupt entry is rebuilt; a cache that cannot be written is skipped (the
-    cache only saves time, it never decides a result).
+    An unreadable, corrupt or tampered entry is rebuilt with a warning; a cache that cannot be
+    written is skipped (the cache only saves time, it never decides a result).
     """
     folder = cache_folder()
     if folder is None:
         return build()
-    path = folder / f"{name}-{key}.pickle"
-    try:
-        with path.open("rb") as handle:
-            return pickle.load(handle)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass
+    path = entry_path(folder, name, key)
+    if path.exists():
+        try:
+            return read_entry(path, key)
+        except EntryError as err:
+            log.warning("santorini: the compile cache entry %s is unusable (%s); it is rebuilt", path, err)
     value = build()
+    write_entry(folder, name, key, value)
+    return value
+
+
+def stale(name: str, key: str, value: object) -> str | None:
+    """Why the cache entry (name, key) does not hold `value` (None: it does, or there is none).
+    A stale entry is written again from `value`. `santorini check` calls this with the pack it
+    compiled from the sources, so that it judges the very pack that `play` would run."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    path = entry_path(folder, name, key)
+    if not path.exists():
+        return None
+    try:
+        payload = _payload(path, key)
+        reason = None if payload == codec.dumps(value) else "it differs from the pack compiled from the sources"
+    except EntryError as err:
+        reason = str(err)
+    if reason is not None:
+        write_entry(folder, name, key, value)
+        return f"the compile cache entry {path} was unusable ({reason}); it has been rebuilt"
+    return None
+
+
+class EntryError(Exception):
+    """A cache entry that cannot be used: unreadable, malformed, of another key, or tampered."""
+
+
+def entry_path(folder: Path, name: str, key: str) -> Path:
+    return folder / f"{name}-{key}.json"
+
+
+def read_entry(path: Path, key: str) -> object:
+    try:
+        return codec.decode(json.loads(_payload(path, key)))
+    except (codec.CodecError, ValueError, RecursionError) as err:
+        raise EntryError(f"its payload does not decode: {err}") from None
+
+
+def _payload(path: Path, key: str) -> str:
+    """The entry's payload text, once its format, key and digest have been checked."""
+    try:
+        if path.stat().st_size > MAX_ENTRY_BYTES:
+            raise EntryError(f"larger than {MAX_ENTRY_BYTES} bytes")
+        entry = json.loads(path.read_bytes())
+    except OSError as err:
+        raise EntryError(f"cannot be read: {err.strerror or err}") from None
+    except (ValueError, RecursionError) as err:
+        raise EntryError(f"not JSON: {err}") from None
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+        raise EntryError(f"not of the format {FORMAT}")
+    payload, digest = entry.get("payload"), entry.get("sha256")
+    if entry.get("key") != key or not isinstance(payload, str):
+        raise EntryError("its key or payload is not this entry's")
+    if hashlib.sha256(payload.encode()).hexdigest() != digest:
+        raise EntryError("its payload does not match its SHA-256")
+    return payload
+
+
+def write_entry(folder: Path, name: str, key: str, value: object) -> None:
+    """Store the entry (atomically) and prune the entries of older sources of `name`."""
+    path = entry_path(folder, name, key)
+    payload = codec.dumps(value)
+    entry = {"format": FORMAT, "key": key, "sha256": hashlib.sha256(payload.encode()).hexdigest(), "payload": payload}
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as handle:
+            json.dump(entry, handle)
         os.replace(handle.name, path)
-        for stale in folder.glob(f"{name}-*.pickle"):  # entries of older sources of `name` are dead
-            if stale != path:
-                stale.unlink(missing_ok=True)
+        for stale_entry in [*folder.glob(f"{name}-*.json"), *folder.glob(f"{name}-*.pickle")]:
+            if stale_entry != path:  # entries of older sources of `name` (and old pickles) are dead
+                stale_entry.unlink(missing_ok=True)
     except OSError:
         pass
-    return value

@@ -21,7 +21,7 @@ from ... import __version__
 from ...dsl import LANGUAGE_VERSION
 from ...dsl.errors import SourceError, SourceErrors
 from ...dsl.vocabulary import Power
-from .cache import cached, installation_tag, source_key
+from .cache import cached, installation_tag, source_key, stale
 
 if TYPE_CHECKING:
     from ...dsl.source import Document
@@ -132,6 +132,14 @@ def load_pack(name: str) -> Pack:
     root = package_root()
     return cached(f"pack-{name}-{installation_tag(root)}", _shipped_key(),
                   lambda: load_pack_folder(root / "powers" / name, root / "modes" / name))
+
+
+def refresh_cached_pack(name: str, compiled: Pack) -> str | None:
+    """Compare the compile cache's entry of shipped pack `name` with `compiled`, the pack just
+    compiled from its sources, and rebuild the entry if they differ; returns what was wrong (None:
+    nothing). `santorini check` calls this, so that the pack it judged is the one `play` runs."""
+    root = package_root()
+    return stale(f"pack-{name}-{installation_tag(root)}", _shipped_key(), compiled)
 
 
 def resolve_pack(name: str, relative_to: Path | None = None) -> Pack:

@@ -9,13 +9,16 @@ file with `board` and `edition` is a scenario, one with `placements` a record, o
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import yaml
 
 from ...dsl.source import SourceError, SourceErrors, load_document
-from .packs import PackError, load_card, load_mode, load_pack_folder, package_root, pack_names
+from .packs import Pack, PackError, load_card, load_mode, load_pack_folder, package_root, pack_names, refresh_cached_pack
 from .scenario import ScenarioError, load_scenario
+
+log = logging.getLogger("santorini.cache")
 
 
 def check_paths(paths: list[str]) -> tuple[int, list[SourceError]]:
@@ -31,9 +34,11 @@ def check_paths(paths: list[str]) -> tuple[int, list[SourceError]]:
             modes = path.parent.parent / "modes" / path.name
             checked += len(list(path.glob("*.yaml"))) + (len(list(modes.glob("*.yaml"))) if modes.is_dir() else 0)
             try:
-                load_pack_folder(path, modes if modes.is_dir() else None)
+                compiled = load_pack_folder(path, modes if modes.is_dir() else None)
             except PackError as err:
                 errors.extend(err.errors)
+            else:
+                _refresh_cache(path, compiled)
         elif path.is_dir():
             for file in sorted(path.rglob("*.yaml")):
                 checked += 1
@@ -42,6 +47,16 @@ def check_paths(paths: list[str]) -> tuple[int, list[SourceError]]:
             checked += 1
             errors.extend(check_file(path))
     return checked, errors
+
+
+def _refresh_cache(folder: Path, compiled: Pack) -> None:
+    """A shipped pack's compile cache entry must hold what was just compiled from its sources."""
+    root = package_root()
+    for name in pack_names():
+        if folder.resolve() == (root / "powers" / name).resolve():
+            problem = refresh_cached_pack(name, compiled)
+            if problem is not None:
+                log.warning("santorini: %s", problem)
 
 
 def kind_of(path: Path) -> str:
