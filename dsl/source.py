@@ -13,7 +13,9 @@ import difflib
 import functools
 import importlib.resources
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,30 @@ KeyPath = tuple[Key, ...]
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _STR_TAG = "tag:yaml.org,2002:str"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+
+#: Bounds on what a data file may be, each with its own message: the loaders must end, and soon,
+#: on any input (a file of nested aliases, "billion laughs", would otherwise grow without end).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_VALUES = 200_000
+MAX_DIGITS = 20
+#: At most this many faults of one file are listed (then a count of the others).
+MAX_FAULTS = 100
+
+_PLAIN_NUMBER = re.compile(r"[-+]?[0-9][0-9_]*")
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2 booleans: only true and false (any case) are booleans,
+    so that a key 'on:' or a value 'no' stays the text the author wrote."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(_BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 @dataclass
@@ -42,6 +68,7 @@ class Document:
     data: Any
     root: yaml.Node | None = field(default=None, repr=False, compare=False)
     text: str = field(default="", repr=False, compare=False)
+    _key_index: dict = field(default_factory=dict, repr=False, compare=False)
 
     def position(self, path: KeyPath) -> tuple[int, int]:
         """The 1-based (line, column) of the value at `path`, or of its nearest existing ancestor."""
@@ -53,10 +80,24 @@ class Document:
         trail = self._trail(path)
         node = trail[-1][0]
         if len(trail) == len(path) + 1 and isinstance(node, yaml.MappingNode):
-            for key_node, _ in reversed(node.value):
-                if _key_matches(key_node, key):
-                    return _place(key_node.start_mark)
+            key_node = self._keys_of(node).get(_json_key(key))
+            if key_node is not None:
+                return _place(key_node.start_mark)
         return self.position(path)
+
+    def spans_lines(self, path: KeyPath) -> bool:
+        """Whether the value at `path` is written over more than one line of the file."""
+        node = self._trail(path)[-1][0]
+        return node is not None and node.end_mark.line > node.start_mark.line
+
+    def _keys_of(self, node: yaml.MappingNode) -> dict[str, yaml.Node]:
+        """The mapping's scalar key nodes by text (the last of equal keys), made once per mapping:
+        reporting each of many unknown keys must not search the mapping again."""
+        index = self._key_index.get(id(node))
+        if index is None:
+            index = {k.value: k for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+            self._key_index[id(node)] = index
+        return index
 
     def text_origin(self, path: KeyPath) -> tuple[int, int, str]:
         """Where the content of the string at `path` starts: (line, column, style).
@@ -122,7 +163,13 @@ def load_document(path: str | Path, kind: str, text: str | None = None) -> Docum
         errors.append(SourceError(file, line, column, message))
     if errors:
         unique = {(e.line, e.column, e.message): e for e in errors}
-        raise SourceErrors([unique[k] for k in sorted(unique)])
+        listed = [unique[k] for k in sorted(unique)]
+        if len(listed) > MAX_FAULTS:
+            last = listed[MAX_FAULTS - 1]
+            more = SourceError(file, last.line, last.column, f"... and {len(listed) - MAX_FAULTS + 1} more faults "
+                                                             "in this file")
+            listed = [*listed[:MAX_FAULTS - 1], more]
+        raise SourceErrors(listed)
     return document
 
 
@@ -147,11 +194,27 @@ def _validator(kind: str) -> Draft202012Validator:
 
 
 def _read(file: str) -> str:
+    """The file's text: a regular file of at most MAX_FILE_BYTES, in UTF-8 (never a device or a
+    pipe, which could block or never end)."""
     try:
-        raw = Path(file).read_bytes()
+        info = os.stat(file)
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
         raise SourceErrors([SourceError(file, 1, 1, f"cannot read the file: {reason}")]) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise _fatal(file, 1, 1, "this is a folder, not a file: expected a YAML file")
+    if not stat.S_ISREG(info.st_mode):
+        raise _fatal(file, 1, 1, "this is not a regular file (a device, a pipe or a socket): expected a YAML file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise _fatal(file, 1, 1, f"the file has {info.st_size:,} bytes; a data file has at most {MAX_FILE_BYTES:,}")
+    try:
+        with open(file, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise SourceErrors([SourceError(file, 1, 1, f"cannot read the file: {reason}")]) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _fatal(file, 1, 1, f"the file has more than {MAX_FILE_BYTES:,} bytes; a data file has at most that")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -161,11 +224,64 @@ def _read(file: str) -> str:
         raise SourceErrors([SourceError(file, line, column, message)]) from None
 
 
+def _scan(file: str, text: str) -> yaml.Mark | None:
+    """Walk the file's YAML events (no tree is built, nothing recurses) and refuse what the
+    composer and constructor cannot take: nesting deeper than MAX_DEPTH, and plain numbers of more
+    than MAX_DIGITS digits. Returns the mark of the first alias, if any (for `_bound_aliases`)."""
+    loader = _Loader(text)
+    depth, first_alias = 0, None
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line, column = _place(event.start_mark)
+                    raise _fatal(file, line, column, f"the data is nested more than {MAX_DEPTH} levels deep")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(event, yaml.AliasEvent) and first_alias is None:
+                first_alias = event.start_mark
+            elif isinstance(event, yaml.ScalarEvent) and event.style is None and \
+                    len(event.value) > MAX_DIGITS and _PLAIN_NUMBER.fullmatch(event.value):
+                line, column = _place(event.start_mark)
+                raise _fatal(file, line, column, f"a number of {len(event.value)} characters: numbers have at most "
+                                                 f"{MAX_DIGITS} digits (put text in quotes)")
+    finally:
+        loader.dispose()
+    return first_alias
+
+
+def _bound_aliases(file: str, root: yaml.Node, alias: yaml.Mark | None) -> None:
+    """Aliases (`*name`) make a node appear again wherever they stand: refuse a file whose tree,
+    so expanded, holds more than MAX_VALUES values (a few lines can otherwise stand for billions)."""
+    if alias is None:
+        return
+    sizes: dict[int, int] = {}
+    pending: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while pending:  # sizes bottom-up, without recursion
+        node, children_done = pending.pop()
+        if id(node) in sizes:
+            continue
+        children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else \
+            list(node.value) if isinstance(node, yaml.SequenceNode) else []
+        if children_done or not children:
+            sizes[id(node)] = 1 + sum(sizes.get(id(child), 0) for child in children)
+            if sizes[id(node)] > MAX_VALUES:
+                line, column = _place(alias)
+                raise _fatal(file, line, column, f"the file's aliases ('*name') repeat its data to more than "
+                                                 f"{MAX_VALUES:,} values; write the data out, or use fewer aliases")
+        else:
+            pending.append((node, True))
+            pending.extend((child, False) for child in children if id(child) not in sizes)
+
+
 def _parse(file: str, text: str) -> tuple[yaml.Node, Any, list[SourceError]]:
     """Compose the node tree, refuse duplicate keys, and build the data as yaml.safe_load would."""
     loader = None
     try:
-        loader = yaml.SafeLoader(text)
+        alias = _scan(file, text)
+        loader = _Loader(text)
         root = loader.get_single_node()
         if root is None or (isinstance(root, yaml.ScalarNode) and root.value == "" and not root.style):
             raise _fatal(file, 1, 1, "the file is empty: expected a mapping of keys")
@@ -173,6 +289,7 @@ def _parse(file: str, text: str) -> tuple[yaml.Node, Any, list[SourceError]]:
             found = "a list" if isinstance(root, yaml.SequenceNode) else f"a single value ({root.value!r})"
             raise _fatal(file, 1, 1, f"expected a mapping of keys at the top level, found {found}")
         errors = _duplicate_keys(file, root)
+        _bound_aliases(file, root, alias)
         data = loader.construct_document(root)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark

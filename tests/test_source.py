@@ -321,7 +321,7 @@ def test_board_and_fact_cells(tmp_path: Path) -> None:
 
 def test_type_fault_names_what_was_found(tmp_path: Path) -> None:
     text = (MINIMAL["pack"].replace("language: 1", "language: two")
-                           .replace("title: Board Game Arena", "title: yes"))
+                           .replace("title: Board Game Arena", "title: True"))
     assert where(errors_of(write(tmp_path, text), "pack")) == [
         (2, 8, "expected a string, found a boolean (true); put it in quotes to make it text"),
         (5, 11, "expected an integer, found a string ('two')"),

@@ -19,6 +19,11 @@ from importlib.resources import files
 from lark import Token
 from lark.lexer import Lexer
 
+from ..errors import SantoriniError
+
+#: The longest number a rule may write (counts of workers, levels, towers, coins...).
+MAX_DIGITS = 6
+
 NUMBER_WORDS = {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 #: Words of the rulebooks that name an idea the language does not have yet: an author who writes
@@ -51,7 +56,7 @@ _HEADER = re.compile(r"[ \t]*(?P<text>[A-Za-z][A-Za-z' ()]*?)[ \t]*:[ \t]*(#[^\n
 
 
 @dataclass
-class LexError(Exception):
+class LexError(SantoriniError):
     """A character or word the language does not know, at a 1-based line and column."""
 
     line: int
@@ -107,6 +112,9 @@ class WordLexer(Lexer):
             if kind in ("space", "comment", "newline"):
                 continue
             if kind == "int":
+                if len(text) > MAX_DIGITS:
+                    raise LexError(line_no, column, f"a number of {len(text)} digits: the rules' numbers have at most "
+                                                    f"{MAX_DIGITS}")
                 yield Token("INT", int(text), line=line_no, column=column)
             elif kind in ("punct", "possessive"):
                 yield Token(PUNCTUATION[text.lower()], text, line=line_no, column=column)

@@ -7,6 +7,8 @@ traceback.
 
 from __future__ import annotations
 
+import math
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -82,8 +84,10 @@ def scenario(paths: tuple[str, ...]) -> None:
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         bad_input(f"no such file or folder: {', '.join(missing)}")
-    from ..games.scenario import run_scenarios
-    result = run_scenarios(list(paths))
+    from ..games.scenario import run_scenarios, scenario_files
+    from .progress import progress
+    with progress("scenarios", len(scenario_files(list(paths))), "files") as advance:
+        result = run_scenarios(list(paths), on_file=lambda _: advance(1))
     for line in result.lines:
         click.echo(line)
     click.echo(f"{result.passed} passed, {result.failed} failed")
@@ -95,11 +99,30 @@ def scenario(paths: tuple[str, ...]) -> None:
 @click.option("--depth", type=click.IntRange(0, 12), required=True, help="Count up to this depth.")
 @reports_bad_input
 def perft(file: str, depth: int) -> None:
-    """Count the leaves of the tree of distinct outcomes from a scenario's position."""
+    """Count the leaves of the tree of distinct outcomes from a scenario's position.
+
+    Prints `depth: count` for each depth. From depth 4 on, it first says how large the run
+    will be (an estimate from the counts so far), and a terminal gets a progress bar."""
     from ..games.scenario import load_scenario
+    from .progress import progress
     loaded = load_scenario(file)
+    engine, state = loaded.game.engine, loaded.state
+    counts: list[int] = []
     for d in range(1, depth + 1):
-        click.echo(f"{d}: {loaded.game.engine.perft(loaded.state, d)}")
+        if d < 4 or not counts or not counts[-1]:
+            counts.append(engine.perft(state, d))
+        else:
+            growth = counts[-1] / (counts[-2] if len(counts) > 1 and counts[-2] else 1)
+            click.echo(f"depth {d}: about {counts[-1] * growth:.3g} leaves (each depth so far multiplied the "
+                       f"count by about {growth:.3g})", err=True)
+            parts = engine.outcomes(state)
+            total = 0
+            with progress(f"depth {d}", len(parts), "outcomes") as advance:
+                for count in engine.perft_divided(state, d):
+                    total += count
+                    advance(1)
+            counts.append(total)
+        click.echo(f"{d}: {counts[-1]}")
 
 
 def _pack(name: str) -> object:
@@ -108,6 +131,23 @@ def _pack(name: str) -> object:
     except UnknownName as err:
         bad_input(str(err))
 
+
+class _Seconds(click.ParamType):
+    """A finite duration in seconds, 0.1 to a day: 'nan' would play nothing and 'inf' never stop."""
+
+    name = "seconds"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not 0.1 <= seconds <= 86400:
+            self.fail(f"{value!r}: give a finite number of seconds from 0.1 to 86400", param, ctx)
+        return seconds
+
+
+SECONDS = _Seconds()
 
 PACK_OPTION = click.option("--pack", "pack_name", default="bga", show_default=True,
                            help="Rule pack: a shipped one (bga, pantheon, first-edition) or the folder "
@@ -220,6 +260,8 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     and the others play on: the last one left wins, unless someone wins first. With four, the
     pack's mode makes two teams (A and C, B and D) that share their workers and win together."""
     game = _make_game(pack_name, _seat_names(gods, players), mode)
+    if record_path:
+        _check_writable(record_path)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     letters = [s.letter for s in game.state.seats]
@@ -246,9 +288,28 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     log = run_game(game, agents, on_placement=placed, on_turn=turned, on_stuck=stuck)
     click.echo(f"\n{'winner: ' + _winner(game, log.winner) if log.winner else 'no winner'} ({log.reason})")
     if record_path:
-        from ..games.records import write_record
-        write_record(record_path, game, log, seed)
+        from ..games.records import record_text
+        text = record_text(game, log, seed)
+        try:
+            Path(record_path).write_text(text, encoding="utf-8")
+        except OSError as err:  # the game is played: keep it, on standard output
+            click.echo(f"error: cannot write the record to {record_path}: {(err.strerror or str(err)).lower()}; "
+                       "here it is:", err=True)
+            click.echo(text, nl=False)
+            sys.exit(EXIT_FAILED)
         click.echo(f"record written to {record_path}")
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a record path that cannot be written, before a game is played into it."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        bad_input(f"--record {path}: that is a folder; give a file name")
+    if not folder.is_dir():
+        bad_input(f"--record {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        bad_input(f"--record {path}: cannot write there (permission denied)")
 
 
 def _team_seats(game: Game) -> dict[str, list[str]]:
@@ -303,7 +364,7 @@ def replay_command(file: str, pack_name: str | None) -> None:
 @PACK_OPTION
 @gods_option("The seats' powers")
 @PLAYERS_OPTION
-@click.option("--seconds", type=click.FloatRange(min=0.1), default=5.0, show_default=True)
+@click.option("--seconds", type=SECONDS, default=5.0, show_default=True, help="How long to play (0.1 to 86400).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @reports_bad_input
 def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: float, seed: int) -> None:
@@ -311,7 +372,10 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
     every turn enumerates all the distinct outcomes and picks one uniformly. Prints the wins of
     each seat (a first look at balance); the last line reads `games/s: X`."""
     from ..games.bench import run_bench
-    result = run_bench(_pack(pack_name), list(_seat_names(gods, players)), seconds, seed)
+    from .progress import progress
+    pack, names = _pack(pack_name), list(_seat_names(gods, players))
+    with progress("bench", seconds, "s") as advance:
+        result = run_bench(pack, names, seconds, seed, on_progress=advance)
     click.echo(f"games: {result.games}")
     click.echo(f"turns: {result.turns}")
     click.echo("wins: " + ", ".join(f"{seat} {count} ({count / result.games:.1%})" for seat, count in result.wins.items()))

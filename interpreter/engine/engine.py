@@ -21,11 +21,12 @@ on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, nam
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from random import Random
 
 import dataclasses
 
+from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
                                WorkerSelector)
 from ..fast.counted import counted_picker
@@ -47,8 +48,17 @@ __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 REPEAT_RECURSION_LIMIT = 20_000
 
 
-class IllegalTurn(ValueError):
+class IllegalTurn(SantoriniError, ValueError):
     """A turn the rules do not allow; the message says which step fails and what is allowed."""
+
+
+class GameOver(IllegalTurn):
+    """A turn offered to a game that is over (a team has won): no turn is legal any more."""
+
+
+def _refuse_if_over(state: GameState) -> None:
+    if state.winner is not None:
+        raise GameOver(f"the game is over: {state.team_letters[state.winner]} has won, and no turn can be played")
 
 
 class _Binding:
@@ -452,6 +462,7 @@ class Engine:
         A turn that `random_turn` has just picked for this state (the same object, hash, seat to
         move and number of turns played) is not checked again: the engine found it legal."""
         picked, self._picked = self._picked, None
+        _refuse_if_over(state)
         if (picked is not None and picked[0] is steps and picked[1] is state and picked[2] == state.hash
                 and picked[3] == state.to_move and picked[4] == len(state.history)):
             seat = state.to_move
@@ -527,7 +538,9 @@ class Engine:
 
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, int | None]:
         """The events of `steps` as a turn of the seat to move, and the team it makes win (None:
-        nobody wins); IllegalTurn (with the reason) if the rules do not accept it."""
+        nobody wins); IllegalTurn (with the reason) if the rules do not accept it, GameOver if
+        the game has been won."""
+        _refuse_if_over(state)
         players = self.plain_players[state.to_move]
         if players:
             team = state.seats[state.to_move].team
@@ -617,6 +630,15 @@ class Engine:
             return False
         self.roots[state.to_move](Walk(state, leaf))
         return total
+
+    def perft_divided(self, state: GameState, depth: int) -> Iterator[int]:
+        """perft(state, depth) in parts: one count per distinct outcome of the turn, in the
+        order of `outcomes` (their sum is the perft), so that a long count can show progress."""
+        if depth < 1 or state.winner is not None:
+            yield self.perft(state, depth)
+            return
+        for steps in self.outcomes(state).values():
+            yield self.perft(self.play(state, steps), depth - 1)
 
 
 def _conclude(state: GameState, steps: Sequence[Action], events: tuple, winner: int | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..model.board import parse_square
@@ -51,13 +51,19 @@ def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
     return games()
 
 
-def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int) -> BenchResult:
+def run_bench(pack: Pack, gods: list[str], seconds: float, seed: int,
+              on_progress: Callable[[float], None] | None = None) -> BenchResult:
+    """Play for `seconds`; `on_progress(seconds)` hears of the time each game took."""
     games_played = bench_games(pack, gods, seed)
     games = turns = 0
     wins: dict[str, int] = {}
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = last = time.perf_counter()
+    while last - start < seconds:
         log = next(games_played)
+        now = time.perf_counter()
+        if on_progress is not None:
+            on_progress(min(now, start + seconds) - last)
+        last = now
         games += 1
         turns += len(log.turn_steps)
         wins[log.winner or "none"] = wins.get(log.winner or "none", 0) + 1

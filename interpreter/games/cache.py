@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from ...dsl.errors import SantoriniError
 from . import codec
 
 T = TypeVar("T")
@@ -112,7 +113,7 @@ def stale(name: str, key: str, value: object) -> str | None:
     return None
 
 
-class EntryError(Exception):
+class EntryError(SantoriniError):
     """A cache entry that cannot be used: unreadable, malformed, of another key, or tampered."""
 
 

@@ -26,10 +26,11 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
+from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import hooks, kinds, parts
 
 
-class CodecError(ValueError):
+class CodecError(SantoriniError, ValueError):
     """Data that is not an encoded compiled pack (an unknown class, a malformed value)."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ...dsl.errors import SantoriniError
 from ..engine.engine import Action, Engine
 from ..model.board import SQUARES, square_name
 from ...dsl.vocabulary import Pairing, Teams
@@ -20,7 +21,7 @@ from .setup import add_reserve_workers, first_turn_seat, placement_fault, placin
 SEAT_LETTERS = "ABCDEFGH"
 
 
-class SetupError(ValueError):
+class SetupError(SantoriniError, ValueError):
     """Players, powers or mode that cannot make a game; the message says what is accepted."""
 
 

@@ -11,9 +11,11 @@ from collections.abc import Callable
 import click
 
 from ..engine.engine import Action
+from ..engine.walk import same_step
 from ..model.board import parse_square, square_name
 from ..model.notation import NotationError, format_board, format_step, parse_step
 from .game import Game, free_squares
+from .setup import placement_fault
 
 END_TURN = "end"
 
@@ -40,6 +42,11 @@ class HumanAgent:
                 self.say(f"  {square_name(square)} is occupied; choose an unoccupied space")
                 continue
             chosen.append(square)
+            if len(chosen) == game.workers_for(seat):
+                fault = placement_fault(game, seat, tuple(chosen))
+                if fault is not None:  # the card's placement rules (an area, opposite edges)
+                    self.say(f"  {fault}; place them again")
+                    chosen = []
         return chosen
 
     def turn(self, game: Game) -> tuple[Action, ...] | None:
@@ -74,8 +81,8 @@ class HumanAgent:
             self.say(boards[-1])
 
     def _read(self, state, answer: str, legal: list[Action], steps: list[Action], engine) -> Action | None:  # noqa: ANN001
-        if answer.isdigit():
-            index = int(answer) - 1
+        if answer.isascii() and answer.isdigit():  # ('²' is a digit to str.isdigit, not to int)
+            index = int(answer[:6]) - 1 if len(answer) <= 6 else -1
             if 0 <= index < len(legal):
                 return legal[index]
             self.say(f"  {answer} is not on the list: choose 1 to {len(legal)}")
@@ -85,7 +92,7 @@ class HumanAgent:
         except NotationError as err:
             self.say(f"  {err}")
             return None
-        same = [a for a in legal if a == action or (action[0] == "dome" and a[1:] == action[1:])]
+        same = [a for a in legal if same_step(state, action, a)]  # 'dome' is 'build' only on level 3
         if not same:
             self.say(f"  '{answer}' is not a legal step now: {engine.why_illegal(state, [*steps, action])}")
             return None

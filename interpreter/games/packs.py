@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ... import __version__
 from ...dsl import LANGUAGE_VERSION
-from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.errors import SantoriniError, SourceError, SourceErrors
 from ...dsl.vocabulary import Power
 from .cache import cached, installation_tag, source_key, stale
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 MORTAL = "Mortal"
 
 
-class PackError(Exception):
+class PackError(SantoriniError):
     """A pack (or a file of it) has faults; `errors` lists them all, located."""
 
     def __init__(self, errors: list[SourceError]) -> None:
@@ -37,7 +37,7 @@ class PackError(Exception):
         super().__init__("\n".join(str(e) for e in errors))
 
 
-class UnknownName(ValueError):
+class UnknownName(SantoriniError, ValueError):
     """A pack, card or mode name that does not exist; the message lists what does."""
 
 

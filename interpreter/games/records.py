@@ -19,7 +19,12 @@ from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog
 
 def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
-    """The record format of schema/record.schema.json."""
+    """Write the game's record (OSError if the file cannot be written)."""
+    Path(path).write_text(record_text(game, log, seed), encoding="utf-8")
+
+
+def record_text(game: Game, log: GameLog, seed: int | None) -> str:
+    """The record format of schema/record.schema.json, as YAML text."""
     players = [p.label if len(p.powers) <= 1 else {"gods": list(p.powers)} for p in game.players]
     data = {
         "pack": game.pack.name if _shipped(game) else str(Path(game.pack.path).resolve()),
@@ -30,7 +35,7 @@ def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
         "turns": log.turns,
         "result": {"winner": log.winner, "reason": log.reason},
     }
-    Path(path).write_text(yaml.safe_dump(data, sort_keys=False, width=1000), encoding="utf-8")
+    return yaml.safe_dump(data, sort_keys=False, width=1000)
 
 
 def _shipped(game: Game) -> bool:

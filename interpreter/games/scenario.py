@@ -6,6 +6,7 @@ an illegal turn, is a bad file (ScenarioError, located), not a failed expectatio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +82,7 @@ def load_scenario(path: str | Path) -> Scenario:
             raise fail(("placing",), f"seat {data['placing']} does not place workers: one seat of each team "
                                      f"does ({placers}, in this order)")
         state.to_move = seat
+        _check_placement_texts(document, fail)
         return Scenario(data["name"], document, game)
     if "to_move" in data:
         try:
@@ -96,7 +98,46 @@ def load_scenario(path: str | Path) -> Scenario:
             game.state = game.engine.play(game.state, parse_turn(game.state, turn_text))
         except (NotationError, IllegalTurn) as err:
             raise fail(("history", index), f"history turn {index + 1} '{turn_text}': {err}") from None
+    _check_expectation_texts(document, game.state, fail)
     return Scenario(data["name"], document, game)
+
+
+def _check_expectation_texts(document: Document, state: GameState, fail) -> None:  # noqa: ANN001
+    """Every turn and worker an expectation writes must be well-formed and name workers of the
+    position: a typo in an `illegal:` turn is a fault of the file, not a turn the rules refuse."""
+    expect = document.data.get("expect", {})
+    for key in ("legal", "illegal"):
+        for index, text in enumerate(expect.get(key, [])):
+            try:
+                parse_turn(state, text)
+            except NotationError as err:
+                raise fail(("expect", key, index), f"{key} turn '{text}' is not well-formed: {err}") from None
+    facts = [(("expect", key, index), fact) for key in ("includes", "excludes")
+             for index, fact in enumerate(expect.get(key, []))]
+    if "after" in expect:
+        try:
+            parse_turn(state, expect["after"]["turn"])
+        except NotationError as err:
+            raise fail(("expect", "after", "turn"), f"after turn '{expect['after']['turn']}' is not well-formed: "
+                                                   f"{err}") from None
+        facts.append((("expect", "after"), expect["after"]))
+    for where, fact in facts:
+        for name in fact.get("workers", {}):
+            try:
+                state.worker_by_name(name)
+            except ValueError as err:
+                raise fail((*where, "workers", name), str(err)) from None
+
+
+def _check_placement_texts(document: Document, fail) -> None:  # noqa: ANN001
+    """The placements a setup scenario writes must be well-formed ('place A1 a1; place A2 e5')."""
+    expect = document.data.get("expect", {})
+    for key in ("legal", "illegal"):
+        for index, text in enumerate(expect.get(key, [])):
+            try:
+                _placement_squares(text)
+            except (NotationError, ValueError) as err:
+                raise fail(("expect", key, index), f"{key} placement '{text}' is not well-formed: {err}") from None
 
 
 def _put_tokens(document: Document, game: Game, fail) -> None:  # noqa: ANN001
@@ -151,6 +192,11 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
     entries = sorted(document.data["workers"].items(), key=lambda kv: (kv[0][0].upper(), int(kv[0][1:])))
     setups = {state.seats[seat].team: seat_setup(game, seat) for seat in placing_seats(game)}
     placed: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for name, _ in entries:
+        same = names.setdefault(name.upper(), name)
+        if same != name:
+            raise fail(("workers", name), f"worker '{name}' is '{same}' again: worker ids ignore case")
     for name, value in entries:
         where = value if isinstance(value, str) else value["at"]
         sex_name = value.get("sex") if isinstance(value, dict) else None
@@ -338,13 +384,16 @@ def scenario_files(paths: list[str]) -> list[Path]:
     return found
 
 
-def run_scenarios(paths: list[str]) -> RunResult:
-    """Run every scenario file under `paths`: one line per scenario, then the tally.
+def run_scenarios(paths: list[str], on_file: Callable[[Path], None] | None = None) -> RunResult:
+    """Run every scenario file under `paths`: one line per scenario, then the tally;
+    `on_file(path)` hears of each file run.
 
     ScenarioError/SourceErrors (a bad file) propagate: the runner reports them with exit code 2.
     """
     result = RunResult(0, 0, [])
     for path in scenario_files(paths):
+        if on_file is not None:
+            on_file(path)
         scenario = load_scenario(path)
         failures = check(scenario)
         if failures:

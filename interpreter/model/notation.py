@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ...dsl.errors import SantoriniError
 from ..engine.walk import Action
 from .board import COLUMNS, SIZE, parse_square, square_name
 from .state import GameState
@@ -17,10 +18,9 @@ from .state import GameState
 #: The verbs of the spec's turn notation, and `unbuild` (this project's: a worker takes the top
 #: block off a space, 'unbuild A1 c3'; docs/scenarios.md).
 VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass", "unbuild")
-SUPPORTED = ("move", "build", "dome", "force", "place", "use", "unbuild", "token")
 
 
-class NotationError(ValueError):
+class NotationError(SantoriniError, ValueError):
     """Text that is not valid turn notation or board text; the message says what is accepted."""
 
 
@@ -36,8 +36,17 @@ def parse_step(state: GameState, text: str) -> Action:
         if len(words) < 2:
             raise NotationError(f"'{text.strip()}': write 'use NAME'")
         return ("use", -1, " ".join(words[1:]))
-    if verb not in SUPPORTED:
-        raise NotationError(f"'{verb}' steps are not used by any rule in this pack")
+    if verb == "pass":
+        if len(words) != 1:
+            raise NotationError(f"'{text.strip()}': 'pass' stands alone")
+        return ("pass", -1, -1)
+    if verb == "remove":  # a removal the player chooses: well-formed, though no rule of ours offers one yet
+        if len(words) != 2:
+            raise NotationError(f"'{text.strip()}': write 'remove WORKER', e.g. 'remove B1'")
+        try:
+            return ("remove", state.worker_by_name(words[1]), -1)
+        except ValueError as err:
+            raise NotationError(f"'{text.strip()}': {err}") from None
     if verb == "token":
         if len(words) != 3:
             raise NotationError(f"'{text.strip()}': write 'token KIND SPACE', e.g. 'token talus d2'")
@@ -86,6 +95,8 @@ def format_step(state: GameState, action: Action) -> str:
         return f"use {target}"
     if verb == "pass":
         return "pass"
+    if verb == "remove":
+        return f"remove {state.worker_name(worker)}"
     if verb == "token":
         return f"token {worker} {square_name(target)}"
     return f"{verb} {state.worker_name(worker)} {square_name(target)}"
