@@ -155,6 +155,7 @@ def load_document(path: str | Path, kind: str, text: str | None = None) -> Docum
         text = _read(file)
     root, data, errors = _parse(file, text)
     document = Document(file, kind, data, root, text)
+    errors.extend(_surrogates(document, data, ()))
     for fault_path, key, message in _schema_faults(validator, data):
         if key is None:
             line, column = document.position(fault_path)
@@ -171,6 +172,31 @@ def load_document(path: str | Path, kind: str, text: str | None = None) -> Docum
             listed = [*listed[:MAX_FAULTS - 1], more]
         raise SourceErrors(listed)
     return document
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogates(document: Document, value: Any, path: KeyPath) -> list[SourceError]:
+    """A '\\ud800' escape in a quoted string makes a text no file or terminal can hold: refuse it
+    where it stands (it passed check, then crashed the commands that print the name)."""
+    found: list[SourceError] = []
+    pending = [(value, path)]
+    while pending:
+        item, where = pending.pop()
+        if isinstance(item, str) and _SURROGATE.search(item):
+            line, column = document.position(where)
+            found.append(SourceError(document.path, line, column, "the text holds a lone surrogate (an escape such "
+                                                                 "as \\ud800 that is half a character)"))
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    line, column = document.key_position(where, key)
+                    found.append(SourceError(document.path, line, column, "the key holds a lone surrogate"))
+                pending.append((child, (*where, key)))
+        elif isinstance(item, list):
+            pending.extend((child, (*where, index)) for index, child in enumerate(item))
+    return found
 
 
 # --- reading and parsing ----------------------------------------------------------------------

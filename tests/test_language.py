@@ -117,6 +117,19 @@ def test_a_repeated_step_must_say_may() -> None:
     assert "includes zero times: write 'may'" in message
 
 
+def test_a_build_repeated_without_a_bound_is_refused() -> None:
+    """It passed check, then the first turn never ended (issue 10)."""
+    [message] = check("Your Turn:\n  your workers may build any number of times.")
+    assert "a build repeated 'any number of times' has no bound" in message
+    assert check("Your Turn:\n  one of your workers moves.\n  the moved worker builds.\n"
+                 "  the moved worker may build up to 3 times.") == []
+
+
+def test_rule_numbers_are_short() -> None:
+    with pytest.raises(ParseError, match="a number of 5000 digits: the rules' numbers have at most 6"):
+        parse_rules("Setup:\n  you place " + "9" * 5000 + " workers.", ORIGIN)
+
+
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
      "a board rule belongs to the base card, not on a god card"),

@@ -67,7 +67,7 @@ def test_extending_an_unknown_pack_is_a_located_error(tmp_path: Path) -> None:
 
 
 def test_renaming_a_card_changes_nothing_but_its_name(tmp_path: Path, position) -> None:
-    folder = tmp_path / "renamed"
+    folder = tmp_path / "bga"  # (a pack is named as its folder)
     shutil.copytree(REPO / "powers" / "bga", folder)
     card = folder / "minotaur.yaml"
     card.write_text(card.read_text().replace("name: Minotaur", "name: Asterion"))

@@ -478,6 +478,10 @@ class _Checker:
                 self.error(forcing.actor, "the worker forced is the one on the space: write 'that worker'")
         if node.repeat is not None and node.repeat.times is None and node.modality is not Modality.MAY:
             self.error(node, "'any number of times' includes zero times: write 'may'")
+        if node.repeat is not None and node.repeat.times is None and node.verb is not Verb.MOVE and not node.cost:
+            self.error(node, f"a {node.verb.value} repeated 'any number of times' has no bound: each one changes the "
+                             "board, so the turns would be past counting; bound it ('up to 3 times') or give it a "
+                             "cost ('spending 1 coin each time')")
 
     def space_reference(self, verb: Verb, ref: SpaceRef | None, at: ast.Node, earlier_build: bool) -> None:
         if ref is SpaceRef.LAST_BUILT and not earlier_build:

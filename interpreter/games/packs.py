@@ -97,8 +97,9 @@ class Pack:
         for card in self.cards.values():
             if card.name.lower() == name.lower():
                 return card
+        names = {n.lower(): n for n in [MORTAL, *self.cards]}
         known = ", ".join([MORTAL, *sorted(self.cards)])
-        raise UnknownName(f"pack '{self.name}' has no card '{name}'; its cards are: {known}")
+        raise UnknownName(f"pack '{self.name}' has no card '{name}'{_did_you_mean(name, names)}; its cards are: {known}")
 
     def mode(self, name: str | None, players: int) -> Mode:
         """The named mode, or the standard mode for this player count."""
@@ -128,7 +129,8 @@ def load_pack(name: str) -> Pack:
     """A shipped pack by name, fully compiled: from the compile cache when its sources are
     unchanged (see cache.py), else compiled now and cached (once per process in any case)."""
     if name not in pack_names():
-        raise UnknownName(f"unknown pack '{name}'; packs are: {', '.join(pack_names())}")
+        raise UnknownName(f"unknown pack '{name}'{_did_you_mean(name, {n: n for n in pack_names()})}; "
+                          f"packs are: {', '.join(pack_names())}")
     root = package_root()
     return cached(f"pack-{name}-{installation_tag(root)}", _shipped_key(),
                   lambda: load_pack_folder(root / "powers" / name, root / "modes" / name))
@@ -155,8 +157,8 @@ def resolve_pack(name: str, relative_to: Path | None = None) -> Pack:
     if (folder / "pack.yaml").is_file():
         modes = folder / "modes"
         return load_pack_folder(folder, modes if modes.is_dir() else None)
-    raise UnknownName(f"unknown pack '{name}'; packs are: {', '.join(pack_names())}, or the path of a "
-                      "folder holding a pack.yaml")
+    raise UnknownName(f"unknown pack '{name}'{_did_you_mean(name, {n: n for n in pack_names()})}; packs are: "
+                      f"{', '.join(pack_names())}, or the path of a folder holding a pack.yaml")
 
 
 @cache
@@ -178,6 +180,11 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
     inherited_base = parent.base if parent else None
     base: Card | None = None
     own: list[tuple[Card, Document]] = []  # the cards of this folder, with where they are written
+    if document is not None and document.data["name"] != folder.name:
+        line, column = document.position(("name",))
+        errors.append(SourceError(document.path, line, column, f"the pack is named '{document.data['name']}' but its "
+                                  f"folder is '{folder.name}': name the folder as the pack, or the pack as the folder"))
+    errors.extend(_unread_files(folder))
     for path in sorted(folder.glob("*.yaml")):
         if path.name == "pack.yaml":
             continue
@@ -213,6 +220,33 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
                 description=data["description"], settings=dict(data["settings"]),
                 default_modes={int(k): v for k, v in data["default_modes"].items()}, base=base,
                 cards=cards, modes=modes, path=str(folder), edition_cards=edition_cards)
+
+
+def _unread_files(folder: Path) -> list[SourceError]:
+    """Files a pack folder holds that look like cards but are not read: say so, never skip them
+    in silence (cards are the folder's own *.yaml files)."""
+    faults = []
+    for path in sorted(folder.rglob("*.y*ml")):
+        if path.suffix not in (".yml", ".yaml") or (path.parent == folder and path.suffix == ".yaml"):
+            continue
+        if path.parent != folder and not _looks_like_a_card(path):
+            continue  # a subfolder's modes, scenarios or records are not cards
+        where = "is in a subfolder" if path.parent != folder else "ends in .yml"
+        faults.append(SourceError(str(path), 1, 1, f"this file {where}, so the pack does not read it: cards are "
+                                                   f"the *.yaml files of {folder} itself"))
+    return faults
+
+
+_CARD_KIND = re.compile(r"^kind:[ \t]*['\"]?(god|hero|base)\b", re.MULTILINE)
+
+
+def _looks_like_a_card(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return bool(_CARD_KIND.search(head))
 
 
 def _check_default_modes(document: Document, modes: dict[str, Mode], errors: list[SourceError]) -> None:
@@ -328,14 +362,30 @@ def _load_card(path: Path, errors: list[SourceError]) -> tuple[Card, Document] |
     if document is None:
         return None
     data = document.data
+    if data["name"].lower() == MORTAL.lower():
+        line, column = document.position(("name",))
+        errors.append(SourceError(document.path, line, column, f"'{MORTAL}' is the name of a seat with no power; "
+                                  "give the card another name"))
+        return None
     power = _compile(document, data["kind"], data["name"], errors)
     if power is None:
+        return None
+    if data["kind"] != "base" and not _adds_anything(power):
+        line, column = document.position(("rules",))
+        errors.append(SourceError(document.path, line, column, "the rules add nothing to the base rules: a god or "
+                                  "hero card needs at least one sentence that does something"))
         return None
     card = Card(name=data["name"], title=data["title"], kind=data["kind"], tier=data.get("tier"),
                 players=tuple(data["players"]), bans=tuple(data.get("bans", ())),
                 summary=data["summary"], text=data["text"], rules=data["rules"], power=power,
                 path=str(path))
     return card, document
+
+
+def _adds_anything(power: Power) -> bool:
+    """Whether a compiled card has any hook at all."""
+    import dataclasses
+    return any(getattr(power, f.name) for f in dataclasses.fields(power) if f.name != "name")
 
 
 def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:

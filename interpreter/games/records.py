@@ -47,6 +47,10 @@ def _shipped(game: Game) -> bool:
 class ReplayReport:
     same: bool
     message: str
+    #: Where in the record they part (a key path: ("turns", 4), ("result",)); () if they do not.
+    at: tuple = ()
+    #: The record's file, which knows where each entry is written.
+    document: object = None
 
 
 def replay(path: str, pack_name: str | None) -> ReplayReport:
@@ -90,7 +94,7 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
         state = game.state
         if state.winner is not None:
             return ReplayReport(False, f"turn {number}: under {name} the game is over before it "
-                                       f"(winner {state.team_letters[state.winner]})")
+                                       f"(winner {state.team_letters[state.winner]})", ("turns", number - 1), document)
         letter = state.seats[state.to_move].letter
         try:
             steps = parse_turn(state, text)
@@ -99,15 +103,16 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
         try:
             game.state = game.engine.play(state, steps)
         except IllegalTurn as err:
-            return ReplayReport(False, f"turn {number} ({letter}) '{text}' is not allowed under {name}: {err}")
+            return ReplayReport(False, f"turn {number} ({letter}) '{text}' is not allowed under {name}: {err}",
+                                ("turns", number - 1), document)
         if game.state.winner is not None and number < len(turns):
             return ReplayReport(False, f"turn {number} ({letter}) '{text}' wins under {name}; "
-                                       f"in the record the game goes on")
+                                       f"in the record the game goes on", ("turns", number - 1), document)
     resolve_all_stuck(game)
     found = None if game.state.winner is None else game.state.team_letters[game.state.winner]
     recorded = (data.get("result") or {}).get("winner")
     if "result" in data and found != recorded:
         return ReplayReport(False, f"after turn {len(turns)} the game ends differently under {name}: "
-                                   f"winner {found}, recorded {recorded}")
+                                   f"winner {found}, recorded {recorded}", ("result",), document)
     return ReplayReport(True, f"replayed {len(turns)} turns under {name}: every turn is allowed and "
                               f"the result is the same (winner {found})")

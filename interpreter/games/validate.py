@@ -87,6 +87,8 @@ def check_file(path: Path) -> list[SourceError]:
             load_mode(path, errors)
         elif kind == "scenario":
             load_scenario(path)
+        elif kind == "record":
+            errors.extend(_check_record(path))
         else:
             load_document(path, kind)
     except (SourceErrors, ScenarioError) as err:
@@ -94,3 +96,14 @@ def check_file(path: Path) -> list[SourceError]:
     except OSError as err:
         errors.append(SourceError(str(path), 1, 1, f"cannot read the file: {err.strerror}"))
     return errors
+
+
+def _check_record(path: Path) -> list[SourceError]:
+    """A record is checked by replaying it under its own pack: a turn its pack refuses, or a
+    result it does not reach, is a fault at that entry."""
+    from .records import replay
+    report = replay(str(path), None)
+    if report.same:
+        return []
+    line, column = report.document.position(report.at)
+    return [SourceError(str(path), line, column, report.message)]
