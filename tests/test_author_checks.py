@@ -112,3 +112,24 @@ def test_a_record_is_checked_by_replaying_it(tmp_path: Path) -> None:
 def test_misspelt_names_get_a_suggestion(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and message in result.output
+
+
+@pytest.mark.parametrize("rules", [
+    ">\n  Your Move:\n    after your worker moves, it may move one additional time.\n",
+    '"Your Move:\\n  after your worker moves, it may move one additional time."',
+])
+def test_rules_are_a_literal_block_so_that_messages_point_at_their_lines(tmp_path: Path, rules: str) -> None:
+    """Folded and quoted rules were reported at the wrong line."""
+    path = tmp_path / "demigod.yaml"
+    path.write_text(CARD.format(name="Demigod", rules=rules), encoding="utf-8")
+    [message] = messages(path)
+    assert message.startswith("demigod.yaml:8:8: write the rules as a literal block ('rules: |'")
+
+
+def test_a_literal_block_fault_is_reported_at_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "demigod.yaml"
+    path.write_text(CARD.format(name="Demigod", rules=RULES.replace("additional time", "additional tyme")),
+                    encoding="utf-8")
+    [message] = messages(path)
+    line = "    after your worker moves, it may move one additional tyme."
+    assert message.splitlines()[0] == f"demigod.yaml:10:{line.index('tyme') + 1}: unknown word 'tyme' (did you mean 'time'?)"

@@ -337,7 +337,13 @@ def _compile(document: Document, kind: str, name: str, errors: list[SourceError]
         errors.append(SourceError(document.path, line, column, f"written in rule language version "
                                   f"{document.data['language']}; this engine reads version {LANGUAGE_VERSION}"))
         return None
-    line, column, _ = document.text_origin(("rules",))
+    line, column, style = document.text_origin(("rules",))
+    if style == ">" or (style != "|" and "\n" in document.data["rules"].strip()):
+        at_line, at_column = document.position(("rules",))
+        errors.append(SourceError(document.path, at_line, at_column, "write the rules as a literal block ('rules: |', "
+                                  "the rules on the lines below it), so that each rule keeps its own line: a folded "
+                                  "('>') or quoted text moves them, and messages would point elsewhere"))
+        return None
     origin = Origin(document.path, line, column)
     try:
         rules = parse_rules(document.data["rules"], origin)
