@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from santorini.interpreter.engine.refusal import Reason
 from santorini.interpreter.engine.engine import IllegalTurn
 from santorini.interpreter.model.notation import format_step, parse_turn
 from support import s0_text
@@ -53,8 +54,10 @@ def test_lookahead_hides_a_move_after_which_no_build_is_possible(position) -> No
     legal, _ = engine.legal_next(scenario.state, [])
     assert "move A1 a1" not in steps_text(scenario, legal)
     assert "move A1 c3" in steps_text(scenario, legal)
-    with pytest.raises(IllegalTurn, match="'move A1 a1' \\(step 1\\) is not allowed here"):
+    with pytest.raises(IllegalTurn, match="'move A1 a1' \\(step 1\\): the rules offer this step, but no complete "
+                                          "turn follows it") as refused:
         engine.play(scenario.state, parse_turn(scenario.state, "move A1 a1"))
+    assert refused.value.refusal.reason is Reason.CANNOT_COMPLETE
 
 
 def test_refused_turn_says_which_step_and_what_is_allowed(position) -> None:
@@ -62,7 +65,7 @@ def test_refused_turn_says_which_step_and_what_is_allowed(position) -> None:
     engine = scenario.game.engine
     with pytest.raises(IllegalTurn) as caught:
         engine.play(scenario.state, parse_turn(scenario.state, "move A1 b4; build A1 d1"))
-    assert "'build A1 d1' (step 2) is not allowed here; allowed: build A1 a3" in str(caught.value)
+    assert "'build A1 d1' (step 2): d1 is not next to A1 (on b4); allowed: build A1 a3" in str(caught.value)
     with pytest.raises(IllegalTurn, match="the turn is not complete; it must go on with one of: build A1"):
         engine.play(scenario.state, parse_turn(scenario.state, "move A1 b4"))
 

@@ -37,6 +37,7 @@ from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_pr
 from ..model.board import ZOBRIST
 from ..model.notation import format_step
 from ..model.state import GameState, TurnRecord, apply_events
+from .refusal import explain
 from .conditions import Judge
 from .rules import SeatRules, gather
 from .steps import EVENT_KIND, StepCompiler, _first_visit, gain_step, slide_reaction, use_step
@@ -49,7 +50,12 @@ REPEAT_RECURSION_LIMIT = 20_000
 
 
 class IllegalTurn(SantoriniError, ValueError):
-    """A turn the rules do not allow; the message says which step fails and what is allowed."""
+    """A turn the rules do not allow; the message says which step fails, why, and what is
+    allowed. `refusal` gives the same as data (refusal.py), when the engine diagnosed it."""
+
+    def __init__(self, message: str, refusal: object = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class GameOver(IllegalTurn):
@@ -91,7 +97,11 @@ class Engine:
             # 'any number of times' is searched depth first, one call level per step taken: a
             # walk through every state of two workers can be hundreds of steps deep.
             sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
+        self.seat_powers = [tuple(powers) for powers in seat_powers]
         self.bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
+        #: Bindings left out of force, to tell whether one of them is what refuses a step
+        #: (refusal.py); empty in play.
+        self.lifted: frozenset = frozenset()
         self.obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
                             for rules in self.seat_rules for o in rules.obligations]
         self.dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
@@ -335,7 +345,10 @@ class Engine:
             return
         banned: dict[Verb, list] = {}
         state = walk.state
+        lifted = self.lifted
         for binding in self.bindings:
+            if lifted and binding in lifted:
+                continue
             if binding.binds(state, walk.team) and (binding.when is None or binding.when(walk, -1, -1, -1, 0, 0, None)):
                 banned.setdefault(binding.verb, []).append(binding.test)
                 if binding.flag == "up":
@@ -559,7 +572,8 @@ class Engine:
         walk = Walk(state, leaf, script=tuple(steps))
         self.roots[state.to_move](walk)
         if walk.result is None:
-            raise IllegalTurn(self.why_illegal(state, steps))
+            refusal = explain(self, state, steps)
+            raise IllegalTurn(refusal.text, refusal)
         return walk.result
 
     def trace(self, state: GameState, steps: Sequence[Action],
@@ -584,19 +598,25 @@ class Engine:
         return accepted
 
     def why_illegal(self, state: GameState, steps: Sequence[Action]) -> str:
-        """Which step of a refused turn fails, and what the rules allow there instead."""
-        for index in range(len(steps) + 1):
-            legal, complete = self.legal_next(state, steps[:index])
-            if index == len(steps):
-                options = ", ".join(format_step(state, a) for a in legal)
-                return f"the turn is not complete; it must go on with one of: {options}"
-            if not any(same_step(state, steps[index], a) for a in legal):
-                written = format_step(state, steps[index])
-                if not legal and complete:
-                    return f"'{written}' (step {index + 1}): the turn is already complete"
-                options = ", ".join(format_step(state, a) for a in legal) or "none"
-                return f"'{written}' (step {index + 1}) is not allowed here; allowed: {options}"
-        return "the turn is not allowed"  # pragma: no cover - legal_next and play agree
+        """Which step of a refused turn fails, why, and what the rules allow there instead."""
+        return explain(self, state, steps).text
+
+    def offers(self, state: GameState, prefix: Sequence[Action], step: Action) -> bool:
+        """Whether the rules offer `step` after `prefix`, whether or not the turn can be
+        completed after it (`legal_next` keeps only the steps after which it can). Nothing
+        below the step is searched: the written turn ends there."""
+        depth = len(prefix)
+        offered = False
+
+        def probe(walk: Walk) -> None:
+            nonlocal offered
+            if len(walk.path) == depth + 1:
+                offered = True
+
+        walk = Walk(state, lambda walk: False, script=(*prefix, step))
+        walk.probe = probe
+        self.roots[state.to_move](walk)
+        return offered
 
     def perft(self, state: GameState, depth: int) -> int:
         """Leaves of the tree of distinct outcomes (spec: 'Perft'), searched in place.
