@@ -232,3 +232,17 @@ def test_an_unknown_pack_name_says_a_folder_is_accepted_too() -> None:
     result = run("cards", "--pack", "no-such-pack")
     assert result.exit_code == 2
     assert "or the path of a folder holding a pack.yaml" in result.output
+
+
+def test_diff_shows_the_texts_and_bans_that_differ() -> None:
+    lines = run("diff", "bga", "pantheon").output.splitlines()
+    at = lines.index("Artemis: text, bans differ")
+    assert lines[at + 1:at + 7] == [
+        "  text:",
+        "    bga       Your Move: Your Worker may move one additional time, but not back to its initial space.",
+        "    pantheon  Your Move: Your worker may move one additional time, but not back to its starting space.",
+        "  bans:",
+        "    bga       Adonis, Persephone",
+        "    pantheon  (none)",
+    ]
+    assert "Atlas: bans differs" in lines

@@ -124,3 +124,23 @@ def test_a_human_placement_that_breaks_the_cards_setup_is_asked_again() -> None:
     said: list[str] = []
     squares = HumanAgent(ask=lambda _: next(answers), say=said.append).placement(game, 0)
     assert squares == [0, 24] and any("place them again" in line for line in said)
+
+
+def test_a_human_may_type_a_whole_turn_undo_a_step_and_is_told_what_a_power_did(tmp_path: Path) -> None:
+    """Apollo's A1 (c3) swaps with B1 (c4): the player reads that B1 was forced to c3; 'undo'
+    takes the move back; a whole turn on one line is taken at once."""
+    from santorini.interpreter.games.human import HumanAgent
+    scenario = load(tmp_path, POSITION)
+    answers = iter(["move A1 c4", "undo", "move A1 c4; build A1 d5"])
+    said: list[str] = []
+    steps = HumanAgent(ask=lambda _: next(answers), say=said.append).turn(scenario.game)
+    assert [s[0] for s in steps] == ["move", "build"] and steps[1][2] == 23  # d5
+    told = [line for line in said if "was forced" in line]
+    assert told and told[0].strip() == "B1 was forced from c4 to c3"
+    assert any("(or 'undo' to take back 'move A1 c4')" in line for line in said)
+    options = [line.strip() for line in said if line.strip()[:1].isdigit() and ". " in line]
+    first_list = options[:next(i for i, line in enumerate(options[1:], 1) if line.startswith("1."))]
+    assert first_list[0].startswith("1. move A1 b2  (level 0)")
+    assert "move A1 c4  (level 1)" in " ".join(first_list)
+    workers = [line.split()[2] for line in first_list]
+    assert workers == sorted(workers)  # A1's steps, then A2's

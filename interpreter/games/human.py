@@ -13,7 +13,8 @@ import click
 from ..engine.engine import Action
 from ..engine.walk import same_step
 from ..model.board import parse_square, square_name
-from ..model.notation import NotationError, format_board, format_step, parse_step
+from ..model.notation import NotationError, format_board, format_step, parse_step, parse_turn
+from ..model.state import GameState
 from .game import Game, free_squares
 from .setup import placement_fault
 
@@ -50,6 +51,8 @@ class HumanAgent:
         return chosen
 
     def turn(self, game: Game) -> tuple[Action, ...] | None:
+        """Steps one at a time (a number from the list, or a step typed in notation), or a
+        whole turn on one line ('move A1 c4; build A1 c5'); 'undo' takes back the last step."""
         state, engine = game.state, game.engine
         steps: list[Action] = []
         while True:
@@ -59,26 +62,73 @@ class HumanAgent:
                 return None
             if complete and not legal:
                 return tuple(steps)
+            here = self._state_after(game, steps)
+            legal = sorted(legal, key=lambda a: _display_order(here, a))
             self.say(f"seat {state.seats[state.to_move].letter}, your options:")
             for number, action in enumerate(legal, start=1):
-                self.say(f"  {number}. {format_step(state, action)}")
+                self.say(f"  {number}. {_with_level(here, action)}")
             if complete:
                 self.say("  0. end the turn here")
-            answer = self.ask("choose a number or type a step:").strip()
+            if steps:
+                self.say(f"  (or '{UNDO}' to take back '{format_step(state, steps[-1])}')")
+            answer = self.ask("choose a number, or type a step or a whole turn:").strip()
             if complete and answer in ("0", END_TURN, "pass"):
                 return tuple(steps)
+            if answer.lower() == UNDO and steps:
+                steps.pop()
+                self._show(game, steps)
+                continue
+            if ";" in answer:
+                typed = self._read_turn(state, answer, steps, engine)
+                if typed is not None:
+                    taken = len(steps)
+                    steps.extend(typed)
+                    self._show(game, steps, since=taken)
+                    if engine.legal_next(state, steps) == ([], True):
+                        return tuple(steps)
+                continue
             action = self._read(state, answer, legal, steps, engine)
             if action is not None:
                 steps.append(action)
-                self._show(game, steps)
+                self._show(game, steps, since=len(steps) - 1)
 
-    def _show(self, game: Game, steps: list[Action]) -> None:
-        """The board after the steps taken so far, so the player sees what a step did (a push,
-        a swap) before choosing the next one."""
-        boards: list[str] = []
-        game.engine.trace(game.state, steps, lambda state, prefix: boards.append(format_board(state, with_workers=True)))
-        if len(boards) == len(steps):
-            self.say(boards[-1])
+    def _state_after(self, game: Game, steps: list[Action]):  # noqa: ANN202 - a GameState
+        if not steps:
+            return game.state
+        seen: list = []
+        game.engine.trace(game.state, steps, lambda state, prefix: seen.append(state))
+        return seen[-1] if len(seen) == len(steps) else game.state
+
+    def _show(self, game: Game, steps: list[Action], since: int | None = None) -> None:
+        """The board after the steps taken so far, and in words what the steps from `since` did
+        beside themselves (a worker pushed or swapped, a block removed), so the player sees what
+        a power did before choosing the next step."""
+        states: list = [game.state]
+        game.engine.trace(game.state, steps, lambda state, prefix: states.append(state))
+        if len(states) != len(steps) + 1:
+            return
+        if since is not None:
+            for index in range(since, len(steps)):
+                for line in describe_step(states[index], states[index + 1], steps[index]):
+                    self.say(f"  {line}")
+        self.say(format_board(states[-1], with_workers=True))
+
+    def _read_turn(self, state, answer: str, steps: list[Action], engine) -> list[Action] | None:  # noqa: ANN001
+        """Several steps typed at once: each must be legal after the ones before it."""
+        try:
+            typed = list(parse_turn(state, answer))
+        except NotationError as err:
+            self.say(f"  {err}")
+            return None
+        taken: list[Action] = []
+        for action in typed:
+            legal, _ = engine.legal_next(state, [*steps, *taken])
+            same = [a for a in legal if same_step(state, action, a)]
+            if not same:
+                self.say(f"  '{answer}' is not a legal turn now: {engine.why_illegal(state, [*steps, *taken, action])}")
+                return None
+            taken.append(same[0])
+        return taken
 
     def _read(self, state, answer: str, legal: list[Action], steps: list[Action], engine) -> Action | None:  # noqa: ANN001
         if answer.isascii() and answer.isdigit():  # ('²' is a digit to str.isdigit, not to int)
@@ -97,3 +147,56 @@ class HumanAgent:
             self.say(f"  '{answer}' is not a legal step now: {engine.why_illegal(state, [*steps, action])}")
             return None
         return same[0]
+
+
+UNDO = "undo"
+
+
+def _display_order(state: GameState, action: Action) -> tuple:
+    """Steps listed by worker, then verb, then space (a1, b1, ... e5), named options first."""
+    verb, worker, target = action
+    if verb == "use":
+        return (0, "", "", str(target))
+    name = state.worker_name(worker) if isinstance(worker, int) and worker >= 0 else str(worker)
+    return (1, name, verb, target if isinstance(target, int) else -1)
+
+
+def _with_level(state: GameState, action: Action) -> str:
+    """'move A1 c4 (level 1)': a step and the level of the space it goes to."""
+    text = format_step(state, action)
+    verb, _, target = action
+    if verb in ("move", "build", "dome", "force", "place") and isinstance(target, int) and target >= 0:
+        level = state.heights[target]
+        return f"{text}  (level {level}{', domed' if state.domes[target] else ''})"
+    return text
+
+
+def describe_step(before: GameState, after: GameState, action: Action) -> list[str]:
+    """In words, what a step changed beside its own move or build: workers forced elsewhere or
+    taken off the board, blocks removed or added elsewhere, tokens placed (read from the two
+    states, so any power's effect is told the same way)."""
+    verb, actor, target = action
+    lines = []
+    for worker, (was, now) in enumerate(zip(before.worker_pos, after.worker_pos)):
+        if was == now or (worker == actor and verb == "move") or (verb == "place" and worker == actor):
+            continue
+        name = after.worker_name(worker)
+        if now < 0:
+            lines.append(f"{name} was removed from the game (from {square_name(was)})")
+        elif was < 0:
+            lines.append(f"{name} entered the board on {square_name(now)}")
+        else:
+            lines.append(f"{name} was forced from {square_name(was)} to {square_name(now)}")
+    for square in range(len(after.heights)):
+        if square == target and verb in ("build", "dome"):
+            continue
+        if before.heights[square] != after.heights[square] or before.domes[square] != after.domes[square]:
+            lines.append(f"{square_name(square)} went from level {before.heights[square]}"
+                         f"{' (domed)' if before.domes[square] else ''} to level {after.heights[square]}"
+                         f"{' (domed)' if after.domes[square] else ''}")
+    for square in sorted(set(before.tokens) | set(after.tokens)):
+        if before.tokens.get(square) != after.tokens.get(square):
+            token = after.tokens.get(square) or before.tokens.get(square)
+            where = "is now on" if square in after.tokens else "left"
+            lines.append(f"the {token[0]} token {where} {square_name(square)}")
+    return lines

@@ -422,11 +422,18 @@ def diff_packs(first: Pack, second: Pack) -> list[str]:
             return
         if "rules" in changed and _meaning(a.power) == _meaning(b.power):
             changed[changed.index("rules")] = "rules (wording only: they compile to the same hooks)"
-        lines.append(f"{label}: {', '.join(changed)} differ")
+        lines.append(f"{label}: {', '.join(changed)} {'differ' if len(changed) > 1 else 'differs'}")
         if "rules" in changed:
             for pack, item in ((first, a), (second, b)):
                 lines.append(f"  {pack.name}:")
                 lines.extend(f"    {line}" for line in item.rules.strip().splitlines())
+        width = max(len(first.name), len(second.name))
+        for name in changed:
+            if name.startswith("rules"):
+                continue
+            lines.append(f"  {name}:")
+            for pack, item in ((first, a), (second, b)):
+                lines.append(f"    {pack.name:<{width}}  {_shown(getattr(item, name))}")
 
     card_fields = ("rules", "text", "title", "tier", "players", "bans")
     compare("base rules", first.base, second.base, ("rules",))
@@ -435,6 +442,15 @@ def diff_packs(first: Pack, second: Pack) -> list[str]:
     for name in sorted(set(first.modes) | set(second.modes)):
         compare(f"mode {name}", first.modes.get(name), second.modes.get(name), ("rules", "players", "powers_per_seat", "powers_required"))
     return lines
+
+
+def _shown(value: object) -> str:
+    """A field's value on one line: a text with its line breaks as spaces, a list as 'A, B'."""
+    if isinstance(value, str):
+        return " ".join(value.split())
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value)) or "(none)"
+    return str(value)
 
 
 def _normal(value: object) -> object:
