@@ -22,7 +22,7 @@ from ..games.game import Game, SetupError, new_game, parse_players
 from ..games.human import HumanAgent
 from ..games.packs import MORTAL, PackError, UnknownName, resolve_pack
 from ..games.play import RandomAgent, run_game
-from ..model.notation import NotationError, format_board
+from ..model.notation import NotationError
 
 # Commands that read YAML files import their modules when they run: `santorini cards` and
 # `santorini play` then start without loading the YAML and JSON Schema libraries.
@@ -160,11 +160,11 @@ PACK_OPTION = click.option("--pack", "pack_name", default="bga", show_default=Tr
 def cards(pack_name: str) -> None:
     """List a pack's cards: name, tier, summary (one line each)."""
     pack = _pack(pack_name)
+    from .display import show_table
     rows = [(MORTAL, "-", "No power: the base rules only.")]
     rows += [(c.name, c.tier or c.kind, c.summary) for c in sorted(pack.cards.values(), key=lambda c: c.name)]
     width = max(len(r[0]) for r in rows)
-    for name, tier, summary in rows:
-        click.echo(f"{name:<{width}}  {tier:<8}  {summary}")
+    show_table(("card", "tier", "summary"), rows, [f"{name:<{width}}  {tier:<8}  {summary}" for name, tier, summary in rows])
 
 
 @main.command()
@@ -274,13 +274,15 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     labels = ", ".join(f"{s.letter}: {p.label}" for s, p in zip(game.state.seats, game.players))
     click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}{_teams_line(game)}")
 
+    from .display import show_board
+
     def placed(g: Game, seat: int, text: str) -> None:
         click.echo(f"setup {g.state.seats[seat].letter}: {text}")
-        click.echo(format_board(g.state, with_workers=True))
+        show_board(g.state)
 
     def turned(g: Game, seat: int, text: str) -> None:
         click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {text}")
-        click.echo(format_board(g.state, with_workers=True))
+        show_board(g.state)
 
     def stuck(g: Game, seat: int, text: str) -> None:
         click.echo(f"\n{text}")
