@@ -27,7 +27,7 @@ def test_the_board_on_a_terminal_is_a_coloured_grid() -> None:
     state = game_with_workers().state
     out = Console(force_terminal=True, color_system="truecolor", width=80, record=True)
     out.print(display.board_table(state))
-    text, styled = out.export_text(), out.export_text(styles=True)
+    text, styled = out.export_text(clear=False), out.export_text(styles=True)
     rows = [line for line in text.splitlines() if line.startswith("│ ")][1:]  # after the header row
     assert [row.split("│")[1].strip() for row in rows] == ["5", "4", "3", "2", "1"]
     assert "2 B1" in rows[1] and "0 A1" in rows[2] and "0D" in rows[4]
