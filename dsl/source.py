@@ -139,6 +139,46 @@ class Document:
         return trail
 
 
+def top_level_keys(path: str | Path) -> set[str]:
+    """The keys of a data file's top-level mapping, read within the loader's bounds and without
+    building the data (so a hostile file cannot make this slow); empty if the file is not a
+    readable mapping (the loader then reports why, at its place)."""
+    try:
+        text = _read(str(path))
+    except SourceErrors:
+        return set()
+    keys: set[str] = set()
+    loader = _Loader(text)
+    depth, expect_key = 0, False
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if depth == 1 and expect_key is False:
+                    pass
+                depth += 1
+                if depth == 1:
+                    expect_key = isinstance(event, yaml.MappingStartEvent)
+                    continue
+                if depth == 2:
+                    expect_key = not expect_key  # a collection as a top-level value
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+                if depth == 1:
+                    expect_key = True
+            elif depth == 1 and isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                if expect_key and isinstance(event, yaml.ScalarEvent):
+                    keys.add(event.value)
+                expect_key = not expect_key
+            if depth > MAX_DEPTH:
+                break
+    except yaml.YAMLError:
+        pass
+    finally:
+        loader.dispose()
+    return keys
+
+
 def load_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of a kind of data file, read once from the package's `schema/` folder."""
     return _load_schema(_check_kind(kind))

@@ -99,3 +99,17 @@ def test_yaml_1_1_booleans_stay_text(tmp_path: Path, word: str) -> None:
     """'on:' was read as the boolean true and reported as the key 'true', on another line."""
     (found,) = faults(write(tmp_path, CARD + f"{word}: 1\n"))
     assert found[0] == 11 and found[2].startswith(f"unknown key '{word}'")
+
+
+def test_check_answers_at_once_on_a_device_and_on_nested_aliases(tmp_path: Path) -> None:
+    """`check` guesses a file's kind before loading it: that guess, too, is bounded (it read
+    /dev/zero without end, and expanded aliases)."""
+    from santorini.interpreter.games.validate import check_paths
+    started = time.perf_counter()
+    _, errors = check_paths(["/dev/zero"])
+    assert [e.message for e in errors] == ["this is not a regular file (a device, a pipe or a socket): "
+                                           "expected a YAML file"]
+    laughs = write(tmp_path, LAUGHS)
+    _, errors = check_paths([str(laughs)])
+    assert len(errors) == 1 and "aliases" in errors[0].message
+    assert time.perf_counter() - started < 5

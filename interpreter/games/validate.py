@@ -12,9 +12,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import yaml
-
-from ...dsl.source import SourceError, SourceErrors, load_document
+from ...dsl.source import SourceError, SourceErrors, load_document, top_level_keys
 from .packs import Pack, PackError, load_card, load_mode, load_pack_folder, package_root, pack_names, refresh_cached_pack
 from .scenario import ScenarioError, load_scenario
 
@@ -29,7 +27,7 @@ def check_paths(paths: list[str]) -> tuple[int, list[SourceError]]:
     checked = 0
     errors: list[SourceError] = []
     for name in paths:
-        path = Path(name)
+        path = _shipped_folder(Path(name))
         if path.is_dir() and (path / "pack.yaml").is_file():
             modes = path.parent.parent / "modes" / path.name
             checked += len(list(path.glob("*.yaml"))) + (len(list(modes.glob("*.yaml"))) if modes.is_dir() else 0)
@@ -49,6 +47,16 @@ def check_paths(paths: list[str]) -> tuple[int, list[SourceError]]:
     return checked, errors
 
 
+def _shipped_folder(path: Path) -> Path:
+    """A shipped pack's folder as the package names it (however it was given), so that the pack
+    compiled here, which records its files' paths, is the very one the compile cache holds."""
+    root = package_root()
+    for name in pack_names():
+        if path.resolve() == (root / "powers" / name).resolve():
+            return root / "powers" / name
+    return path
+
+
 def _refresh_cache(folder: Path, compiled: Pack) -> None:
     """A shipped pack's compile cache entry must hold what was just compiled from its sources."""
     root = package_root()
@@ -63,17 +71,13 @@ def kind_of(path: Path) -> str:
     """Guess a file's kind from its name and top-level keys (see the module docstring)."""
     if path.name == "pack.yaml":
         return "pack"
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, OSError, UnicodeDecodeError):
-        return "card"  # the card loader reports the fault with its position
-    if isinstance(data, dict):
-        if "board" in data and "edition" in data:
-            return "scenario"
-        if "placements" in data:
-            return "record"
-        if "powers_per_seat" in data:
-            return "mode"
+    keys = top_level_keys(path)  # bounded: never the whole file's data (the loader reports any fault)
+    if "board" in keys and "edition" in keys:
+        return "scenario"
+    if "placements" in keys:
+        return "record"
+    if "powers_per_seat" in keys:
+        return "mode"
     return "card"
 
 
