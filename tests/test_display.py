@@ -42,3 +42,12 @@ def test_piped_output_stays_plain() -> None:
     assert "\n5  0" in result.output  # the plain board text, row 5 first
     cards = CliRunner().invoke(main, ["cards", "--pack", "bga"]).output.splitlines()
     assert cards[0].startswith("Mortal ") and "│" not in "".join(cards)
+
+
+def test_diff_on_a_terminal_is_a_table_of_both_packs(monkeypatch) -> None:
+    monkeypatch.setattr(display, "console", lambda: Console(force_terminal=True, width=200, color_system=None))
+    output = CliRunner().invoke(main, ["diff", "bga", "pantheon"]).output
+    header = next(line for line in output.splitlines() if "card" in line and "what" in line)
+    assert header.split() == ["card", "what", "bga", "pantheon"]
+    artemis = [line for line in output.splitlines() if line.strip().startswith("Artemis")]
+    assert any("bans" in line and "Adonis, Persephone" in line and "(none)" in line for line in artemis)

@@ -342,12 +342,29 @@ def _winner(game: Game, team: str) -> str:
 @reports_bad_input
 def diff(first: str, second: str) -> None:
     """List, card by card, what changes from pack FIRST to pack SECOND."""
-    from ..games.packs import diff_packs
-    changes = diff_packs(_pack(first), _pack(second))
-    for line in changes:
-        click.echo(line)
+    from ..games.packs import diff_packs, pack_differences
+    from .display import show_table
+    one, other = _pack(first), _pack(second)
+    changes = diff_packs(one, other)
     if not changes:
         click.echo(f"{first} and {second} have the same cards and rules")
+        return
+    rows = []
+    for difference in pack_differences(one, other):
+        if difference.only_in is not None:
+            rows.append((difference.label, "only in", difference.only_in if difference.only_in == one.name else "",
+                         difference.only_in if difference.only_in == other.name else ""))
+        for name in difference.fields:
+            a, b = difference.values[name]
+            rows.append((difference.label, name, _cell_text(a), _cell_text(b)))
+    show_table(("card", "what", one.name, other.name), rows, changes)
+
+
+def _cell_text(value: object) -> str:
+    """A field's value in a table cell (rules keep their lines)."""
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value)) or "(none)"
+    return str(value).strip()
 
 
 @main.command("replay")

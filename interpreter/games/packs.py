@@ -407,33 +407,36 @@ def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
                 power=power, path=str(path), powers_required=data.get("powers_required", False))
 
 
-def diff_packs(first: Pack, second: Pack) -> list[str]:
-    """What changes from one pack to another, card by card (the base card and modes included):
-    cards only in one of them, and for shared cards the fields whose text differs, with the rules
-    of both side by side when the rules differ."""
-    lines: list[str] = []
+@dataclass(frozen=True)
+class Difference:
+    """What differs between two packs about one card or mode: it is in only one of them
+    (`only_in`), or some fields differ (`fields`, with both values of each in `values`)."""
+
+    label: str
+    only_in: str | None = None
+    fields: tuple[str, ...] = ()
+    values: dict = field(default_factory=dict)
+
+
+def pack_differences(first: Pack, second: Pack) -> list[Difference]:
+    """Card by card (the base card and modes included): cards only in one pack, and for shared
+    cards the fields whose text differs (rules that compile to the same hooks are marked
+    'wording only')."""
+    found: list[Difference] = []
 
     def compare(label: str, a: Card | Mode | None, b: Card | Mode | None, fields: tuple[str, ...]) -> None:
         if a is None or b is None:
-            lines.append(f"{label}: only in {first.name if b is None else second.name}")
+            found.append(Difference(label, only_in=first.name if b is None else second.name))
             return
         changed = [f for f in fields if _normal(getattr(a, f)) != _normal(getattr(b, f))]
         if not changed:
             return
+        values = {f: (getattr(a, f), getattr(b, f)) for f in changed}
         if "rules" in changed and _meaning(a.power) == _meaning(b.power):
-            changed[changed.index("rules")] = "rules (wording only: they compile to the same hooks)"
-        lines.append(f"{label}: {', '.join(changed)} {'differ' if len(changed) > 1 else 'differs'}")
-        if "rules" in changed:
-            for pack, item in ((first, a), (second, b)):
-                lines.append(f"  {pack.name}:")
-                lines.extend(f"    {line}" for line in item.rules.strip().splitlines())
-        width = max(len(first.name), len(second.name))
-        for name in changed:
-            if name.startswith("rules"):
-                continue
-            lines.append(f"  {name}:")
-            for pack, item in ((first, a), (second, b)):
-                lines.append(f"    {pack.name:<{width}}  {_shown(getattr(item, name))}")
+            wording = "rules (wording only: they compile to the same hooks)"
+            changed[changed.index("rules")] = wording
+            values[wording] = values.pop("rules")
+        found.append(Difference(label, fields=tuple(changed), values=values))
 
     card_fields = ("rules", "text", "title", "tier", "players", "bans")
     compare("base rules", first.base, second.base, ("rules",))
@@ -441,6 +444,30 @@ def diff_packs(first: Pack, second: Pack) -> list[str]:
         compare(name, first.cards.get(name), second.cards.get(name), card_fields)
     for name in sorted(set(first.modes) | set(second.modes)):
         compare(f"mode {name}", first.modes.get(name), second.modes.get(name), ("rules", "players", "powers_per_seat", "powers_required"))
+    return found
+
+
+def diff_packs(first: Pack, second: Pack) -> list[str]:
+    """`pack_differences` as lines: each card's changed fields, the rules of both when the rules
+    differ, and both values of every other field that differs."""
+    lines: list[str] = []
+    width = max(len(first.name), len(second.name))
+    for difference in pack_differences(first, second):
+        if difference.only_in is not None:
+            lines.append(f"{difference.label}: only in {difference.only_in}")
+            continue
+        changed = difference.fields
+        lines.append(f"{difference.label}: {', '.join(changed)} {'differ' if len(changed) > 1 else 'differs'}")
+        if "rules" in changed:
+            for pack, rules in zip((first, second), difference.values["rules"]):
+                lines.append(f"  {pack.name}:")
+                lines.extend(f"    {line}" for line in rules.strip().splitlines())
+        for name in changed:
+            if name.startswith("rules"):
+                continue
+            lines.append(f"  {name}:")
+            for pack, value in zip((first, second), difference.values[name]):
+                lines.append(f"    {pack.name:<{width}}  {_shown(value)}")
     return lines
 
 
