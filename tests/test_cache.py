@@ -115,6 +115,16 @@ class _Planted:
         return (Path.write_text, (self.marker, "ran"))
 
 
+def test_an_entry_of_another_kind_is_not_used(tmp_path: Path, monkeypatch, caplog) -> None:
+    from santorini.interpreter.games.packs import Pack, _shipped_key, load_pack, package_root
+    monkeypatch.setenv("SANTORINI_CACHE_DIR", str(tmp_path))
+    name = f"pack-bga-{installation_tag(package_root())}-{_shipped_key()}"
+    (tmp_path / f"{name}.json").write_text(entry('"a string"', key=_shipped_key()))
+    with caplog.at_level(logging.WARNING, logger="santorini.cache"):
+        assert isinstance(load_pack.__wrapped__("bga"), Pack)
+    assert "it holds a str, not a Pack" in caplog.text
+
+
 def test_a_planted_pickle_is_never_loaded(tmp_path: Path, monkeypatch) -> None:
     """Entries are data: a pickle put where an entry (old or new) would be runs nothing."""
     from santorini.interpreter.games.packs import _shipped_key, load_pack, package_root

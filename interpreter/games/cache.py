@@ -72,8 +72,9 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 log = logging.getLogger("santorini.cache")
 
 
-def cached(name: str, key: str, build: Callable[[], T]) -> T:
-    """The object stored under (name, key), or `build()`'s result, stored for next time.
+def cached(name: str, key: str, build: Callable[[], T], kind: type | None = None) -> T:
+    """The object stored under (name, key), or `build()`'s result, stored for next time; an
+    entry that holds something else than a `kind` (when given) is not used.
 
     An unreadable, corrupt or tampered entry is rebuilt with a warning; a cache that cannot be
     written is skipped (the cache only saves time, it never decides a result).
@@ -84,7 +85,10 @@ def cached(name: str, key: str, build: Callable[[], T]) -> T:
     path = entry_path(folder, name, key)
     if path.exists():
         try:
-            return read_entry(path, key)
+            value = read_entry(path, key)
+            if kind is not None and not isinstance(value, kind):
+                raise EntryError(f"it holds a {type(value).__name__}, not a {kind.__name__}")
+            return value
         except EntryError as err:
             log.warning("santorini: the compile cache entry %s is unusable (%s); it is rebuilt", path, err)
     value = build()

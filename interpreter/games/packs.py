@@ -133,7 +133,7 @@ def load_pack(name: str) -> Pack:
                           f"packs are: {', '.join(pack_names())}")
     root = package_root()
     return cached(f"pack-{name}-{installation_tag(root)}", _shipped_key(),
-                  lambda: load_pack_folder(root / "powers" / name, root / "modes" / name))
+                  lambda: load_pack_folder(root / "powers" / name, root / "modes" / name), kind=Pack)
 
 
 def refresh_cached_pack(name: str, compiled: Pack) -> str | None:
