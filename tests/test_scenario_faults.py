@@ -144,3 +144,14 @@ def test_a_human_may_type_a_whole_turn_undo_a_step_and_is_told_what_a_power_did(
     assert "move A1 c4  (level 1)" in " ".join(first_list)
     workers = [line.split()[2] for line in first_list]
     assert workers == sorted(workers)  # A1's steps, then A2's
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ("expect:\n  order: [A, B]\n", "'order' cannot be checked here: 'order' is about a position in setup"),
+    ("placing: A\nexpect:\n  turns: 3\n", "'turns' cannot be checked here: a position in setup ('placing') expects"),
+])
+def test_an_expectation_the_position_cannot_have_is_a_fault(tmp_path: Path, extra: str, message: str) -> None:
+    text = POSITION if "placing" not in extra else POSITION.replace("workers: {A1: c3, A2: a1, B1: c4, B2: e1}",
+                                                                    "workers: {}")
+    found = fault(tmp_path, text + extra)
+    assert message in found[2]

@@ -82,6 +82,7 @@ def load_scenario(path: str | Path) -> Scenario:
             raise fail(("placing",), f"seat {data['placing']} does not place workers: one seat of each team "
                                      f"does ({placers}, in this order)")
         state.to_move = seat
+        _check_expectation_keys(document, fail, setup=True)
         _check_placement_texts(document, fail)
         return Scenario(data["name"], document, game)
     if "to_move" in data:
@@ -98,8 +99,25 @@ def load_scenario(path: str | Path) -> Scenario:
             game.state = game.engine.play(game.state, parse_turn(game.state, turn_text))
         except (NotationError, IllegalTurn) as err:
             raise fail(("history", index), f"history turn {index + 1} '{turn_text}': {err}") from None
+    _check_expectation_keys(document, fail, setup=False)
     _check_expectation_texts(document, game.state, fail)
     return Scenario(data["name"], document, game)
+
+
+#: The expectations of a position in setup ('placing'), and those of a position in play.
+SETUP_EXPECTATIONS = {"placements", "order", "legal", "illegal"}
+PLAY_EXPECTATIONS = {"turns", "win", "lose", "legal", "illegal", "includes", "excludes", "after", "perft"}
+
+
+def _check_expectation_keys(document: Document, fail, setup: bool) -> None:  # noqa: ANN001
+    """An expectation that the position cannot have is a fault, not a check that never runs."""
+    allowed = SETUP_EXPECTATIONS if setup else PLAY_EXPECTATIONS
+    for key in document.data.get("expect", {}):
+        if key not in allowed:
+            why = ("a position in setup ('placing') expects placements: "
+                   f"{', '.join(sorted(SETUP_EXPECTATIONS))}" if setup else
+                   f"'{key}' is about a position in setup: add 'placing: SEAT'")
+            raise fail(("expect", key), f"'{key}' cannot be checked here: {why}")
 
 
 def _check_expectation_texts(document: Document, state: GameState, fail) -> None:  # noqa: ANN001
