@@ -10,61 +10,78 @@ language does not have yet gets a message that names the missing part.
 from __future__ import annotations
 
 import difflib
+from enum import Enum
 
 from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (AnyOf, Compare, FollowUpTiming, LevelChange, Modality, Near, Not, Owner, Piece, PieceIs, Region, Role,
-                          SameSpace, Scope, SetupKind, SpaceIs, SpaceRef, TargetLevel, Verb)
-from .compiler import PROGRAM_SECTIONS, qualifier_condition, split_header
+from ..vocabulary import (AnyOf, Compare, FollowUpTiming, HappeningKind, LevelChange, Modality, Near, Not, Owner, Piece, PieceIs, Region, Role,
+                          SameSpace, Scope, SetupKind, SpaceIs, SpaceRef, TargetLevel, Timing, Verb)
+from .compiler import PROGRAM_SECTIONS, qualifier_condition
 
 
 class CheckError(SourceError):
     """A sentence that parses but does not make sense where it stands."""
 
 
-HAPPENING = "something the rules make happen ('... is removed from the game')"
-OBLIGATION = "an obligation ('at least one opponent worker must ...')"
-GAIN = "a gain on the card ('you gain 1 coin')"
-PLACE_TOKEN = "a token placement ('you may place your talus token ...')"
-DOME_LIKE = "a token treated as a dome ('... treat spaces with your coin tokens as if they contain only a dome')"
-STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS, PLACEMENT, END_STEP = (
-    "a turn step", "a follow-up ('after ...', 'each time ...', 'before ...')", "a step option ('your worker may ...')",
-    "a board rule ('a worker moves ...')", "a 'cannot' prohibition", "a win veto ('... cannot win by ...')",
-    "a win condition", "a loss condition", "a worker placement", "an end-of-turn step")
+class Sentence(Enum):
+    """What a sentence is, where it stands: what the checker's tables are about (the value is how
+    messages name it)."""
+
+    HAPPENING = "something the rules make happen ('... is removed from the game')"
+    OBLIGATION = "an obligation ('at least one opponent worker must ...')"
+    GAIN = "a gain on the card ('you gain 1 coin')"
+    PLACE_TOKEN = "a token placement ('you may place your talus token ...')"
+    DOME_LIKE = "a token treated as a dome ('... treat spaces with your coin tokens as if they contain only a dome')"
+    STEP = "a turn step"
+    FOLLOW_UP = "a follow-up ('after ...', 'each time ...', 'before ...')"
+    OPTION = "a step option ('your worker may ...')"
+    BOARD_RULE = "a board rule ('a worker moves ...')"
+    PROHIBITION = "a 'cannot' prohibition"
+    VETO = "a win veto ('... cannot win by ...')"
+    WIN = "a win condition"
+    LOSS = "a loss condition"
+    PLACEMENT = "a worker placement"
+    END_STEP = "an end-of-turn step"
+
+
+(HAPPENING, OBLIGATION, GAIN, PLACE_TOKEN, DOME_LIKE, STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS,
+ PLACEMENT, END_STEP) = Sentence
 
 #: Which sentences each section may hold (the rulebook's timing words).
-ALLOWED: dict[str, tuple[str, ...]] = {
-    "turn": (STEP,),
-    "your turn": (STEP,),
-    "alternative turn (optional)": (STEP,),
-    "alternative turn": (STEP,),
-    "your move": (FOLLOW_UP, OPTION),
-    "your build": (FOLLOW_UP, OPTION),
-    "alternative build": (OPTION,),
-    "end of your turn": (END_STEP, PLACE_TOKEN),
-    "start of your turn": (GAIN,),
-    "opponent's turn": (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP, DOME_LIKE),
-    "win condition": (WIN,),
-    "alternative win condition": (WIN,),
-    "loss condition": (LOSS,),
-    "at all times": (BOARD_RULE, PROHIBITION, DOME_LIKE),
-    "setup": (PLACEMENT,),
+ALLOWED: dict[Timing, tuple[Sentence, ...]] = {
+    Timing.TURN: (STEP,),
+    Timing.YOUR_TURN: (STEP,),
+    Timing.ALTERNATIVE_TURN_OPTIONAL: (STEP,),
+    Timing.ALTERNATIVE_TURN: (STEP,),
+    Timing.YOUR_MOVE: (FOLLOW_UP, OPTION),
+    Timing.YOUR_BUILD: (FOLLOW_UP, OPTION),
+    Timing.ALTERNATIVE_BUILD: (OPTION,),
+    Timing.END_OF_YOUR_TURN: (END_STEP, PLACE_TOKEN),
+    Timing.START_OF_YOUR_TURN: (GAIN,),
+    Timing.OPPONENTS_TURN: (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP, DOME_LIKE),
+    Timing.WIN_CONDITION: (WIN,),
+    Timing.ALTERNATIVE_WIN_CONDITION: (WIN,),
+    Timing.LOSS_CONDITION: (LOSS,),
+    Timing.AT_ALL_TIMES: (BOARD_RULE, PROHIBITION, DOME_LIKE),
+    Timing.SETUP: (PLACEMENT,),
 }
+assert set(ALLOWED) == set(Timing), "every timing has its sentences"
 
 #: The setup sentences of a mode (the others are a card's, about its holder).
 MODE_SETUP = {SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.TEAMMATES, SetupKind.FIRST_TURN}
 
 #: The sections '(once per game)' may limit.
-ONCE_ABLE = {"your move", "your build", "alternative build", "alternative turn (optional)", "alternative turn"}
+ONCE_ABLE = {Timing.YOUR_MOVE, Timing.YOUR_BUILD, Timing.ALTERNATIVE_BUILD, Timing.ALTERNATIVE_TURN_OPTIONAL,
+             Timing.ALTERNATIVE_TURN}
 
 #: The verb a section's follow-ups and options are about.
-SECTION_VERB = {"your move": Verb.MOVE, "your build": Verb.BUILD, "alternative build": Verb.BUILD}
+SECTION_VERB = {Timing.YOUR_MOVE: Verb.MOVE, Timing.YOUR_BUILD: Verb.BUILD, Timing.ALTERNATIVE_BUILD: Verb.BUILD}
 
 #: Sections only the base card (the pack's standard rules) may have, and what a power writes instead.
 BASE_ONLY = {
-    "turn": "a power adds a turn with 'Your Turn:' or 'Alternative Turn (optional):'",
-    "loss condition": "losing when stuck is a base rule; a power cannot change it yet",
+    Timing.TURN: "a power adds a turn with 'Your Turn:' or 'Alternative Turn (optional):'",
+    Timing.LOSS_CONDITION: "losing when stuck is a base rule; a power cannot change it yet",
 }
 
 #: Sentences that only mean something on one kind of file, and why.
@@ -88,10 +105,10 @@ def check_rules(rules: ast.Rules, origin: Origin, kind: str) -> list[CheckError]
     return checker.errors
 
 
-def sentence_kind(header: str, clause: ast.Clause) -> str:
+def sentence_kind(header: Timing, clause: ast.Clause) -> Sentence:
     """What a clause is in the section it stands in."""
     if isinstance(clause, ast.HappeningNode):
-        return END_STEP if header == "end of your turn" else HAPPENING
+        return END_STEP if header is Timing.END_OF_YOUR_TURN else HAPPENING
     if isinstance(clause, ast.ObligationNode):
         return OBLIGATION
     if isinstance(clause, ast.GainNode):
@@ -103,9 +120,9 @@ def sentence_kind(header: str, clause: ast.Clause) -> str:
     if isinstance(clause, ast.StepNode):
         if header in PROGRAM_SECTIONS:
             return STEP
-        if header == "at all times":
+        if header is Timing.AT_ALL_TIMES:
             return BOARD_RULE
-        if header == "end of your turn":
+        if header is Timing.END_OF_YOUR_TURN:
             return END_STEP
         return OPTION
     return {ast.FollowUpNode: FOLLOW_UP, ast.ProhibitionNode: PROHIBITION, ast.VetoNode: VETO, ast.WinNode: WIN,
@@ -132,25 +149,27 @@ class _Checker:
 
     # ---- sections
     def section(self, section: ast.Section) -> None:
-        header, once = split_header(section.header)
+        header, once = section.timing, section.once
+        if header is None:
+            written = section.header.removesuffix(" (once per game)")
+            names = {timing.value: timing for timing in Timing}
+            close = difflib.get_close_matches(written, names, n=1)
+            hint = f" (did you mean '{close[0]}:'?)" if close else ""
+            known = ", ".join(f"'{t.value}:'" for t in Timing)
+            self.error(section, f"unknown section '{written}:'{hint}; sections are {known}")
+            return
         if once and header not in ONCE_ABLE:
             self.error(section, f"'(once per game)' limits a step option or an alternative turn; "
-                                f"'{header}:' holds neither")
-        if header == "alternative turn" and not once:
+                                f"'{header.value}:' holds neither")
+        if header is Timing.ALTERNATIVE_TURN and not once:
             self.error(section, "an announced alternative turn is 'Alternative Turn (optional):', or "
                                 "'Alternative Turn (once per game):'")
-        if header not in ALLOWED:
-            close = difflib.get_close_matches(header, ALLOWED, n=1)
-            hint = f" (did you mean '{close[0]}:'?)" if close else ""
-            known = ", ".join(f"'{h}:'" for h in ALLOWED)
-            self.error(section, f"unknown section '{header}:'{hint}; sections are {known}")
-            return
         if header in BASE_ONLY and self.kind != "base":
-            self.error(section, f"only the pack's base card may have a '{header}:' section; {BASE_ONLY[header]}")
-        if self.kind == "mode" and header != "setup":
-            self.error(section, f"a mode's rules are its 'Setup:' for now, not '{header}:'")
+            self.error(section, f"only the pack's base card may have a '{header.value}:' section; {BASE_ONLY[header]}")
+        if self.kind == "mode" and header is not Timing.SETUP:
+            self.error(section, f"a mode's rules are its 'Setup:' for now, not '{header.value}:'")
         if not section.statements:
-            self.error(section, f"section '{header}:' is empty")
+            self.error(section, f"section '{header.value}:' is empty")
         for statement in section.statements:
             self.statement(header, statement)
         if header in PROGRAM_SECTIONS:
@@ -158,12 +177,12 @@ class _Checker:
         if once and header in SECTION_VERB and any(isinstance(s.clause, ast.FollowUpNode) for s in section.statements):
             self.error(section, "a follow-up cannot be limited to once per game yet; give the power as a step option")
 
-    def statement(self, header: str, statement: ast.Statement) -> None:
+    def statement(self, header: Timing, statement: ast.Statement) -> None:
         clause = statement.clause
         kind = sentence_kind(header, clause)
         if kind not in ALLOWED[header]:
-            allowed = " or ".join(ALLOWED[header])
-            self.error(clause, f"{kind} cannot stand in '{header}:'; this section holds {allowed}")
+            allowed = " or ".join(k.value for k in ALLOWED[header])
+            self.error(clause, f"{kind.value} cannot stand in '{header.value}:'; this section holds {allowed}")
             return
         kinds, why = ONLY_ON.get(kind, (None, ""))
         if kinds is not None and self.kind not in kinds:
@@ -171,47 +190,47 @@ class _Checker:
             return
         if statement.guard is not None:
             self.guard(statement.guard, kind)
-        if kind == FOLLOW_UP:
+        if kind is FOLLOW_UP:
             self.follow_up(header, clause)
-        elif kind == OPTION:
+        elif kind is OPTION:
             self.option(header, clause)
-        elif kind == BOARD_RULE:
+        elif kind is BOARD_RULE:
             self.board_rule(clause)
-        elif kind == PROHIBITION:
+        elif kind is PROHIBITION:
             self.prohibition(clause)
-        elif kind == VETO:
+        elif kind is VETO:
             self.veto(clause)
-        elif kind == OBLIGATION:
+        elif kind is OBLIGATION:
             self.obligation(clause)
-        elif kind == PLACE_TOKEN and not clause.near_moved:
+        elif kind is PLACE_TOKEN and not clause.near_moved:
             self.error(clause.place, "a token goes, for now, on 'an unoccupied space neighboring the moved worker'")
-        elif kind == DOME_LIKE:
+        elif kind is DOME_LIKE:
             owner = clause.actor.selector.owner
             if clause.actor.selector.role is not Role.EACH or owner is Owner.YOURS:
                 self.error(clause.actor, "say who treats the token as a dome: 'opponent workers' or 'all workers'")
-            if (owner is Owner.OPPONENTS) != (header == "opponent's turn"):
+            if (owner is Owner.OPPONENTS) != (header is Timing.OPPONENTS_TURN):
                 self.error(clause, "opponents' view belongs in 'Opponent's Turn:', everyone's in 'At All Times:'")
-        elif kind == END_STEP:
+        elif kind is END_STEP:
             self.end_step(clause, statement.guard)
-        elif kind == WIN:
+        elif kind is WIN:
             self.win(clause)
-        elif kind == PLACEMENT:
+        elif kind is PLACEMENT:
             self.placement(clause)
 
     # ---- the parts of sentences
-    def guard(self, guard: ast.ConditionNode, kind: str) -> None:
+    def guard(self, guard: ast.ConditionNode, kind: Sentence) -> None:
         if kind not in GUARDED:
-            self.error(guard, f"a condition ('if ...') on {kind} is not in the language yet: conditions guard "
-                              f"{' and '.join(GUARDED)}")
+            self.error(guard, f"a condition ('if ...') on {kind.value} is not in the language yet: conditions guard "
+                              f"{' and '.join(k.value for k in GUARDED)}")
             return
-        if kind == END_STEP:
+        if kind is END_STEP:
             if isinstance(guard, ast.WorkerStateNode):
                 self.worker_state(guard)
             elif not isinstance(guard, ast.FlankedNode):
-                self.error(guard, f"{kind} is guarded by {GUARDED[END_STEP]}")
+                self.error(guard, f"{kind.value} is guarded by {GUARDED[END_STEP]}")
             return
         if not isinstance(guard, ast.PatternNode):
-            self.error(guard, f"{kind} is guarded by {GUARDED[PROHIBITION]}")
+            self.error(guard, f"{kind.value} is guarded by {GUARDED[PROHIBITION]}")
             return
         scopes = [q for q in guard.qualifiers if q.scope is not None]
         if guard.tense != "past" or len(scopes) != 1:
@@ -242,13 +261,13 @@ class _Checker:
             self.error(pattern, "only a build has a piece")
         self.qualifiers(pattern.verb, pattern.qualifiers, earlier_build=False, in_pattern=True)
 
-    def follow_up(self, header: str, node: ast.FollowUpNode) -> None:
-        if header == "opponent's turn":
+    def follow_up(self, header: Timing, node: ast.FollowUpNode) -> None:
+        if header is Timing.OPPONENTS_TURN:
             self.reaction(node)
             return
         expected = SECTION_VERB[header]
         if node.trigger.verb is not expected:
-            self.error(node.trigger, f"'{header}:' reacts to a {expected.value}, not a {node.trigger.verb.value}")
+            self.error(node.trigger, f"'{header.value}:' reacts to a {expected.value}, not a {node.trigger.verb.value}")
         self.pattern(node.trigger, "a follow-up's trigger")
         step = node.step
         if isinstance(step, ast.HappeningNode):
@@ -268,10 +287,10 @@ class _Checker:
                                      "on the coming step is not in the language yet; write 'before your worker moves'")
         self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD and node.timing is not FollowUpTiming.BEFORE)
 
-    def option(self, header: str, node: ast.StepNode) -> None:
+    def option(self, header: Timing, node: ast.StepNode) -> None:
         expected = SECTION_VERB[header]
         if node.verb is not expected:
-            self.error(node, f"'{header}:' gives another way to {expected.value}, not to {node.verb.value}")
+            self.error(node, f"'{header.value}:' gives another way to {expected.value}, not to {node.verb.value}")
         selector = node.actor.selector
         other_worker = selector.role is Role.UNMOVED or selector.sex is not None
         if selector.owner is not Owner.YOURS or (selector.role is not Role.SUBJECT and not other_worker):
@@ -298,20 +317,20 @@ class _Checker:
         self.step_parts(node, earlier_build=False)
 
     def happening(self, node: ast.HappeningNode, guard: ast.ConditionNode | None, where: str) -> None:
-        if node.kind == "loss":
+        if node.kind is HappeningKind.LOSS:
             if not isinstance(guard, ast.FlankedNode):
                 self.error(node, "'that opponent' needs an opponent named before: 'if 2 of your workers neighbor "
                                  "an opponent worker on opposite sides, that opponent loses the game'")
             elif guard.count != 2:
                 self.error(guard, f"a worker has opposite sides in pairs: write 2, not {guard.count}")
-        elif node.kind == "removal and build":
+        elif node.kind is HappeningKind.REMOVAL_AND_BUILD:
             if where != "at the end of the turn":
                 self.error(node, "removing workers and building on their spaces happens at the end of your turn")
-        elif node.kind == "token":
+        elif node.kind is HappeningKind.TOKEN:
             if where != "after a build":
                 self.error(node, "a token that is placed on its own goes on the space just built: 'after your "
                                  "worker builds a block, a coin token is placed on its space, up to 3 times in the game'")
-        elif node.kind == "slide":
+        elif node.kind is HappeningKind.SLIDE:
             self.error(node, "a slide happens to an opponent's worker: 'Opponent's Turn: each time an opponent "
                              "worker moves, it is forced ...'")
         elif where != "after a move" or node.place.space.ref is not SpaceRef.BEYOND:
@@ -374,7 +393,7 @@ class _Checker:
             self.error(node, "on an opponent's turn, a reaction is 'each time an opponent worker moves, ...'")
         if trigger.verb is not Verb.MOVE or trigger.tense != "present":
             self.error(trigger, "a reaction follows an opponent's move: 'each time an opponent worker moves'")
-        if not (isinstance(node.step, ast.HappeningNode) and node.step.kind == "slide"):
+        if not (isinstance(node.step, ast.HappeningNode) and node.step.kind is HappeningKind.SLIDE):
             self.error(node.step, "what happens to an opponent's worker after its move is, for now, a slide: "
                                   "'it is forced space by space in the same direction until ...'")
         self.qualifiers(trigger.verb, trigger.qualifiers, earlier_build=False, in_pattern=True)
@@ -574,9 +593,9 @@ class _Checker:
             seen_build |= step.verb is Verb.BUILD
 
     def base_complete(self, rules: ast.Rules) -> None:
-        kinds = [(section.header, sentence_kind(section.header, s.clause), s.clause)
-                 for section in rules.sections if section.header in ALLOWED for s in section.statements]
-        if not any(section.header == "turn" for section in rules.sections):
+        kinds = [(section.timing, sentence_kind(section.timing, s.clause), s.clause)
+                 for section in rules.sections if section.timing is not None for s in section.statements]
+        if not any(section.timing is Timing.TURN for section in rules.sections):
             self.error(rules, "the base card needs a 'Turn:' section (the standard turn)")
         for verb in (Verb.MOVE, Verb.BUILD):
             rules_of_verb = [c for _, k, c in kinds if k == BOARD_RULE and c.verb is verb]

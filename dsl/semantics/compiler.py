@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, DomeLike, FirstTurn, SetupKind, Teams, OppositeEdges, PlaceFirst,
+from ..vocabulary import (ANY_NUMBER, ONCE, HappeningKind, Timing, AllOf, BuildThere, ChangeCounter, DomeLike, FirstTurn, SetupKind, Teams, OppositeEdges, PlaceFirst,
                           PlacementArea, Reserve, WorkerSexes, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
                           LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, PieceIs, Placement, Power, Program, Prohibition, Quantity,
                           Region, Role, SameSpace, Scope, SpaceIs, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
@@ -18,26 +18,16 @@ from ..vocabulary import (ANY_NUMBER, ONCE, AllOf, BuildThere, ChangeCounter, Do
 from ..vocabulary.parts import NOT_UP, UNOCCUPIED, Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
-PROGRAM_SECTIONS = {"turn": False, "your turn": False, "alternative turn (optional)": True,
-                    "alternative turn": True}
-
-#: The words after a header's timing that limit the section's power to one use in a game.
-ONCE_PER_GAME = " (once per game)"
-
-
-def split_header(header: str) -> tuple[str, bool]:
-    """A header's timing, and whether the section may be used once per game only."""
-    if header.endswith(ONCE_PER_GAME):
-        return header[: -len(ONCE_PER_GAME)], True
-    return header, False
+PROGRAM_SECTIONS = {Timing.TURN: False, Timing.YOUR_TURN: False, Timing.ALTERNATIVE_TURN_OPTIONAL: True,
+                    Timing.ALTERNATIVE_TURN: True}
 
 
 def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
     """Translate a card's checked rules into its Power."""
     power = Power(name=name)
     for section in rules.sections:
-        header, once = split_header(section.header)
-        mark = f"{name}: {header} (once per game)" if once else None
+        header, once = section.timing, section.once
+        mark = f"{name}: {header.value} (once per game)" if once else None
         if header in PROGRAM_SECTIONS:
             steps = tuple(step(s.clause, origin) for s in section.statements)
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
@@ -99,18 +89,18 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
     the loss of the player whose worker the guard names."""
     at = where(node, origin)
     guarded = condition(guard) if guard is not None else None
-    if node.kind in ("removal", "removal and build"):
-        effects = (BuildThere(),) if node.kind == "removal and build" else ()
+    if node.kind in (HappeningKind.REMOVAL, HappeningKind.REMOVAL_AND_BUILD):
+        effects = (BuildThere(),) if node.kind is HappeningKind.REMOVAL_AND_BUILD else ()
         destination = node.place.space
-        if node.kind == "removal and build":
+        if node.kind is HappeningKind.REMOVAL_AND_BUILD:
             destination = SpaceSelector(Region.ANYWHERE, None, destination.filters)
         return Step(verb=Verb.REMOVE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     destination=destination, target=node.victim.selector, guard=guarded, effects=effects)
-    if node.kind == "token":
+    if node.kind is HappeningKind.TOKEN:
         return Step(verb=Verb.TOKEN, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     destination=SpaceSelector(Region.SINGLE, SpaceRef.LAST_BUILT), token=node.token,
                     per_game=node.per_game)
-    if node.kind == "slide":
+    if node.kind is HappeningKind.SLIDE:
         return Step(verb=Verb.FORCE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     repeat=ANY_NUMBER, destination=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, (UNOCCUPIED,)),
                     filters=(NOT_UP,))
@@ -131,19 +121,19 @@ def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.Cond
                 cost=tuple(ChangeCounter(counter, -amount) for counter, amount in node.cost))
 
 
-def _statement(power: Power, header: str, statement: ast.Statement, origin: Origin) -> None:
+def _statement(power: Power, header: Timing, statement: ast.Statement, origin: Origin) -> None:
     node = statement.clause
     at = where(node, origin)
     if isinstance(node, (ast.StepNode, ast.HappeningNode)):
         compiled = step(node, origin, statement.guard)
-        if header == "at all times":
+        if header is Timing.AT_ALL_TIMES:
             power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))
-        elif header == "end of your turn":
+        elif header is Timing.END_OF_YOUR_TURN:
             power.turn_ends.append(compiled)
         else:
             power.options.append(StepOption(compiled, at, instead=node.instead))
     elif isinstance(node, ast.FollowUpNode):
-        if header == "opponent's turn":
+        if header is Timing.OPPONENTS_TURN:
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
         else:
             power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))

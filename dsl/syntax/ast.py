@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import FollowUpTiming, Modality, Pairing, Piece, Repeat, Scope, SetupKind, SpaceSelector, Verb, WorkerSelector
+from ..vocabulary import FollowUpTiming, HappeningKind, Modality, Pairing, Piece, Repeat, Scope, SetupKind, SpaceSelector, Timing, Verb, WorkerSelector
 from ..vocabulary.parts import Condition
 
 
@@ -98,7 +98,7 @@ class HappeningNode(Node):
     """What the rules make happen: '<victim> is removed from the game', 'that opponent loses the
     game'. `victim` is the worker removed (None for a loss)."""
 
-    kind: str  # "removal" | "removal and build" | "loss" | "slide" | "token"
+    kind: HappeningKind
     victim: Actor | None
     place: Place | None
     token: object = None
@@ -235,8 +235,13 @@ class Statement(Node):
 
 @dataclass(frozen=True)
 class Section(Node):
+    """A header and its sentences. `timing` is None for a header the language does not know (the
+    checker says so, with the nearest one); `once`: '(once per game)' follows the timing."""
+
     header: str
     statements: tuple[Statement, ...]
+    timing: Timing | None = None
+    once: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import SourceError
-from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, LevelChange, Modality, Near, OccupiedBy, Owner, Pairing, Piece,
+from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, HappeningKind, LevelChange, Modality, Near, OccupiedBy, Owner, Pairing, Piece,
                           PieceIs, Region, Repeat, Role, SameSpace, Scope, SetupKind, Sex, SpaceIs, SpaceProperty, SpaceRef,
-                          SpaceSelector, StandsHighest, TargetLevel, TokenKind, Verb, WorkerSelector)
+                          SpaceSelector, StandsHighest, TargetLevel, Timing, TokenKind, Verb, WorkerSelector)
 from ..vocabulary.parts import DOWN, UP, AnyOf
 from . import ast
 from .lexer import LexError, WordLexer
@@ -153,6 +153,12 @@ _VERBS = {"MOVE": (Verb.MOVE, "present"), "MOVES": (Verb.MOVE, "present"), "MOVE
           "REMOVE": (Verb.REMOVE, "present"), "REMOVES": (Verb.REMOVE, "present")}
 
 
+#: The words after a header's timing that limit the section's power to one use in a game.
+ONCE_PER_GAME = " (once per game)"
+#: Each timing by its header text (lower case, single spaces, as the lexer gives it).
+TIMINGS = {timing.value: timing for timing in Timing}
+
+
 class _Rank(int):
     """A player's rank in their team ('the second player of each team'): an int that is not a
     count, so that the setup builders tell the two apart."""
@@ -198,8 +204,11 @@ class _ToAst(Transformer):
 
     def section(self, children: list) -> ast.Section:
         header, *statements = children
-        return ast.Section(line=header.line, column=header.column, header=str(header.value),
-                           statements=tuple(statements))
+        text = str(header.value)
+        once = text.endswith(ONCE_PER_GAME)
+        timing = TIMINGS.get(text[: -len(ONCE_PER_GAME)] if once else text)
+        return ast.Section(line=header.line, column=header.column, header=text, statements=tuple(statements),
+                           timing=timing, once=once)
 
     def statement(self, children: list) -> ast.Statement:
         items = tuple(children)
@@ -273,20 +282,20 @@ class _ToAst(Transformer):
     def removal(self, children: list) -> ast.HappeningNode:
         items = tuple(children)
         victim, place = next(i for i in items if isinstance(i, list))
-        return ast.HappeningNode(victim.line, victim.column, kind="removal", victim=victim, place=place)
+        return ast.HappeningNode(victim.line, victim.column, kind=HappeningKind.REMOVAL, victim=victim, place=place)
 
     def removal_and_build(self, children: list) -> ast.HappeningNode:
         items = tuple(children)
         space = _value(items, SpaceSelector)
         victim = ast.Actor(*_start(items), selector=WorkerSelector(Role.ON_SPACE, Owner.OPPONENTS), words=_words(items))
         place = ast.Place(*_start(items), space=space, words=_words(items))
-        return ast.HappeningNode(*_start(items), kind="removal and build", victim=victim, place=place)
+        return ast.HappeningNode(*_start(items), kind=HappeningKind.REMOVAL_AND_BUILD, victim=victim, place=place)
 
     def slide(self, children: list) -> ast.HappeningNode:
-        return ast.HappeningNode(*_start(tuple(children)), kind="slide", victim=None, place=None)
+        return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.SLIDE, victim=None, place=None)
 
     def opponent_loses(self, children: list) -> ast.HappeningNode:
-        return ast.HappeningNode(*_start(tuple(children)), kind="loss", victim=None, place=None)
+        return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.LOSS, victim=None, place=None)
 
     def victim_on(self, children: list) -> list:
         items = tuple(children)
@@ -324,7 +333,7 @@ class _ToAst(Transformer):
 
     def token_on_built(self, children: list) -> ast.HappeningNode:
         items = tuple(children)
-        return ast.HappeningNode(*_start(items), kind="token", victim=None, place=None, token=_value(items, TokenKind),
+        return ast.HappeningNode(*_start(items), kind=HappeningKind.TOKEN, victim=None, place=None, token=_value(items, TokenKind),
                                  per_game=next(i for i in items if type(i) is int))
 
     def place_token(self, children: list) -> ast.PlaceTokenNode:

@@ -177,3 +177,35 @@ class Pairing(Enum):
 
     ACROSS = "across the table"
     BESIDE = "beside each other"
+
+
+class Timing(Enum):
+    """A section of a card's rules: the rulebook's timing words, as the header writes them (in
+    lower case, without '(once per game)'). Which sentences each may hold is the checker's table."""
+
+    TURN = "turn"
+    YOUR_TURN = "your turn"
+    ALTERNATIVE_TURN_OPTIONAL = "alternative turn (optional)"
+    ALTERNATIVE_TURN = "alternative turn"
+    YOUR_MOVE = "your move"
+    YOUR_BUILD = "your build"
+    ALTERNATIVE_BUILD = "alternative build"
+    END_OF_YOUR_TURN = "end of your turn"
+    START_OF_YOUR_TURN = "start of your turn"
+    OPPONENTS_TURN = "opponent's turn"
+    WIN_CONDITION = "win condition"
+    ALTERNATIVE_WIN_CONDITION = "alternative win condition"
+    LOSS_CONDITION = "loss condition"
+    AT_ALL_TIMES = "at all times"
+    SETUP = "setup"
+
+
+class HappeningKind(Enum):
+    """What an automatic happening is: a worker removed, removed and its space built on, a
+    player's loss, a slide of a worker, a token put on a built block."""
+
+    REMOVAL = "removal"
+    REMOVAL_AND_BUILD = "removal and build"
+    LOSS = "loss"
+    SLIDE = "slide"
+    TOKEN = "token"
