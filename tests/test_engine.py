@@ -180,3 +180,34 @@ def test_the_outcome_key_covers_what_a_rule_reads_later(fast: bool) -> None:
             assert b_up in engine.turns(after_level) and b_up not in engine.turns(after_up)
         else:
             assert (level in turns) != (up in turns)  # one outcome, listed by one of its turns
+
+
+@pytest.mark.parametrize(("reading", "level_move_after_a_build"), [("whole-turn", False), ("late", True)])
+def test_if_possible_is_judged_over_the_whole_turn_or_late(reading: str, level_move_after_a_build: bool) -> None:
+    """Persephone binds Prometheus ('if possible, at least one worker must move up'). A1 on b2
+    (level 0) could move up onto c2 (level 1). Over the whole turn a move up is possible, so a turn
+    that builds first (after which Prometheus may not move up) must not be played. Read late, at
+    the moment of the move: after the first build no move up is possible, so that turn is legal.
+    Turns that move up are legal both ways, and a plain level move is illegal both ways."""
+    from santorini.dsl.vocabulary import IfPossible
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    bga = load_pack("bga")
+    engine = Engine(bga.base.power, [[bga.cards["Prometheus"].power], [bga.cards["Persephone"].power]],
+                    if_possible=IfPossible(reading))
+    state = GameState(seats=[Seat("A", 0, ("Prometheus",)), Seat("B", 1, ("Persephone",))], team_letters=["A", "B"])
+    state.set_height(parse_square("c2"), 1)
+    for team, number, square in ((0, 1, "b2"), (0, 2, "e5"), (1, 1, "a5"), (1, 2, "e1")):
+        state.add_worker(team, number, parse_square(square))
+
+    def legal(text: str) -> bool:
+        try:
+            engine.play(state, parse_turn(state, text))
+        except IllegalTurn:
+            return False
+        return True
+    assert legal("move A1 c2; build A1 c3")
+    assert not legal("move A1 b3; build A1 b4")
+    assert legal("build A1 a1; move A1 b3; build A1 b4") is level_move_after_a_build

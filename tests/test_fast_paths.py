@@ -249,7 +249,8 @@ def games(pack: str, seats: tuple[str, str]) -> tuple[Game, Engine] | None:
         game = new_game(load_pack(pack), parse_players(list(seats)))
     except SetupError:
         return None
-    generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards], fast=False)
+    generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards], fast=False,
+                     if_possible=load_pack(pack).if_possible)
     return game, generic
 
 
@@ -286,7 +287,7 @@ def team_games(pack: str, seats: tuple[str, ...]) -> tuple[Game, Engine] | None:
     except SetupError:
         return None
     generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards],
-                     teams=[seat.team for seat in game.state.seats], fast=False)
+                     teams=[seat.team for seat in game.state.seats], fast=False, if_possible=load_pack(pack).if_possible)
     return game, generic
 
 
@@ -464,3 +465,15 @@ def test_two_workers_coming_back_make_one_outcome() -> None:
     assert back and len(built) == len(set(built))  # ...where only one of them comes back to build
     assert {11, 7} <= set(built)
     assert disagreement(fast, generic, state, [1, 2, 3]) is None
+
+
+def test_explaining_a_refused_turn_ends_when_repeated_moves_can_cycle() -> None:
+    """Found by the team-game comparison: Triton (B) on an almost domed board, a refused variant
+    of a turn. Explaining it searches past the written steps, where Triton's moves along the
+    perimeter can come back to a state: that search must know it has been there (it recursed
+    without end when the depth of the search was part of what it remembered)."""
+    position = Position(heights=(0,) * 25, domes=tuple(i in (3, 4, 7, 8, 9, 10, 11) or i >= 13 for i in range(25)),
+                        squares=(12, 6, 2, 1), to_move=1, last=None)
+    game, generic = team_games("bga", ("Aphrodite", "Triton", "Aphrodite", "Aphrodite"))
+    state = position.on(game.restart().state)
+    assert disagreement(game.engine, generic, state, [0, 0, 0]) is None

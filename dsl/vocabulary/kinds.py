@@ -209,3 +209,13 @@ class HappeningKind(Enum):
     LOSS = "loss"
     SLIDE = "slide"
     TOKEN = "token"
+
+
+class IfPossible(Enum):
+    """When a pack judges whether an 'if possible' obligation can be met: over the whole turn (some
+    complete legal turn meets it), or late, at the moment it applies (some step meets it, whether
+    or not the turn can then be completed: a player who can only meet it by a step after which the
+    turn cannot go on has no turn)."""
+
+    WHOLE_TURN = "whole-turn"
+    LATE = "late"

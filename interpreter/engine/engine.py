@@ -27,7 +27,7 @@ from random import Random
 import dataclasses
 
 from ...dsl.errors import SantoriniError
-from ...dsl.vocabulary import (FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
+from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
                                WorkerSelector)
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
@@ -86,10 +86,12 @@ class Engine:
     """The rules of one game: the base card and each seat's powers, compiled."""
 
     def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True,
-                 teams: Sequence[int] | None = None) -> None:
+                 teams: Sequence[int] | None = None, if_possible: IfPossible = IfPossible.WHOLE_TURN) -> None:
         """`teams[seat]`: the team each seat plays for (by default, a team per seat). `fast=False`
-        turns the fast paths off, so tests can compare them with the generic chain."""
+        turns the fast paths off, so tests can compare them with the generic chain. `if_possible`:
+        the pack's reading of 'if possible' obligations."""
         self.fast = fast
+        self.if_possible = if_possible
         teams = list(teams) if teams is not None else list(range(len(seat_powers)))
         self.seat_rules = [gather(seat, teams[seat], base, powers) for seat, powers in enumerate(seat_powers)]
         if any(step.repeat.times is None for rules in self.seat_rules for program in rules.programs
@@ -209,11 +211,16 @@ class Engine:
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
-            required = self._obligations_in_force(walk, run)
-            if not required:
+            required, late = self._obligations_in_force(walk, run)
+            if not required and not late:
                 return run(walk)
             leaf = walk.leaf
-            walk.leaf = lambda w: all(test(w, -1, -1, -1, 0, 0, None) for test in required) and leaf(w)
+            if late:
+                met_late = self._late_judge(walk, run, required, late)
+                walk.leaf = lambda w: (all(test(w, -1, -1, -1, 0, 0, None) for test in required) and met_late(w)
+                                       and leaf(w))
+            else:
+                walk.leaf = lambda w: all(test(w, -1, -1, -1, 0, 0, None) for test in required) and leaf(w)
             walk.keyed_by_board = False  # an outcome is kept only if its turn meets the obligations
             try:
                 return run(walk)
@@ -221,23 +228,65 @@ class Engine:
                 walk.leaf = leaf
         return root
 
-    def _obligations_in_force(self, walk: Walk, run: Callable[[Walk], bool]) -> list:
-        """The obligations other seats' powers lay on this turn; one that binds only 'if possible'
-        is in force when some turn meets it (judged over the whole turn)."""
-        required = []
+    def _obligations_in_force(self, walk: Walk, run: Callable[[Walk], bool]) -> tuple[list, list]:
+        """The obligations other seats' powers lay on this turn: those in force (a test every turn
+        must pass), and those read late (test, verb). One that binds only 'if possible' is in force
+        when some turn meets it, judged over the whole turn; read late (the pack's setting), it is
+        judged at the moment it applies, the first step of its verb (`_late_judge`)."""
+        required, late = [], []
         state = walk.state
         for holder, team, obligation, test in self.obligations:
             if holder in state.out or team == walk.team:
                 continue
-            if obligation.if_possible:  # possible together with the obligations already in force
-                def meets(w: Walk, test=test, before=tuple(required)) -> bool:
-                    return all(t(w, -1, -1, -1, 0, 0, None) for t in (*before, test))
-                probe = Walk(state, meets)
-                probe.banned, probe.forbid_up, probe.forbid_down = walk.banned, walk.forbid_up, walk.forbid_down
-                if not run(probe):
+            if obligation.if_possible:
+                verb = _verb_of(obligation.requirement)
+                if self.if_possible is IfPossible.LATE and verb is not None:
+                    late.append((test, verb.value))
                     continue
+                if not self._possible(walk, run, (*required, test)):
+                    continue  # possible together with the obligations already in force, or not at all
             required.append(test)
-        return required
+        return required, late
+
+    def _possible(self, walk: Walk, run: Callable[[Walk], bool], tests: tuple,
+                  prefix: tuple[Action, ...] | None = None, state: GameState | None = None) -> bool:
+        """Whether some complete turn (beginning with `prefix`, if given) meets every test."""
+        least = len(prefix) if prefix is not None else 0
+        found = False
+
+        def meets(w: Walk) -> bool:
+            nonlocal found
+            found = found or (len(w.path) >= least and all(t(w, -1, -1, -1, 0, 0, None) for t in tests))
+            return found  # (past a written prefix the walk may go on after a stop: `found` says it)
+        if prefix is None:
+            probe = Walk(state or walk.state, meets)
+        else:
+            probe = Walk(state or walk.state, meets, script=prefix, frontier=set())
+        probe.banned, probe.forbid_up, probe.forbid_down = walk.banned, walk.forbid_up, walk.forbid_down
+        probe.domelike = walk.domelike
+        run(probe)
+        return found
+
+    def _late_judge(self, walk: Walk, run: Callable[[Walk], bool], required: list, late: list) -> Callable[[Walk], bool]:
+        """For obligations read late: a complete turn passes one if it meets it, or if, at the
+        first step of its verb, no way on from the steps taken before meets it (judged from a copy
+        of the turn's starting state, once per such beginning)."""
+        start = walk.state.copy()
+        known: dict[tuple, bool] = {}
+
+        def met(w: Walk) -> bool:
+            for test, verb in late:
+                if test(w, -1, -1, -1, 0, 0, None):
+                    continue
+                path = tuple(w.path)
+                first = next((i for i, action in enumerate(path) if action[0] == verb), len(path))
+                prefix = path[:first]
+                if prefix not in known:
+                    known[prefix] = self._possible(walk, run, (*required, test), prefix, start)
+                if known[prefix]:
+                    return False
+            return True
+        return met
 
     def _enumerate_with_facts(self, walk: Walk, enumerate_outcomes: StepFn) -> None:
         """A fast enumeration keys outcomes by the board; where this seat's turns have facts that
@@ -659,6 +708,13 @@ class Engine:
             return
         for steps in self.outcomes(state).values():
             yield self.perft(self.play(state, steps), depth - 1)
+
+
+def _verb_of(condition: object) -> Verb | None:
+    """The verb an obligation's requirement is about ('at least one worker must move up'), if it
+    is about one kind of step this turn."""
+    pattern = getattr(condition, "pattern", None)
+    return getattr(pattern, "verb", None)
 
 
 def _conclude(state: GameState, steps: Sequence[Action], events: tuple, winner: int | None) -> None:

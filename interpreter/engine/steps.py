@@ -930,7 +930,10 @@ def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     """A repeated step ('any number of times') can come back to a state it has been in; each
     (step, state, last actor) is explored once. When matching a written turn the depth counts
     too, since the same state may be passed through at two points of the written turn."""
-    key = (id(step), walk.state.hash, walk.last_actor, depth if walk.script is not None else 0)
+    script = walk.script
+    # Within a written turn the depth counts (a state may be passed through at two points of it);
+    # past its end (looking for a completion) it does not, or a cycle of moves would never end.
+    key = (id(step), walk.state.hash, walk.last_actor, depth if script is not None and depth <= len(script) else -1)
     if key in walk.visited:
         return False
     walk.visited.add(key)

@@ -118,7 +118,8 @@ def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = 
     players = _paired(mode, players)
     seats, team_letters = _seats(players)
     state = GameState(seats=seats, team_letters=team_letters)
-    engine = Engine(pack.base.power, [[c.power for c in seat] for seat in cards], teams=[s.team for s in seats])
+    engine = Engine(pack.base.power, [[c.power for c in seat] for seat in cards], teams=[s.team for s in seats],
+                    if_possible=pack.if_possible)
     return Game(pack, mode, list(players), cards, engine, state)
 
 

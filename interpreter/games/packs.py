@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ... import __version__
 from ...dsl import LANGUAGE_VERSION
 from ...dsl.errors import SantoriniError, SourceError, SourceErrors
-from ...dsl.vocabulary import Power
+from ...dsl.vocabulary import IfPossible, Power
 from .cache import cached, installation_tag, source_key, stale
 
 if TYPE_CHECKING:
@@ -89,6 +89,11 @@ class Pack:
     #: Every god and hero name of the pack's edition (pack.yaml's `edition_cards`, or its
     #: parent's), cards the pack does not have yet included: what a card's `bans` may name.
     edition_cards: tuple[str, ...] = ()
+
+    @property
+    def if_possible(self) -> IfPossible:
+        """The pack's reading of 'if possible' (pack.yaml's settings)."""
+        return IfPossible(self.settings["if_possible"])
 
     def card(self, name: str) -> Card | None:
         """The card of that name (any case); None for 'Mortal' (no power)."""
