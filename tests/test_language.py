@@ -130,6 +130,21 @@ def test_rule_numbers_are_short() -> None:
         parse_rules("Setup:\n  you place " + "9" * 5000 + " workers.", ORIGIN)
 
 
+def test_a_win_may_depend_on_the_number_of_players() -> None:
+    text = ("Win Condition:\n  in a game of 3 players, you also win if your worker moves into a space neighboring "
+            "your workers standing on its level.")
+    rules = parse_rules(text, ORIGIN)
+    assert check_rules(rules, ORIGIN, "god") == []
+    [win] = compile_rules(rules, ORIGIN, "X").wins
+    assert win.when.counts == (3,) and win.pattern.filters[0].same_level
+    [message] = check("Your Move:\n  in a game of 3 players, your worker may move into an opponent worker's space "
+                      "by forcing that worker to the space yours just vacated.")
+    assert "a condition ('if ...') on a step option ('your worker may ...') is not in the language yet" in message
+    [message] = check("Win Condition:\n  in a game of 1 or 3 players, you also win if your worker moves down two or "
+                      "more levels.")
+    assert "a game has 2 to 8 players" in message
+
+
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
      "a board rule belongs to the base card, not on a god card"),

@@ -94,7 +94,8 @@ ONLY_ON = {
 }
 
 #: The conditions a guard ('if ...') may put on each kind of sentence.
-GUARDED = {PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
+GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
+           PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
            END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level')"}
 
 
@@ -222,6 +223,13 @@ class _Checker:
         if kind not in GUARDED:
             self.error(guard, f"a condition ('if ...') on {kind.value} is not in the language yet: conditions guard "
                               f"{' and '.join(k.value for k in GUARDED)}")
+            return
+        if isinstance(guard, ast.PlayerCountNode) or kind is WIN:
+            if not isinstance(guard, ast.PlayerCountNode) or kind is not WIN:
+                self.error(guard, "'in a game of N players' guards a win condition, and a win condition is guarded "
+                                  "by it alone, for now")
+            elif not all(2 <= count <= 8 for count in guard.counts) or len(set(guard.counts)) != len(guard.counts):
+                self.error(guard, "a game has 2 to 8 players, each number said once")
             return
         if kind is END_STEP:
             if isinstance(guard, ast.WorkerStateNode):

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, HappeningKind, Timing, AllOf, BuildThere, ChangeCounter, DomeLike, FirstTurn, SetupKind, Teams, OppositeEdges, PlaceFirst,
+from ..vocabulary import (ANY_NUMBER, ONCE, HappeningKind, PlayerCount, Timing, AllOf, BuildThere, ChangeCounter, DomeLike, FirstTurn, SetupKind, Teams, OppositeEdges, PlaceFirst,
                           PlacementArea, Reserve, WorkerSexes, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
                           LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, PieceIs, Placement, Power, Program, Prohibition, Quantity,
                           Region, Role, SameSpace, Scope, SpaceIs, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
@@ -80,6 +80,8 @@ def condition(node: ast.ConditionNode) -> Condition:
         return CountIs(Quantity.COMPLETE_TOWERS, Compare.GE, node.count)
     if isinstance(node, ast.FlankedNode):
         return Flanked(Owner.OPPONENTS)
+    if isinstance(node, ast.PlayerCountNode):
+        return PlayerCount(node.counts)
     scope = next(q.scope for q in node.qualifiers if q.scope is not None)
     return Happened(scope, pattern(node))
 
@@ -160,10 +162,12 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         piece = (PieceIs(node.piece),) if node.piece is not None else ()
         power.prohibitions.append(Prohibition(binds, node.verb, (*piece, *filters(node.qualifiers, node.verb)), when, at))
     elif isinstance(node, ast.WinNode):
+        when = condition(statement.guard) if statement.guard is not None else None
         if isinstance(node.pattern, ast.PatternNode):
-            power.wins.append(WinOnStep(pattern(node.pattern), at))
+            power.wins.append(WinOnStep(pattern(node.pattern), at, when))
         else:
-            power.wins_when.append(WinWhen(condition(node.pattern), at))
+            test = condition(node.pattern)
+            power.wins_when.append(WinWhen(test if when is None else AllOf((when, test)), at))
     elif isinstance(node, ast.LossNode):
         power.losses.append(LoseWhenStuck(at))
     elif isinstance(node, ast.PlacementNode):

@@ -136,7 +136,14 @@ class FlankedNode(Node):
     count: int
 
 
-ConditionNode = PatternNode | WorkerStateNode | TowersNode | FlankedNode
+@dataclass(frozen=True)
+class PlayerCountNode(Node):
+    """'in a game of 3 players' (or 'of 2 or 4 players'): the number of players."""
+
+    counts: tuple[int, ...]
+
+
+ConditionNode = PatternNode | WorkerStateNode | TowersNode | FlankedNode | PlayerCountNode
 
 
 @dataclass(frozen=True)

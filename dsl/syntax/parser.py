@@ -125,7 +125,7 @@ def _words(items: tuple) -> str:
     return " ".join(parts).replace(" 's", "'s")
 
 
-_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode)
+_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.PlayerCountNode)
 
 
 def _qualifiers(items: tuple) -> tuple[ast.Qualifier, ...]:
@@ -215,6 +215,11 @@ class _ToAst(Transformer):
         guard = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, _CONDITIONS)), None)
         clause = next(i for i in items if isinstance(i, ast.Node) and not isinstance(i, _CONDITIONS))
         return ast.Statement(*_start(items), guard=guard, clause=clause)
+
+    def player_count(self, children: list) -> _Words:
+        items = tuple(children)
+        counts = tuple(i for i in items if type(i) is int)
+        return _Words(*_start(items), _words(items), ast.PlayerCountNode(*_start(items), counts=counts))
 
     def guard(self, children: list) -> _Words:
         items = tuple(children)
@@ -559,14 +564,16 @@ class _ToAst(Transformer):
         filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
         filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
         lower = any(isinstance(i, _Words) and i.value == "lower" for i in items)
-        filters += [Near(i.value.owner, lower, i.value.level) for i in items
+        filters += [Near(i.value.owner, lower, i.value.level, i.value.same_level) for i in items
                     if isinstance(i, _Words) and isinstance(i.value, Near)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
 
     def near_workers(self, children: list) -> _Words:
         items = tuple(children)
         levels = [i for i in items if type(i) is int]
-        return _Words(*_start(items), _words(items), Near(_value(items, Owner), level=levels[0] if levels else None))
+        same = any(isinstance(i, Token) and i.type == "ITS" for i in items)
+        return _Words(*_start(items), _words(items), Near(_value(items, Owner), level=levels[0] if levels else None,
+                                                          same_level=same))
 
     other_side_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE))
     over_worker_space = _space(lambda items: SpaceSelector(Region.OVER_WORKER))

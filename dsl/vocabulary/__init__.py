@@ -10,7 +10,7 @@ from .hooks import (BoardRule, DomeLike, FirstTurn, FollowUp, LoseWhenStuck, Obl
 from .kinds import (Compare, Counter, FollowUpTiming, HappeningKind, IfPossible, Modality, Owner, Pairing, Piece, Quantity, Region, Role, Scope, SetupKind, Sex, SpaceProperty, Timing,
                     SpaceRef, TokenKind, Verb)
 from .parts import (ANY_NUMBER, CONDITION_TYPES, EFFECT_TYPES, ONCE, AllOf, AnyOf, BuildThere, ChangeCounter, Condition, CountIs, Effect,
-                    Flanked, Force, Happened, LastMoves, LevelChange, Near, Not, OccupiedBy, PieceIs, Repeat, SameSpace, SpaceIs,
+                    Flanked, Force, Happened, LastMoves, LevelChange, Near, Not, OccupiedBy, PieceIs, PlayerCount, Repeat, SameSpace, SpaceIs,
                     SpaceSelector, StandsHighest, Step, StepPattern, TargetLevel, Where, WorkerSelector, WorkersAre)
 
 __all__ = [
@@ -18,7 +18,7 @@ __all__ = [
     "Reserve", "SetupRule", "SetupKind", "Timing", "HappeningKind", "IfPossible", "Teams", "FirstTurn", "Pairing", "WorkerSexes", "Compare", "Condition",
     "CountIs", "Effect", "Flanked", "FollowUp", "FollowUpTiming", "Force", "Happened", "LevelChange", "LoseWhenStuck",
     "LastMoves", "Modality", "Near", "Not", "Obligation", "Sex", "StandsHighest", "WinVeto", "WinWhen", "WorkersAre",
-    "OccupiedBy", "Owner", "Piece", "PieceIs", "Placement", "Power", "Program", "Prohibition", "Quantity",
+    "OccupiedBy", "Owner", "Piece", "PieceIs", "PlayerCount", "Placement", "Power", "Program", "Prohibition", "Quantity",
     "Region", "Repeat", "Role", "SameSpace", "Scope", "SpaceIs", "SpaceProperty", "SpaceRef", "SpaceSelector",
     "Step", "StepOption", "StepPattern", "TargetLevel", "Verb", "Where", "WinOnStep", "WorkerSelector",
 ]

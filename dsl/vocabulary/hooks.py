@@ -71,6 +71,8 @@ class WinOnStep:
 
     pattern: StepPattern
     where: Where
+    #: Only while this holds ('in a game of 3 players, you also win if ...').
+    when: Condition | None = None
 
 
 @dataclass(frozen=True)

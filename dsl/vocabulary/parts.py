@@ -83,11 +83,13 @@ class OccupiedBy:
 class Near:
     """The target neighbours a worker of `owner` ('a space neighboring your workers'); with
     `lower`, the target is lower than that worker's space ('a lower space neighboring ...'); with
-    `level`, that worker stands on that level ('... neighboring your workers standing on level 1')."""
+    `level`, that worker stands on that level ('... neighboring your workers standing on level 1');
+    with `same_level`, on the target's level ('... standing on its level')."""
 
     owner: Owner
     lower: bool = False
     level: int | None = None
+    same_level: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,13 +171,21 @@ class CountIs:
     amount: int
 
 
+@dataclass(frozen=True)
+class PlayerCount:
+    """The game has one of these numbers of players ('in a game of 3 players'): counted from
+    the seats, those out included (a game of three stays one)."""
+
+    counts: tuple[int, ...]
+
+
 Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | StandsHighest | Flanked
-             | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs)
+             | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs | PlayerCount)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
                                      StandsHighest, Flanked, LastMoves, Not, AnyOf, AllOf, Happened, WorkersAre,
-                                     CountIs)
+                                     CountIs, PlayerCount)
 
 
 # ---- selectors -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Compare, Condition, CountIs, Flanked, Happened, LastMoves, LevelChange, Near,
                                Not,
-                               OccupiedBy, Owner, Piece, PieceIs, Quantity, Role, SameSpace, Scope, SpaceIs,
+                               OccupiedBy, Owner, Piece, PieceIs, PlayerCount, Quantity, Role, SameSpace, Scope, SpaceIs,
                                SpaceProperty, SpaceRef, StandsHighest, StepPattern, TargetLevel, Verb, WorkerSelector,
                                WorkersAre)
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES
@@ -160,7 +160,7 @@ def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
 
 
 def _near(judge: Judge, part: Near) -> Test:
-    owned, lower, level = judge.owned(part.owner), part.lower, part.level
+    owned, lower, level, same = judge.owned(part.owner), part.lower, part.level, part.same_level
 
     def near(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
         st = walk.state
@@ -169,8 +169,14 @@ def _near(judge: Judge, part: Near) -> Test:
         return any(positions[w] in around and owned(st.worker_team[w])
                    and (not lower or heights[positions[w]] > heights[target])
                    and (level is None or heights[positions[w]] == level)
+                   and (not same or heights[positions[w]] == heights[target])
                    for w in range(len(positions)) if positions[w] >= 0 and w != worker)
     return near
+
+
+def _player_count(judge: Judge, part: PlayerCount) -> Test:
+    counts = frozenset(part.counts)
+    return lambda walk, *view: len(walk.state.seats) in counts
 
 
 def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
@@ -303,7 +309,7 @@ COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Flanked: _flanked,
     LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,
-    Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is,
+    Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is, PlayerCount: _player_count,
 }
 _missing = set(CONDITION_TYPES) - set(COMPILERS)
 if _missing:  # pragma: no cover - a part added to the vocabulary and not here

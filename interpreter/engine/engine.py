@@ -142,7 +142,8 @@ class Engine:
     def _move_wins(self, rules: SeatRules, judge: Judge):  # noqa: ANN202 - a WinCheck
         """Whether a move of this seat wins: one of its wins matches and no veto of a seat that
         binds it does."""
-        wins = [judge.pattern(win.pattern) for win in rules.wins]
+        wins = [_guarded(judge.pattern(win.pattern), judge.compile(win.when) if win.when is not None else None)
+                for win in rules.wins]
         vetoes = [(seat_rules.seat, Judge(seat_rules.seat, seat_rules.team).pattern(veto.pattern))
                   for seat_rules in self.seat_rules if seat_rules.team != rules.team for veto in seat_rules.vetoes]
         team = rules.team
@@ -708,6 +709,13 @@ class Engine:
             return
         for steps in self.outcomes(state).values():
             yield self.perft(self.play(state, steps), depth - 1)
+
+
+def _guarded(win: Callable, when: Callable | None) -> Callable:
+    """A win check that holds only while its guard does ('in a game of 3 players')."""
+    if when is None:
+        return win
+    return lambda walk, event: when(walk, -1, -1, -1, 0, 0, None) and win(walk, event)
 
 
 def _verb_of(condition: object) -> Verb | None:

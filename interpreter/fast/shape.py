@@ -181,7 +181,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                 build_options.append(DomeAtAnyLevel())
             else:
                 return None
-    wins = [_win(w.pattern) for w in rules.wins]
+    wins = [_win(w.pattern) if w.when is None else None for w in rules.wins]
     if any(w is None for w in wins):
         return None
     if rules.memory and not _one_move(programs, followups, move_options):
