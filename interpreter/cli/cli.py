@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.errors import SantoriniError, SourceError, SourceErrors
 from ..games.game import Game, SetupError, new_game, parse_players
 from ..games.human import HumanAgent
 from ..games.packs import MORTAL, PackError, UnknownName, resolve_pack
@@ -45,6 +45,8 @@ def reports_bad_input(command: Callable) -> Callable:
             click.echo(str(err), err=True)
             sys.exit(EXIT_BAD_INPUT)
         except (SourceError, UnknownName, SetupError, NotationError) as err:
+            bad_input(str(err))
+        except SantoriniError as err:  # any other error of the package's own: one message, never a traceback
             bad_input(str(err))
         return None
     return run
