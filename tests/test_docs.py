@@ -1,0 +1,63 @@
+"""The rule texts that docs/language.md shows are the language: every ```text block there parses
+and passes the checker, as the kind of file it is written for (a base card's fragment, a mode's
+setup, or a god's rules), except a block marked '# faulty', which must fail. A change to the
+grammar or the checker that leaves the reference behind fails here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from santorini.dsl.errors import SourceError
+from santorini.dsl.semantics.checker import check_rules
+from santorini.dsl.syntax.parser import Origin, parse_rules
+from support import REPO
+
+TEXT = (REPO / "docs" / "language.md").read_text(encoding="utf-8")
+BLOCKS = [(TEXT[:m.start()].count("\n") + 2, m.group(1)) for m in re.finditer(r"```text\n(.*?)```", TEXT, re.S)]
+#: What only the base card says (its board rules, its turn, the standard win).
+BASE_ONLY = re.compile(r"^(At All Times:\n  a worker (moves|builds)|Turn:|Win Condition:\n  you win if)", re.M)
+MODE_ONLY = re.compile(r"teammates|each player places|of each team")
+
+
+def kind_of(block: str) -> str:
+    if BASE_ONLY.search(block):
+        return "base"
+    return "mode" if MODE_ONLY.search(block) else "god"
+
+
+def faults(block: str, kind: str) -> list[str]:
+    origin = Origin("language.md", 1, 1)
+    try:
+        rules = parse_rules(block, origin)
+    except SourceError as err:
+        return [err.message]
+    messages = [e.message for e in check_rules(rules, origin, kind)]
+    if kind == "base":  # a fragment of the base card: the rest of it is elsewhere
+        messages = [m for m in messages if not m.startswith("the base card needs")]
+    return messages
+
+
+def test_the_reference_has_rule_texts() -> None:
+    assert len(BLOCKS) >= 60
+
+
+@pytest.mark.parametrize(("line", "block"), BLOCKS, ids=[f"line-{line}" for line, _ in BLOCKS])
+def test_each_rule_text_of_the_reference_is_the_language(line: int, block: str) -> None:
+    found = faults(block, kind_of(block))
+    if block.lstrip().startswith("# faulty"):
+        assert found, f"docs/language.md:{line}: a block marked faulty passes the check"
+    else:
+        assert not found, f"docs/language.md:{line}: {found}"
+
+
+def test_the_scenario_guides_example_runs_and_passes(tmp_path) -> None:  # noqa: ANN001
+    from santorini.interpreter.games.scenario import check, load_scenario
+    guide = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    examples = [m.group(1) for m in re.finditer(r"```yaml\n(.*?)```", guide, re.S) if "edition:" in m.group(1)]
+    assert examples
+    for index, example in enumerate(examples):
+        path = tmp_path / f"example-{index}.yaml"
+        path.write_text(example, encoding="utf-8")
+        assert check(load_scenario(path)) == []
