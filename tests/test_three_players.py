@@ -6,6 +6,7 @@ allow three players."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from santorini.interpreter.games.game import (
 )
 from santorini.interpreter.games.packs import MORTAL, PackError, load_pack, load_pack_folder, resolve_pack
 from santorini.interpreter.games.play import RandomAgent, run_game
-from santorini.interpreter.games.scenario import check, load_scenario
+from santorini.interpreter.games.scenario import ScenarioError, check, load_scenario
 from santorini.interpreter.model.board import parse_square
 from santorini.interpreter.model.notation import parse_turn
 from support import PACKS, REPO
@@ -364,3 +365,24 @@ def test_two_god_form_is_unchanged() -> None:
     assert result.exit_code == 0
     assert result.output.splitlines()[0] == "pack bga, mode standard, seed 7; A: Apollo, B: Athena"
     assert run("play", "--gods", "Apollo", "Athena", "--players", "2", "--seed", "7").output == result.output
+
+
+# ---- a position with a seat already out (scenario extension 'out')
+def test_a_scenario_may_say_a_seat_is_out_and_the_turn_skips_it(tmp_path: Path) -> None:
+    path = REPO / "tests" / "scenarios" / "bga" / "three-players-a-seat-already-out.yaml"
+    scenario = load_scenario(path)
+    state = scenario.state
+    assert state.out == {1} and state.seats[state.to_move].letter == "C"
+    after = scenario.game.engine.play(state, parse_turn(state, "move C1 c4; build C1 c5"))
+    assert after.seats[after.to_move].letter == "A"  # B is skipped
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"out": ["B"]}, "seat B is out, so its workers are not on the board (B1, B2 are)"),
+    ({"out": ["B"], "workers": {"A1": "c3", "A2": "c4", "C1": "e1", "C2": "a5"}, "to_move": "B"},
+     "seat B is out and does not move"),
+    ({"out": ["B", "C"], "workers": {"A1": "c3", "A2": "c4"}}, "at least two teams must still be playing"),
+])
+def test_a_seat_out_must_be_consistent(tmp_path: Path, changes: dict, message: str) -> None:
+    with pytest.raises(ScenarioError, match=re.escape(message)):
+        position(tmp_path, "bga", GODS, **changes)

@@ -70,6 +70,7 @@ def load_scenario(path: str | Path) -> Scenario:
     _place_workers(document, game, fail)
     _put_tokens(document, game, fail)
     _set_cards(document, game, fail)
+    _set_out(document, game, fail)
     if "placing" in data:
         if data.get("history"):
             raise fail(("history",), "a position in setup ('placing') has no history of turns")
@@ -90,6 +91,10 @@ def load_scenario(path: str | Path) -> Scenario:
             state.to_move = seat_index(state, data["to_move"])
         except SetupError as err:
             raise fail(("to_move",), str(err)) from None
+    if state.to_move in state.out:
+        letter = state.seats[state.to_move].letter
+        raise fail(("to_move",) if "to_move" in data else ("out",),
+                   f"seat {letter} is out and does not move; say which seat does ('to_move')")
     for index, turn_text in enumerate(data.get("history", [])):
         resolve_all_stuck(game)  # seat order: with three or more teams a stuck seat is out, then the next plays
         if game.state.winner is not None:
@@ -178,6 +183,29 @@ def _put_tokens(document: Document, game: Game, fail) -> None:  # noqa: ANN001
         if state.blocked[square] or square in state.tokens:
             raise fail(("tokens", space), f"token '{kind}': {space} already holds a worker, a dome or a token")
         state.set_token(square, (kind, holders[0]))
+
+
+def _set_out(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+    """`out: [C]`: seats that have lost already; their team leaves with them, and nothing of
+    theirs may be on the board."""
+    state = game.state
+    letters = [letter.upper() for letter in document.data.get("out", [])]
+    if not letters:
+        return
+    if len(state.team_letters) < 3:
+        raise fail(("out",), "only a game of three or more teams goes on after a player loses")
+    for index, letter in enumerate(letters):
+        try:
+            seat = seat_index(state, letter)
+        except SetupError as err:
+            raise fail(("out", index), str(err)) from None
+        team = state.seats[seat].team
+        if state.team_workers(team):
+            names = ", ".join(state.worker_name(w) for w in state.team_workers(team))
+            raise fail(("out", index), f"seat {letter} is out, so its workers are not on the board ({names} are)")
+        state.out.update(i for i, other in enumerate(state.seats) if other.team == team)
+    if len(state.teams_in_play()) < 2:
+        raise fail(("out",), "at least two teams must still be playing")
 
 
 def _set_cards(document: Document, game: Game, fail) -> None:  # noqa: ANN001
