@@ -211,3 +211,43 @@ def test_if_possible_is_judged_over_the_whole_turn_or_late(reading: str, level_m
     assert legal("move A1 c2; build A1 c3")
     assert not legal("move A1 b3; build A1 b4")
     assert legal("build A1 a1; move A1 b3; build A1 b4") is level_move_after_a_build
+
+
+GUARDED_OPTION = "Your Build:\n  if your worker moved up this turn, your worker may build a dome at any level."
+GUARDED_FOLLOW_UP = ("Your Move:\n  if your worker moved up this turn, after your worker moves, it may move one "
+                     "additional time, not back to its starting space.")
+
+
+@pytest.mark.parametrize(("rules", "turn", "allowed"), [
+    (GUARDED_OPTION, "move A1 c3; dome A1 d4", True),     # moved up (b2 level 0 -> c3 level 1): a dome anywhere
+    (GUARDED_OPTION, "move A1 b3; dome A1 b4", False),    # a level move: no dome on level 0
+    (GUARDED_OPTION, "move A1 b3; build A1 b4", True),
+    (GUARDED_FOLLOW_UP, "move A1 c3; move A1 d4; build A1 d5", True),   # moved up: a second move
+    (GUARDED_FOLLOW_UP, "move A1 b3; move A1 b4; build A1 b5", False),  # did not: no second move
+    (GUARDED_FOLLOW_UP, "move A1 b3; build A1 b4", True),
+])
+def test_a_condition_may_guard_a_step_option_or_a_follow_up(rules: str, turn: str, allowed: bool) -> None:
+    """An invented card's rules: the option or the follow-up holds only while its condition does.
+    A1 on b2 (level 0); c3 is level 1, every other space level 0."""
+    from santorini.dsl.semantics.checker import check_rules
+    from santorini.dsl.semantics.compiler import compile_rules
+    from santorini.dsl.syntax.parser import Origin, parse_rules
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    origin = Origin("invented.yaml", 1, 1)
+    parsed = parse_rules(rules, origin)
+    assert check_rules(parsed, origin, "god") == []
+    engine = Engine(load_pack("bga").base.power, [[compile_rules(parsed, origin, "Invented")], []])
+    assert engine.shapes[0] is None  # a guarded option or follow-up is the generic chain's
+    state = GameState(seats=[Seat("A", 0, ("Invented",)), Seat("B", 1, ())], team_letters=["A", "B"])
+    state.set_height(parse_square("c3"), 1)
+    for team, number, square in ((0, 1, "b2"), (0, 2, "e5"), (1, 1, "a5"), (1, 2, "e1")):
+        state.add_worker(team, number, parse_square(square))
+    try:
+        engine.play(state, parse_turn(state, turn))
+        accepted = True
+    except IllegalTurn:
+        accepted = False
+    assert accepted is allowed

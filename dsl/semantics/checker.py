@@ -95,6 +95,10 @@ ONLY_ON = {
 
 #: The conditions a guard ('if ...') may put on each kind of sentence.
 GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
+           OPTION: "what happened this turn or on your last turn, where your workers stand, the towers on the board "
+                   "or the number of players ('if your worker moved up this turn, ...')",
+           FOLLOW_UP: "what happened this turn or on your last turn, where your workers stand, the towers on the "
+                      "board or the number of players ('if your worker moved up this turn, ...')",
            PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
            END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level')"}
 
@@ -225,11 +229,14 @@ class _Checker:
                               f"{' and '.join(k.value for k in GUARDED)}")
             return
         if isinstance(guard, ast.PlayerCountNode) or kind is WIN:
-            if not isinstance(guard, ast.PlayerCountNode) or kind is not WIN:
-                self.error(guard, "'in a game of N players' guards a win condition, and a win condition is guarded "
-                                  "by it alone, for now")
+            if not isinstance(guard, ast.PlayerCountNode) or kind not in (WIN, OPTION, FOLLOW_UP):
+                self.error(guard, "'in a game of N players' guards a win condition, a step option or a follow-up, "
+                                  "and a win condition is guarded by it alone, for now")
             elif not all(2 <= count <= 8 for count in guard.counts) or len(set(guard.counts)) != len(guard.counts):
                 self.error(guard, "a game has 2 to 8 players, each number said once")
+            return
+        if kind in (OPTION, FOLLOW_UP):
+            self.step_guard(guard, kind)
             return
         if kind is END_STEP:
             if isinstance(guard, ast.WorkerStateNode):
@@ -248,6 +255,22 @@ class _Checker:
             self.error(scopes[0], "a prohibition is put in force at the start of the opponent's turn: its "
                                   "condition looks back 'on your last turn'")
         self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
+
+    def step_guard(self, guard: ast.ConditionNode, kind: Sentence) -> None:
+        """A step option or a follow-up under a condition: what happened this turn or on your last
+        turn, where your workers stand, or a count on the board (or the number of players)."""
+        if isinstance(guard, ast.WorkerStateNode):
+            self.worker_state(guard)
+        elif isinstance(guard, ast.PatternNode):
+            scopes = [q for q in guard.qualifiers if q.scope is not None]
+            if guard.tense != "past" or len(scopes) != 1:
+                self.error(guard, "a condition over what happened says when, in the past tense: 'if your worker "
+                                  "moved up this turn' or '... on your last turn'")
+            elif scopes[0].scope not in (Scope.THIS_TURN, Scope.LAST_TURN):
+                self.error(scopes[0], f"{kind.value} looks back on this turn or on your last turn")
+            self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
+        elif not isinstance(guard, ast.TowersNode):
+            self.error(guard, f"{kind.value} is guarded by {GUARDED[kind]}")
 
     def worker_state(self, node: ast.WorkerStateNode) -> None:
         if node.actor.selector.role not in (Role.UNMOVED, Role.MOVED, Role.CHOSEN):

@@ -138,7 +138,8 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         if header is Timing.OPPONENTS_TURN:
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
         else:
-            power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin), at, node.timing))
+            power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin, statement.guard), at,
+                                            node.timing))
     elif isinstance(node, ast.PlaceTokenNode):
         power.turn_ends.append(Step(verb=Verb.TOKEN, actor=WorkerSelector(Role.MOVED), modality=Modality.MAY,
                                     where=at, destination=node.place.space, token=node.token))

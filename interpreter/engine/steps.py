@@ -152,8 +152,9 @@ class StepCompiler:
             merged = merge_destination(board.destination, step.destination)
             piece = stated.piece if stated.piece is not Piece.NEXT else step.piece
             chooser = self.judge.workers(stated.actor) if stated.actor.role is not Role.SUBJECT else None
+            guard = (stated.guard,) if stated.guard is not None else ()  # 'if ..., your worker may ...'
             way = self._way(chooser, merged, merge_filters(board.filters, step.filters), stated.destination,
-                            stated.filters, piece, stated.effects, around, step.can_win and stated.can_win)
+                            (*stated.filters, *guard), piece, stated.effects, around, step.can_win and stated.can_win)
             way.once = option.once_per_game
             ways.append(way)
         return ways
