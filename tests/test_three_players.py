@@ -386,3 +386,21 @@ def test_a_scenario_may_say_a_seat_is_out_and_the_turn_skips_it(tmp_path: Path) 
 def test_a_seat_out_must_be_consistent(tmp_path: Path, changes: dict, message: str) -> None:
     with pytest.raises(ScenarioError, match=re.escape(message)):
         position(tmp_path, "bga", GODS, **changes)
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_perft_settles_a_stuck_seat_and_counts_the_next(tmp_path: Path, pack: str) -> None:
+    """B is walled in and to move: in a game of three it is out (its workers leave), and perft
+    counts C's turn at the same depth, exactly as from the position written with B out."""
+    stuck = position(tmp_path, pack, GODS, to_move="B")
+    engine, state = stuck.engine, stuck.state
+    assert not engine.has_turn(state)
+    without_b = position(tmp_path, pack, GODS, to_move="C", out=["B"],
+                         workers={k: v for k, v in WALLED_B["workers"].items() if not k.startswith("B")})
+    for depth in (1, 2):
+        count = engine.perft(state, depth)
+        assert count == without_b.engine.perft(without_b.state, depth) > 0
+        assert sum(engine.perft_divided(state, depth)) == count
+    two = position(tmp_path, pack, ["Apollo", "Athena"], to_move="B",
+                   workers={k: v for k, v in WALLED_B["workers"].items() if not k.startswith("C")})
+    assert two.engine.perft(two.state, 1) == 0  # with two teams, the game is over

@@ -672,13 +672,16 @@ class Engine:
         """Leaves of the tree of distinct outcomes (spec: 'Perft'), searched in place.
 
         A finished game has no outcomes: a won position counts 0 at every depth from 1 on, so a
-        win is a leaf only on the last ply (as in chess perft), and a seat with no turn adds 0."""
+        win is a leaf only on the last ply (as in chess perft). A seat with no turn ends a game of
+        two teams (0); with three or more it is out, as in play, and the next seat's turn is counted
+        at the same depth (its leaving is not a ply)."""
         if depth == 0:
             return 1
         if state.winner is not None:
             return 0
         if depth == 1:
-            return len(self.outcomes(state))
+            count = len(self.outcomes(state))
+            return count or self._perft_after_stuck(state, depth)
         total = 0
         seen: set[int] = set()
 
@@ -699,15 +702,31 @@ class Engine:
             st.history.pop()
             return False
         self.roots[state.to_move](Walk(state, leaf))
-        return total
+        return total if seen else self._perft_after_stuck(state, depth)
+
+    def _perft_after_stuck(self, state: GameState, depth: int) -> int:
+        """perft once the seat to move, which has no turn, is settled: with two teams the game is
+        over (0); with more, its team is out under a loss condition (the last team left has won:
+        0), and the next seat in play is counted."""
+        seat = state.to_move
+        if len(state.team_letters) <= 2 or not self.seat_rules[seat].lose_when_stuck:
+            return 0
+        after = state.copy()
+        after.eliminate(state.seats[seat].team)
+        teams = after.teams_in_play()
+        if len(teams) < 2:
+            return 0
+        after.to_move = after.next_seat(seat)
+        return self.perft(after, depth)
 
     def perft_divided(self, state: GameState, depth: int) -> Iterator[int]:
         """perft(state, depth) in parts: one count per distinct outcome of the turn, in the
         order of `outcomes` (their sum is the perft), so that a long count can show progress."""
-        if depth < 1 or state.winner is not None:
+        outcomes = self.outcomes(state) if depth >= 1 and state.winner is None else {}
+        if not outcomes:  # a finished game, depth 0, or a seat with no turn (settled by perft)
             yield self.perft(state, depth)
             return
-        for steps in self.outcomes(state).values():
+        for steps in outcomes.values():
             yield self.perft(self.play(state, steps), depth - 1)
 
 
