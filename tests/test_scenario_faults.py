@@ -155,3 +155,9 @@ def test_an_expectation_the_position_cannot_have_is_a_fault(tmp_path: Path, extr
                                                                     "workers: {}")
     found = fault(tmp_path, text + extra)
     assert message in found[2]
+
+
+def test_a_fact_about_a_counter_no_card_keeps_is_a_fault(tmp_path: Path) -> None:
+    found = fault(tmp_path, POSITION + "expect:\n  after:\n    turn: \"move A1 c2; build A1 c1\"\n"
+                                       "    cards: {A: {coins: 1}}\n")
+    assert found[0] == 14 and "seat A's cards count no 'coins' (they count: none)" in found[2]

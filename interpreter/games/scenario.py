@@ -105,7 +105,7 @@ def load_scenario(path: str | Path) -> Scenario:
         except (NotationError, IllegalTurn) as err:
             raise fail(("history", index), f"history turn {index + 1} '{turn_text}': {err}") from None
     _check_expectation_keys(document, fail, setup=False)
-    _check_expectation_texts(document, game.state, fail)
+    _check_expectation_texts(document, game, fail)
     return Scenario(data["name"], document, game)
 
 
@@ -125,10 +125,11 @@ def _check_expectation_keys(document: Document, fail, setup: bool) -> None:  # n
             raise fail(("expect", key), f"'{key}' cannot be checked here: {why}")
 
 
-def _check_expectation_texts(document: Document, state: GameState, fail) -> None:  # noqa: ANN001
+def _check_expectation_texts(document: Document, game: Game, fail) -> None:  # noqa: ANN001
     """Every turn and worker an expectation writes must be well-formed and name workers of the
     position: a typo in an `illegal:` turn is a fault of the file, not a turn the rules refuse."""
     expect = document.data.get("expect", {})
+    state = game.state
     for key in ("legal", "illegal"):
         for index, text in enumerate(expect.get(key, [])):
             try:
@@ -145,6 +146,7 @@ def _check_expectation_texts(document: Document, state: GameState, fail) -> None
                                                    f"{err}") from None
         facts.append((("expect", "after"), expect["after"]))
     for where, fact in facts:
+        _card_counts(fact.get("cards", {}), (*where, "cards"), game, fail)
         for name in fact.get("workers", {}):
             try:
                 state.worker_by_name(name)
@@ -211,25 +213,44 @@ def _set_out(document: Document, game: Game, fail) -> None:  # noqa: ANN001
 def _set_cards(document: Document, game: Game, fail) -> None:  # noqa: ANN001
     """`cards: {A: {coin: 2}}`: counters on a seat's card, by the names the cards count."""
     state = game.state
-    for letter, values in document.data.get("cards", {}).items():
+    for seat, key, value in _card_counts(document.data.get("cards", {}), ("cards",), game, fail):
+        state.set_counter(seat, key, value)
+
+
+def _counter_names(game: Game, seat: int) -> set[str]:
+    """The counters the seat's cards keep (their coins, the tokens they placed)."""
+    rules = game.engine.seat_rules[seat]
+    names = {c.counter.value for c in rules.turn_starts}
+    names |= {c.counter.value for p in rules.programs for s in p.steps for c in s.cost}
+    names |= {c.counter.value for o in (*rules.options.values(),) for opt in o for c in opt.step.cost}
+    names |= {f"{s.token.value} tokens placed" for f in rules.followups for s in (f.step,)
+              if s.token is not None and s.per_game is not None}
+    return names
+
+
+def _counter_key(game: Game, seat: int, name: str) -> str:
+    """The counter a fact names: 'coins' is the 'coin' counter."""
+    return name[:-1] if name.endswith("s") and name[:-1] in _counter_names(game, seat) else name
+
+
+def _card_counts(cards: dict, at: tuple, game: Game, fail) -> list[tuple[int, str, int]]:  # noqa: ANN001
+    """`{A: {coins: 2}}` as (seat, counter, value), each name one the seat's cards count."""
+    counts = []
+    for letter, values in cards.items():
         try:
-            seat = seat_index(state, letter)
+            seat = seat_index(game.state, letter)
         except SetupError as err:
-            raise fail(("cards", letter), str(err)) from None
-        rules = game.engine.seat_rules[seat]
-        names = {c.counter.value for c in rules.turn_starts}
-        names |= {c.counter.value for p in rules.programs for s in p.steps for c in s.cost}
-        names |= {c.counter.value for o in (*rules.options.values(),) for opt in o for c in opt.step.cost}
-        names |= {f"{s.token.value} tokens placed" for f in rules.followups for s in (f.step,)
-                  if s.token is not None and s.per_game is not None}
+            raise fail((*at, letter), str(err)) from None
+        names = _counter_names(game, seat)
         for name, value in values.items():
-            key = name[:-1] if name.endswith("s") and name[:-1] in names else name
+            key = _counter_key(game, seat, name)
             if key not in names:
                 known = ", ".join(sorted(names)) or "none"
-                raise fail(("cards", letter, name), f"seat {letter}'s cards count no '{name}' (they count: {known})")
+                raise fail((*at, letter, name), f"seat {letter}'s cards count no '{name}' (they count: {known})")
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise fail(("cards", letter, name), f"'{name}' is a count: a whole number, 0 or more")
-            state.set_counter(seat, key, value)
+                raise fail((*at, letter, name), f"'{name}' is a count: a whole number, 0 or more")
+            counts.append((seat, key, value))
+    return counts
 
 
 def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN001
@@ -302,10 +323,10 @@ def check(scenario: Scenario) -> list[str]:
     if "includes" in expect or "excludes" in expect:
         outcomes = [engine.play(state, steps) for steps in engine.outcomes(state).values()]
         for fact in expect.get("includes", []):
-            if not any(_fact_holds(o, fact) is None for o in outcomes):
+            if not any(_fact_holds(o, fact, game) is None for o in outcomes):
                 failures.append(f"includes {fact}: no outcome matches")
         for fact in expect.get("excludes", []):
-            matching = [o for o in outcomes if _fact_holds(o, fact) is None]
+            matching = [o for o in outcomes if _fact_holds(o, fact, game) is None]
             if matching:
                 failures.append(f"excludes {fact}: an outcome matches "
                                 f"('{format_turn(state, matching[0].history[-1].steps)}')")
@@ -313,7 +334,7 @@ def check(scenario: Scenario) -> list[str]:
         after = expect["after"]
         try:
             result = engine.play(state, parse_turn(state, after["turn"]))
-            mismatch = _fact_holds(result, after, exact_workers=True)
+            mismatch = _fact_holds(result, after, game, exact_workers=True)
             if mismatch:
                 failures.append(f"after '{after['turn']}': {mismatch}")
         except (IllegalTurn, NotationError) as err:
@@ -359,7 +380,7 @@ def _placement_squares(text: str) -> tuple[int, ...]:
     return tuple(squares)
 
 
-def _fact_holds(state: GameState, fact: dict, exact_workers: bool = False) -> str | None:
+def _fact_holds(state: GameState, fact: dict, game: Game, exact_workers: bool = False) -> str | None:
     """None if every fact written holds in `state`, else what differs.
 
     An outcome does not know which of two interchangeable workers stands where (spec:
@@ -374,6 +395,17 @@ def _fact_holds(state: GameState, fact: dict, exact_workers: bool = False) -> st
     mismatch = (_workers_hold if exact_workers else _workers_hold_up_to_swaps)(state, fact.get("workers", {}))
     if mismatch:
         return mismatch
+    for space, kind in fact.get("tokens", {}).items():
+        token = state.tokens.get(parse_square(space))
+        found = token[0] if token is not None else None
+        if (found or None) != (kind.lower() if isinstance(kind, str) else None):
+            return f"{space} holds {'a ' + found + ' token' if found else 'no token'}, expected {kind or 'none'}"
+    for letter, values in fact.get("cards", {}).items():
+        seat = next(i for i, info in enumerate(state.seats) if info.letter == letter.upper())
+        for name, value in values.items():
+            found = state.counters.get((seat, _counter_key(game, seat, name)), 0)
+            if found != value:
+                return f"seat {letter.upper()}'s {name}: {found}, expected {value}"
     if "winner" in fact:
         winner = None if state.winner is None else state.team_letters[state.winner]
         expected = fact["winner"].upper() if isinstance(fact["winner"], str) else fact["winner"]
