@@ -16,7 +16,7 @@ from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (AnyOf, Compare, FollowUpTiming, HappeningKind, LevelChange, Modality, Near, Not, Owner, Piece, PieceIs, Region, Role,
-                          SameSpace, Scope, SetupKind, SpaceIs, SpaceRef, TargetLevel, Timing, Verb)
+                          RulesKind, SameSpace, Scope, SetupKind, SpaceIs, SpaceRef, TargetLevel, Timing, Verb)
 from .compiler import PROGRAM_SECTIONS, qualifier_condition
 
 
@@ -86,11 +86,11 @@ BASE_ONLY = {
 
 #: Sentences that only mean something on one kind of file, and why.
 ONLY_ON = {
-    BOARD_RULE: ({"base"}, "a board rule belongs to the base card"),
-    PLACEMENT: ({"mode", "god", "hero"}, "worker placement belongs to a 'Setup:'"),
-    PROHIBITION: ({"god", "hero"}, "a 'cannot' prohibition is a power's: it binds the power's opponents"),
-    VETO: ({"god", "hero"}, "a win veto is a power's: it binds the power's opponents"),
-    END_STEP: ({"god", "hero"}, "an end-of-turn step is a power's"),
+    BOARD_RULE: ({RulesKind.BASE}, "a board rule belongs to the base card"),
+    PLACEMENT: ({RulesKind.MODE, RulesKind.GOD, RulesKind.HERO}, "worker placement belongs to a 'Setup:'"),
+    PROHIBITION: ({RulesKind.GOD, RulesKind.HERO}, "a 'cannot' prohibition is a power's: it binds the power's opponents"),
+    VETO: ({RulesKind.GOD, RulesKind.HERO}, "a win veto is a power's: it binds the power's opponents"),
+    END_STEP: ({RulesKind.GOD, RulesKind.HERO}, "an end-of-turn step is a power's"),
 }
 
 #: The conditions a guard ('if ...') may put on each kind of sentence.
@@ -103,8 +103,9 @@ GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
            END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level')"}
 
 
-def check_rules(rules: ast.Rules, origin: Origin, kind: str) -> list[CheckError]:
-    """Every fault of a card's (or mode's) rules; kind is 'base', 'god', 'hero' or 'mode'."""
+def check_rules(rules: ast.Rules, origin: Origin, kind: RulesKind | str) -> list[CheckError]:
+    """Every fault of a card's (or mode's) rules, for the kind of file they stand in (a RulesKind,
+    or its name as a card's `kind:` writes it)."""
     checker = _Checker(origin, kind)
     checker.rules(rules)
     return checker.errors
@@ -135,9 +136,9 @@ def sentence_kind(header: Timing, clause: ast.Clause) -> Sentence:
 
 
 class _Checker:
-    def __init__(self, origin: Origin, kind: str) -> None:
+    def __init__(self, origin: Origin, kind: RulesKind | str) -> None:
         self.origin = origin
-        self.kind = kind
+        self.kind = RulesKind(kind)
         self.errors: list[CheckError] = []
 
     def error(self, node: ast.Node, message: str) -> None:
@@ -147,9 +148,9 @@ class _Checker:
     def rules(self, rules: ast.Rules) -> None:
         for section in rules.sections:
             self.section(section)
-        if self.kind == "base":
+        if self.kind is RulesKind.BASE:
             self.base_complete(rules)
-        if self.kind == "mode":
+        if self.kind is RulesKind.MODE:
             self.mode_setup(rules)
 
     # ---- sections
@@ -169,9 +170,9 @@ class _Checker:
         if header is Timing.ALTERNATIVE_TURN and not once:
             self.error(section, "an announced alternative turn is 'Alternative Turn (optional):', or "
                                 "'Alternative Turn (once per game):'")
-        if header in BASE_ONLY and self.kind != "base":
+        if header in BASE_ONLY and self.kind is not RulesKind.BASE:
             self.error(section, f"only the pack's base card may have a '{header.value}:' section; {BASE_ONLY[header]}")
-        if self.kind == "mode" and header is not Timing.SETUP:
+        if self.kind is RulesKind.MODE and header is not Timing.SETUP:
             self.error(section, f"a mode's rules are its 'Setup:' for now, not '{header.value}:'")
         if not section.statements:
             self.error(section, f"section '{header.value}:' is empty")
@@ -191,7 +192,8 @@ class _Checker:
             return
         kinds, why = ONLY_ON.get(kind, (None, ""))
         if kinds is not None and self.kind not in kinds:
-            self.error(clause, f"{why}, not on a {self.kind} card" if self.kind != "mode" else f"{why}, not in a mode")
+            self.error(clause, f"{why}, not on a {self.kind.value} card" if self.kind is not RulesKind.MODE
+                       else f"{why}, not in a mode")
             return
         if statement.guard is not None:
             self.guard(statement.guard, kind)
@@ -386,10 +388,10 @@ class _Checker:
 
     def placement(self, node: ast.PlacementNode) -> None:
         mode_sentence = node.kind in MODE_SETUP
-        if mode_sentence and self.kind != "mode":
+        if mode_sentence and self.kind is not RulesKind.MODE:
             self.error(node, f"'{node.kind.value}' is a mode's setup; a card speaks of its holder: "
                              "'you place 3 workers', 'you place your workers first', ...")
-        elif not mode_sentence and self.kind == "mode":
+        elif not mode_sentence and self.kind is RulesKind.MODE:
             self.error(node, "a mode's setup says 'each player places N workers' (with teams: 'the first player "
                              "of each team places N workers')")
         if node.kind in (SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.YOU_PLACE) and not 1 <= node.count <= 4:
@@ -467,8 +469,8 @@ class _Checker:
         self.qualifiers(node.verb, node.qualifiers, earlier_build=False, in_pattern=False)
 
     def win(self, node: ast.WinNode) -> None:
-        if node.also != (self.kind != "base"):
-            word = "you also win" if self.kind != "base" else "you win"
+        if node.also != (self.kind is not RulesKind.BASE):
+            word = "you also win" if self.kind is not RulesKind.BASE else "you win"
             self.error(node, f"write '{word}': a power's win condition adds to the standard one, "
                              "the base card's is the standard one")
         if isinstance(node.pattern, ast.TowersNode):

@@ -219,3 +219,12 @@ class IfPossible(Enum):
 
     WHOLE_TURN = "whole-turn"
     LATE = "late"
+
+
+class RulesKind(Enum):
+    """Whose rules a text is: the pack's base card, a god's or hero's card, or a mode."""
+
+    BASE = "base"
+    GOD = "god"
+    HERO = "hero"
+    MODE = "mode"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ... import __version__
 from ...dsl import LANGUAGE_VERSION
 from ...dsl.errors import SantoriniError, SourceError, SourceErrors
-from ...dsl.vocabulary import IfPossible, Power
+from ...dsl.vocabulary import IfPossible, Power, RulesKind
 from .cache import cached, installation_tag, source_key, stale
 
 if TYPE_CHECKING:
@@ -332,7 +332,7 @@ def _document(path: Path, kind: str, errors: list[SourceError]) -> Document | No
     return None
 
 
-def _compile(document: Document, kind: str, name: str, errors: list[SourceError]) -> Power | None:
+def _compile(document: Document, kind: RulesKind, name: str, errors: list[SourceError]) -> Power | None:
     """Parse, check and compile the document's `rules`; faults go to `errors`."""
     from ...dsl.semantics.checker import check_rules
     from ...dsl.semantics.compiler import compile_rules
@@ -378,7 +378,7 @@ def _load_card(path: Path, errors: list[SourceError]) -> tuple[Card, Document] |
         errors.append(SourceError(document.path, line, column, f"'{MORTAL}' is the name of a seat with no power; "
                                   "give the card another name"))
         return None
-    power = _compile(document, data["kind"], data["name"], errors)
+    power = _compile(document, RulesKind(data["kind"]), data["name"], errors)
     if power is None:
         return None
     if data["kind"] != "base" and not _adds_anything(power):
@@ -404,7 +404,7 @@ def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
     if document is None:
         return None
     data = document.data
-    power = _compile(document, "mode", data["name"], errors)
+    power = _compile(document, RulesKind.MODE, data["name"], errors)
     if power is None:
         return None
     return Mode(name=data["name"], title=data["title"], players=tuple(data["players"]),
