@@ -404,3 +404,20 @@ def test_perft_settles_a_stuck_seat_and_counts_the_next(tmp_path: Path, pack: st
     two = position(tmp_path, pack, ["Apollo", "Athena"], to_move="B",
                    workers={k: v for k, v in WALLED_B["workers"].items() if not k.startswith("C")})
     assert two.engine.perft(two.state, 1) == 0  # with two teams, the game is over
+
+
+def test_a_record_lists_who_left_the_game_and_replay_checks_it(tmp_path: Path) -> None:
+    seed, output = first_seed_with("cannot complete a turn and is out", "--gods", *GODS)
+    record = tmp_path / "game.yaml"
+    assert run("play", "--gods", *GODS, "--seed", str(seed), "--record", str(record)).exit_code == 0
+    data = yaml.safe_load(record.read_text(encoding="utf-8"))
+    out_line = next(line for line in output.splitlines() if "is out" in line)
+    letter = out_line.split()[1]
+    turns_before = sum(1 for line in output[:output.index(out_line)].splitlines() if line.startswith("turn "))
+    assert data["out"][0] == {"seat": letter, "after_turn": turns_before}
+    assert list(data)[-2:] == ["out", "result"]
+    assert run("replay", str(record)).exit_code == 0
+    data["out"][0]["after_turn"] += 1
+    record.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    parted = run("replay", str(record))
+    assert parted.exit_code == 1 and "the seats that leave the game are" in parted.output

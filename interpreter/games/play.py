@@ -57,6 +57,9 @@ class GameLog:
     #: What happened to each seat that could not complete a turn, in order ("seat C cannot
     #: complete a turn and is out"): with three or more teams, the game goes on after them.
     stuck: list[str] = field(default_factory=list)
+    #: The seats that left the game (three or more teams), in order, with the number of turns
+    #: played when each left.
+    out: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def turns(self) -> list[str]:
@@ -140,9 +143,19 @@ def _settle(game: Game, log: GameLog, on_stuck: Callable[[Game, int, str], None]
     seat = game.state.to_move
     happened = settle_stuck(game)
     log.stuck.append(happened)
+    log.out.extend(seats_gone(game.state, seat, len(log.turn_steps)))
     if on_stuck:
         on_stuck(game, seat, happened)
     return happened
+
+
+def seats_gone(state: GameState, seat: int, turns: int) -> list[tuple[str, int]]:
+    """The seats that a stuck `seat` took out of the game with it (its team's), in a game of three
+    or more teams, as (letter, turns played): what a record lists under `out`."""
+    if len(state.team_letters) <= 2 or seat not in state.out:
+        return []
+    team = state.seats[seat].team
+    return [(info.letter, turns) for info in state.seats if info.team == team]
 
 
 def _random_generators(agents: list[Agent]) -> list[random.Random] | None:

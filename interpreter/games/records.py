@@ -14,9 +14,9 @@ import yaml
 from ...dsl.source import SourceError, SourceErrors, load_document
 from ..engine.engine import IllegalTurn
 from ..model.notation import NotationError, parse_placement, parse_turn
-from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_all_stuck
+from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
 from .packs import UnknownName, package_root, resolve_pack
-from .play import GameLog
+from .play import GameLog, seats_gone
 
 def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
     """Write the game's record (OSError if the file cannot be written)."""
@@ -35,6 +35,9 @@ def record_text(game: Game, log: GameLog, seed: int | None) -> str:
         "turns": log.turns,
         "result": {"winner": log.winner, "reason": log.reason},
     }
+    if log.out:  # who left a game of three or more, and when (after the turns, before the result)
+        data = {**{k: v for k, v in data.items() if k != "result"},
+                "out": [{"seat": letter, "after_turn": turns} for letter, turns in log.out], "result": data["result"]}
     return yaml.safe_dump(data, sort_keys=False, width=1000)
 
 
@@ -89,8 +92,17 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
             raise located(("placements", index), str(err)) from None
     end_of_setup(game)
     turns = data["turns"]
+    gone: list[tuple[str, int]] = []
+
+    def settle(played: int) -> None:
+        """Settle stuck seats one by one, as a game does, noting who leaves."""
+        for _ in game.state.seats:
+            seat = game.state.to_move
+            if resolve_stuck(game) is None:
+                break
+            gone.extend(seats_gone(game.state, seat, played))
     for number, text in enumerate(turns, start=1):
-        resolve_all_stuck(game)
+        settle(number - 1)
         state = game.state
         if state.winner is not None:
             return ReplayReport(False, f"turn {number}: under {name} the game is over before it "
@@ -108,7 +120,13 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
         if game.state.winner is not None and number < len(turns):
             return ReplayReport(False, f"turn {number} ({letter}) '{text}' wins under {name}; "
                                        f"in the record the game goes on", ("turns", number - 1), document)
-    resolve_all_stuck(game)
+    settle(len(turns))
+    recorded_out = [(entry["seat"].upper(), entry["after_turn"]) for entry in data.get("out", [])]
+    if "out" in data and gone != recorded_out:
+        shown = ", ".join(f"{seat} after turn {turn}" for seat, turn in gone) or "nobody"
+        return ReplayReport(False, f"under {name} the seats that leave the game are {shown}; the record says "
+                                   f"{', '.join(f'{s} after turn {t}' for s, t in recorded_out) or 'nobody'}",
+                            ("out",), document)
     found = None if game.state.winner is None else game.state.team_letters[game.state.winner]
     recorded = (data.get("result") or {}).get("winner")
     if "result" in data and found != recorded:
