@@ -251,3 +251,35 @@ def test_a_condition_may_guard_a_step_option_or_a_follow_up(rules: str, turn: st
     except IllegalTurn:
         accepted = False
     assert accepted is allowed
+
+
+def test_a_piece_in_a_prohibition_and_any_neighboring_space_do_what_they_say() -> None:
+    """Two sentences the reference once listed as passing the check without doing what they say:
+    A's 'opponent workers cannot build a dome.' forbids B the dome on level 3 and nothing else, and
+    B's own 'any neighboring space' is a neighbouring one."""
+    from santorini.dsl.semantics.compiler import compile_rules
+    from santorini.dsl.syntax.parser import Origin, parse_rules
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    origin = Origin("invented.yaml", 1, 1)
+    no_dome = compile_rules(parse_rules("Opponent's Turn:\n  opponent workers cannot build a dome.", origin), origin, "X")
+    around = compile_rules(parse_rules("Your Build:\n  your worker may build on any neighboring space.", origin),
+                           origin, "Y")
+    engine = Engine(load_pack("bga").base.power, [[no_dome], [around]])
+    state = GameState(seats=[Seat("A", 0, ("X",)), Seat("B", 1, ("Y",))], team_letters=["A", "B"])
+    state.set_height(parse_square("c5"), 3)
+    for team, number, square in ((0, 1, "a1"), (0, 2, "e1"), (1, 1, "c3"), (1, 2, "e5")):
+        state.add_worker(team, number, parse_square(square))
+    state.to_move = 1
+
+    def legal(text: str) -> bool:
+        try:
+            engine.play(state, parse_turn(state, text))
+        except IllegalTurn:
+            return False
+        return True
+    assert not legal("move B1 c4; build B1 c5")  # the dome on level 3
+    assert legal("move B1 c4; build B1 b5")
+    assert not legal("move B1 c4; build B1 a1")  # not next to c4
