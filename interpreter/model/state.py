@@ -328,3 +328,5 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
                 state.lift(event[1])
         elif kind == "lose":
             state.eliminate(event[1])
+        elif kind != "use":  # (a named option used: nothing on the board changes)
+            raise TypeError(f"an event of an unknown kind {kind!r}: the log names every change it makes")
