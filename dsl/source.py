@@ -149,29 +149,22 @@ def top_level_keys(path: str | Path) -> set[str]:
         return set()
     keys: set[str] = set()
     loader = _Loader(text)
-    depth, expect_key = 0, False
+    depth, mapping, expect_key = 0, False, True
     try:
-        while loader.check_event():
+        while loader.check_event() and depth <= MAX_DEPTH:
             event = loader.get_event()
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                if depth == 1 and expect_key is False:
-                    pass
+                if depth == 0:
+                    mapping = isinstance(event, yaml.MappingStartEvent)
+                elif depth == 1:
+                    expect_key = True  # a collection is a value: a key comes after it
                 depth += 1
-                if depth == 1:
-                    expect_key = isinstance(event, yaml.MappingStartEvent)
-                    continue
-                if depth == 2:
-                    expect_key = not expect_key  # a collection as a top-level value
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-                if depth == 1:
-                    expect_key = True
-            elif depth == 1 and isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            elif depth == 1 and mapping and isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
                 if expect_key and isinstance(event, yaml.ScalarEvent):
                     keys.add(event.value)
                 expect_key = not expect_key
-            if depth > MAX_DEPTH:
-                break
     except yaml.YAMLError:
         pass
     finally:

@@ -203,14 +203,19 @@ def test_if_possible_is_judged_over_the_whole_turn_or_late(reading: str, level_m
         state.add_worker(team, number, parse_square(square))
 
     def legal(text: str) -> bool:
-        try:
-            engine.play(state, parse_turn(state, text))
-        except IllegalTurn:
-            return False
-        return True
+        return accepts(engine, state, text)
     assert legal("move A1 c2; build A1 c3")
     assert not legal("move A1 b3; build A1 b4")
     assert legal("build A1 a1; move A1 b3; build A1 b4") is level_move_after_a_build
+
+
+def accepts(engine, state, text: str) -> bool:  # noqa: ANN001
+    """Whether the engine accepts the turn written `text` from `state`."""
+    try:
+        engine.play(state, parse_turn(state, text))
+    except IllegalTurn:
+        return False
+    return True
 
 
 GUARDED_OPTION = "Your Build:\n  if your worker moved up this turn, your worker may build a dome at any level."
@@ -245,12 +250,7 @@ def test_a_condition_may_guard_a_step_option_or_a_follow_up(rules: str, turn: st
     state.set_height(parse_square("c3"), 1)
     for team, number, square in ((0, 1, "b2"), (0, 2, "e5"), (1, 1, "a5"), (1, 2, "e1")):
         state.add_worker(team, number, parse_square(square))
-    try:
-        engine.play(state, parse_turn(state, turn))
-        accepted = True
-    except IllegalTurn:
-        accepted = False
-    assert accepted is allowed
+    assert accepts(engine, state, turn) is allowed
 
 
 def test_a_piece_in_a_prohibition_and_any_neighboring_space_do_what_they_say() -> None:
@@ -275,11 +275,7 @@ def test_a_piece_in_a_prohibition_and_any_neighboring_space_do_what_they_say() -
     state.to_move = 1
 
     def legal(text: str) -> bool:
-        try:
-            engine.play(state, parse_turn(state, text))
-        except IllegalTurn:
-            return False
-        return True
+        return accepts(engine, state, text)
     assert not legal("move B1 c4; build B1 c5")  # the dome on level 3
     assert legal("move B1 c4; build B1 b5")
     assert not legal("move B1 c4; build B1 a1")  # not next to c4
