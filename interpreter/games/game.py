@@ -205,7 +205,7 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
     setup = seat_setup(game, seat)
     steps = []
     for index, square in enumerate(squares):
-        number = len([w for w, t in enumerate(state.worker_team) if t == team]) + 1
+        number = len(state.members.get(team, ())) + 1  # (every worker of the team, on its card too)
         kind, sex = worker_kind(setup, index)
         worker = state.add_worker(team, number, square, kind, sex)
         steps.append(("place", worker, square))
