@@ -161,3 +161,8 @@ def test_a_fact_about_a_counter_no_card_keeps_is_a_fault(tmp_path: Path) -> None
     found = fault(tmp_path, POSITION + "expect:\n  after:\n    turn: \"move A1 c2; build A1 c1\"\n"
                                        "    cards: {A: {coins: 1}}\n")
     assert found[0] == 14 and "seat A's cards count no 'coins' (they count: none)" in found[2]
+
+
+def test_a_used_power_must_be_one_of_the_seats_once_per_game_powers(tmp_path: Path) -> None:
+    found = fault(tmp_path, POSITION + "cards:\n  A: {used: [your move]}\n")
+    assert found[0] == 12 and "'your move' is not a once-per-game power of this seat's cards (theirs: none)" in found[2]

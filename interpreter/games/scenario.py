@@ -211,10 +211,27 @@ def _set_out(document: Document, game: Game, fail) -> None:  # noqa: ANN001
 
 
 def _set_cards(document: Document, game: Game, fail) -> None:  # noqa: ANN001
-    """`cards: {A: {coin: 2}}`: counters on a seat's card, by the names the cards count."""
+    """`cards: {A: {coins: 2, used: [your move]}}`: counters on a seat's card, by the names the
+    cards count, and the once-per-game powers it has used, by their sections' timing."""
     state = game.state
     for seat, key, value in _card_counts(document.data.get("cards", {}), ("cards",), game, fail):
-        state.set_counter(seat, key, value)
+        if key == USED:
+            for mark in value:
+                state.set_mark(seat, mark, True)
+        else:
+            state.set_counter(seat, key, value)
+
+
+#: The card-state entry that lists the once-per-game powers a seat has used.
+USED = "used"
+
+
+def _marks(game: Game, seat: int) -> dict[str, str]:
+    """The seat's once-per-game powers: their timing as written (lower case) -> the mark's name."""
+    rules = game.engine.seat_rules[seat]
+    names = [p.once_per_game for p in rules.programs] + \
+            [o.once_per_game for options in rules.options.values() for o in options]
+    return {name.split(": ", 1)[1].removesuffix(" (once per game)"): name for name in names if name}
 
 
 def _counter_names(game: Game, seat: int) -> set[str]:
@@ -226,6 +243,21 @@ def _counter_names(game: Game, seat: int) -> set[str]:
     names |= {f"{s.token.value} tokens placed" for f in rules.followups for s in (f.step,)
               if s.token is not None and s.per_game is not None}
     return names
+
+
+def _used_marks(game: Game, seat: int, value: object, at: tuple, fail) -> list[str]:  # noqa: ANN001
+    """`used: [your move]`: the marks of the seat's once-per-game powers named by their timing."""
+    marks = _marks(game, seat)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise fail(at, "'used' lists the timings of once-per-game powers, e.g. [your move]")
+    known = ", ".join(sorted(marks)) or "none"
+    found = []
+    for timing in value:
+        key = " ".join(timing.lower().split())
+        if key not in marks:
+            raise fail(at, f"'{timing}' is not a once-per-game power of this seat's cards (theirs: {known})")
+        found.append(marks[key])
+    return found
 
 
 def _counter_key(game: Game, seat: int, name: str) -> str:
@@ -243,6 +275,9 @@ def _card_counts(cards: dict, at: tuple, game: Game, fail) -> list[tuple[int, st
             raise fail((*at, letter), str(err)) from None
         names = _counter_names(game, seat)
         for name, value in values.items():
+            if name == USED:
+                counts.append((seat, USED, _used_marks(game, seat, value, (*at, letter, name), fail)))
+                continue
             key = _counter_key(game, seat, name)
             if key not in names:
                 known = ", ".join(sorted(names)) or "none"
@@ -403,6 +438,12 @@ def _fact_holds(state: GameState, fact: dict, game: Game, exact_workers: bool = 
     for letter, values in fact.get("cards", {}).items():
         seat = next(i for i, info in enumerate(state.seats) if info.letter == letter.upper())
         for name, value in values.items():
+            if name == USED:
+                wanted = {_marks(game, seat)[" ".join(t.lower().split())] for t in value}
+                used = {mark for holder, mark in state.marks if holder == seat}
+                if used != wanted:
+                    return f"seat {letter.upper()} has used {sorted(used) or 'nothing'}, expected {sorted(wanted) or 'nothing'}"
+                continue
             found = state.counters.get((seat, _counter_key(game, seat, name)), 0)
             if found != value:
                 return f"seat {letter.upper()}'s {name}: {found}, expected {value}"
