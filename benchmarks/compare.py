@@ -23,8 +23,9 @@ Figures:
   card of the pack with --all-cards), as a ratio to the Mortal v Mortal games/s of the same
   rounds (what a power costs over the plain turn), card by card with its tier and its target
   (simple 0.5, Hermes 0.1, advanced and heroes 0.25), and which seats draw their turn by
-  counting; a card that cannot be played by two players, or whose setup rules do not allow S0
-  (where every game starts), is skipped with a note;
+  counting; a card that cannot be played by two players is skipped with a note, and a card
+  whose setup rules refuse S0 (where every other game starts) plays from a seeded legal start,
+  with a note;
 * perft from S0 (350,208 leaves at depth 3): leaves/s of both, the counts cross-checked;
 * start-up: the wall time of fresh processes (`python -m santorini cards`, loading all packs),
   with the compile cache warm and turned off when the package has one;
@@ -61,7 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from santorini.interpreter.games.bench import S0_SQUARES, bench_games
+from santorini.interpreter.games.bench import S0_SQUARES, S0Agent, bench_games, starts_at_s0
 from santorini.interpreter.games.game import (Game, SetupError, end_of_setup, new_game,
                                              parse_players, place_workers, placing_seats)
 from santorini.interpreter.games.packs import Card, UnknownName, load_pack, pack_names
@@ -220,6 +221,8 @@ class CardRounds:
     tier: str
     target: float | None
     counted: str = "?"
+    #: Whether the card's games start from S0 (else from a seeded legal start: its setup refuses S0).
+    from_s0: bool = True
     games_per_s: list[float] = field(default_factory=list)
     turns_per_game: list[float] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)
@@ -345,8 +348,9 @@ def resolve_cards(pack_name: str, names: Sequence[str], players: int = 2
                   ) -> tuple[dict[str, CardRounds], dict[str, str]]:
     """The cards to measure (with their tier, target and counted seats) and those to skip, with
     the reason: a name the pack does not have, a card that cannot be played by `players` players
-    (its `players:`), or a card whose setup rules do not allow S0 (a third worker, workers placed
-    on the perimeter...): the games measured all start from S0."""
+    (its `players:`), or a game that cannot be set up. A card whose setup rules refuse S0 (a
+    third worker, workers placed on the perimeter...) is measured from a seeded legal start
+    (`from_s0` False: a note under the table says so)."""
     pack = load_pack(pack_name)
     cards: dict[str, CardRounds] = {}
     skipped: dict[str, str] = {}
@@ -364,10 +368,12 @@ def resolve_cards(pack_name: str, names: Sequence[str], players: int = 2
         tier = card_tier(card)
         try:
             counted = counted_seats(pack_name, (label, *["Mortal"] * (players - 1)))
+            game = new_game(pack, parse_players([label, *["Mortal"] * (players - 1)]))
         except SetupError as err:
             skipped[label] = f"cannot start from S0: {type(err).__name__}: {err}"
             continue
-        cards[label] = CardRounds(label, tier, card_target(label, tier), counted)
+        cards[label] = CardRounds(label, tier, card_target(label, tier), counted,
+                                  from_s0=all(starts_at_s0(game, seat) for seat in placing_seats(game)))
     return cards, skipped
 
 
@@ -485,6 +491,10 @@ def report_games(report: Report, mortal: MortalRounds, cards: dict[str, CardRoun
                                     f"{fmt_ratio(min(card.ratios))}-{fmt_ratio(max(card.ratios))}",
                                     "-" if card.target is None else f"{card.target:g}",
                                     met(share, card.target), card.counted))
+    for name, card in cards.items():
+        if not card.from_s0:
+            report.notes.append(f"{name}: its setup refuses S0, so its games start from a legal placement "
+                                "drawn by the seeded agent")
     for name, why in skipped.items():
         report.notes.append(f"{name}: skipped ({why.split(';')[0]})")
     for name, why in report.failures.items():
@@ -502,11 +512,13 @@ def report_games(report: Report, mortal: MortalRounds, cards: dict[str, CardRoun
 def s0_game(pack_name: str, gods: Sequence[str] = ("Mortal", "Mortal")) -> Game:
     """Mortal v Mortal (or `gods`) at S0 (A on b3 and d3, B on c4 and c2, A to move), built
     through the game API the same way `santorini bench` places its workers; no scenario file is
-    needed, so this works for any pack and when the package is installed without its tests.
-    SetupError if the cards' setup rules do not allow S0 (a third worker, placement rules)."""
+    needed, so this works for any pack and when the package is installed without its tests. A
+    seat whose card's setup refuses S0 (a third worker, placement rules) places at random among
+    its legal placements, as in `santorini bench`."""
     game = new_game(load_pack(pack_name), parse_players(list(gods)))
-    for seat, squares in zip(placing_seats(game), S0_SQUARES):
-        place_workers(game, seat, list(squares))
+    agent = S0Agent(random.Random(0))  # S0, or a seeded legal start where a card's setup refuses S0
+    for seat in placing_seats(game):
+        place_workers(game, seat, agent.placement(game, seat))
     end_of_setup(game)
     return game
 

@@ -405,3 +405,13 @@ def test_counting_bench_and_cli(capsys):
     assert games >= 1 and elapsed >= 0.05
     rm.main(["bench", "--seconds", "0.05", "--seed", "1", "--counting"])
     assert capsys.readouterr().out.splitlines()[-1].startswith("games/s: ")
+
+
+def test_a_card_whose_setup_refuses_s0_is_measured_from_a_legal_start():
+    """Graeae places three workers: her games start from a legal placement drawn by the seeded
+    agent, and the report says so under the table (she is measured, not skipped)."""
+    lines, report = run(["--rounds", "1", "--seconds", "0.05", "--slice", "0.01", "--gods", "Graeae", "Apollo",
+                         "--perft-depth", "1", "--startup-runs", "0"])
+    assert [row.card for row in report.cards] == ["Graeae", "Apollo"] and not report.failures
+    assert report.notes == ["Graeae: its setup refuses S0, so its games start from a legal placement drawn by "
+                            "the seeded agent"]

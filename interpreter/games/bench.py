@@ -2,7 +2,8 @@
 
 Games start from S0 (A on b3 and d3, B on c4 and c2, empty board), the position the reference
 generator in benchmarks/ starts from, so the two can be compared game for game. A third seat and
-more (S0 has two) place their workers at random.
+more (S0 has two), and a seat whose card's setup refuses S0, place their workers at random among
+their legal placements.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..model.board import parse_square
 from .game import Game, new_game, parse_players
 from .packs import Pack
 from .play import GameLog, RandomAgent, run_game
+from .setup import placement_fault
 
 S0_SQUARES = tuple(tuple(parse_square(name) for name in seat) for seat in (("b3", "d3"), ("c4", "c2")))
 
@@ -29,13 +31,20 @@ class BenchResult:
 
 
 class S0Agent(RandomAgent):
-    """A random player that places its workers on the S0 squares of its seat (seats A and B; a
-    third seat and more, which S0 does not place, choose free squares at random)."""
+    """A random player that places its workers on the S0 squares of its seat (seats A and B). A
+    third seat and more, which S0 does not place, and a seat whose card's setup refuses S0 (a
+    third worker, placements on the perimeter...) place at random among their legal placements
+    (seeded, like every choice of the agent)."""
 
     def placement(self, game: Game, seat: int) -> list[int]:
-        if seat < len(S0_SQUARES):
+        if starts_at_s0(game, seat):
             return list(S0_SQUARES[seat])
         return super().placement(game, seat)
+
+
+def starts_at_s0(game: Game, seat: int) -> bool:
+    """Whether the seat places its workers on its S0 squares (its card's setup allows them)."""
+    return seat < len(S0_SQUARES) and placement_fault(game, seat, S0_SQUARES[seat]) is None
 
 
 def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
