@@ -279,3 +279,31 @@ def test_a_piece_in_a_prohibition_and_any_neighboring_space_do_what_they_say() -
     assert not legal("move B1 c4; build B1 c5")  # the dome on level 3
     assert legal("move B1 c4; build B1 b5")
     assert not legal("move B1 c4; build B1 a1")  # not next to c4
+
+
+def test_two_obligations_read_late_are_judged_each_on_its_own() -> None:
+    """A (Mortal) is bound by B ('if possible, ... must move up') and C ('if possible, ... must move
+    down'). A can move up (c3 is level 1) but cannot move down (its workers stand on the ground):
+    the first binds, the second does not. So a turn that moves up is legal, and one that does not
+    is not, whatever order the turns are judged in."""
+    from santorini.dsl.semantics.compiler import compile_rules
+    from santorini.dsl.syntax.parser import Origin, parse_rules
+    from santorini.dsl.vocabulary import IfPossible
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    origin = Origin("invented.yaml", 1, 1)
+    up, dome = (compile_rules(parse_rules(f"Opponent's Turn:\n  if possible, at least one opponent worker must {what} "
+                                          "this turn.", origin), origin, name)
+                for what, name in (("move up", "Up"), ("move down", "Dome")))
+    engine = Engine(load_pack("bga").base.power, [[], [up], [dome]], if_possible=IfPossible.LATE)
+    state = GameState(seats=[Seat("A", 0, ()), Seat("B", 1, ("Up",)), Seat("C", 2, ("Dome",))],
+                      team_letters=["A", "B", "C"])
+    state.set_height(parse_square("c3"), 1)
+    for team, number, square in ((0, 1, "b2"), (0, 2, "e5"), (1, 1, "a5"), (1, 2, "e1"), (2, 1, "a3"), (2, 2, "c5")):
+        state.add_worker(team, number, parse_square(square))
+    assert not accepts(engine, state, "move A1 b1; build A1 a1")
+    assert accepts(engine, state, "move A1 c3; build A1 d4")
+    outcomes = engine.turns(state)
+    assert outcomes and all(turn[0] == ("move", 0, parse_square("c3")) for turn in outcomes)

@@ -258,10 +258,10 @@ class Engine:
         def meets(w: Walk) -> bool:
             nonlocal found
             found = found or (len(w.path) >= least and all(t(w, -1, -1, -1, 0, 0, None) for t in tests))
-            return found  # (past a written prefix the walk may go on after a stop: `found` says it)
-        if prefix is None:
+            return found
+        if not prefix:  # (a whole turn: the search stops at the first turn that meets the tests)
             probe = Walk(state or walk.state, meets)
-        else:
+        else:  # (past a written beginning the search goes on after a stop: `found` tells)
             probe = Walk(state or walk.state, meets, script=prefix, frontier=set())
         probe.banned, probe.forbid_up, probe.forbid_down = walk.banned, walk.forbid_up, walk.forbid_down
         probe.domelike = walk.domelike
@@ -271,20 +271,20 @@ class Engine:
     def _late_judge(self, walk: Walk, run: Callable[[Walk], bool], required: list, late: list) -> Callable[[Walk], bool]:
         """For obligations read late: a complete turn passes one if it meets it, or if, at the
         first step of its verb, no way on from the steps taken before meets it (judged from a copy
-        of the turn's starting state, once per such beginning)."""
+        of the turn's starting state, once per obligation and beginning)."""
+        known: dict[tuple[int, tuple], bool] = {}  # (which obligation, the turn's beginning) -> possible
         start = walk.state.copy()
-        known: dict[tuple, bool] = {}
 
         def met(w: Walk) -> bool:
-            for test, verb in late:
+            for index, (test, verb) in enumerate(late):
                 if test(w, -1, -1, -1, 0, 0, None):
                     continue
                 path = tuple(w.path)
                 first = next((i for i, action in enumerate(path) if action[0] == verb), len(path))
-                prefix = path[:first]
-                if prefix not in known:
-                    known[prefix] = self._possible(walk, run, (*required, test), prefix, start)
-                if known[prefix]:
+                key = (index, path[:first])
+                if key not in known:
+                    known[key] = self._possible(walk, run, (*required, test), key[1], start)
+                if known[key]:
                     return False
             return True
         return met
