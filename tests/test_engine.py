@@ -223,7 +223,14 @@ GUARDED_FOLLOW_UP = ("Your Move:\n  if your worker moved up this turn, after you
                      "additional time, not back to its starting space.")
 
 
+GUARDED_STEP = ("Your Turn:\n  one of your workers moves.\n  the moved worker builds.\n"
+                "  if your worker moved up this turn, the moved worker may build.")
+
+
 @pytest.mark.parametrize(("rules", "turn", "allowed"), [
+    (GUARDED_STEP, "move A1 c3; build A1 d4; build A1 d3", True),    # moved up: the guarded build may follow
+    (GUARDED_STEP, "move A1 b3; build A1 b4; build A1 c4", False),   # a level move: it may not
+    (GUARDED_STEP, "move A1 b3; build A1 b4", True),
     (GUARDED_OPTION, "move A1 c3; dome A1 d4", True),     # moved up (b2 level 0 -> c3 level 1): a dome anywhere
     (GUARDED_OPTION, "move A1 b3; dome A1 b4", False),    # a level move: no dome on level 0
     (GUARDED_OPTION, "move A1 b3; build A1 b4", True),
@@ -231,8 +238,8 @@ GUARDED_FOLLOW_UP = ("Your Move:\n  if your worker moved up this turn, after you
     (GUARDED_FOLLOW_UP, "move A1 b3; move A1 b4; build A1 b5", False),  # did not: no second move
     (GUARDED_FOLLOW_UP, "move A1 b3; build A1 b4", True),
 ])
-def test_a_condition_may_guard_a_step_option_or_a_follow_up(rules: str, turn: str, allowed: bool) -> None:
-    """An invented card's rules: the option or the follow-up holds only while its condition does.
+def test_a_condition_may_guard_a_turn_step_a_step_option_or_a_follow_up(rules: str, turn: str, allowed: bool) -> None:
+    """An invented card's rules: the step, option or follow-up holds only while its condition does.
     A1 on b2 (level 0); c3 is level 1, every other space level 0."""
     from santorini.dsl.semantics.checker import check_rules
     from santorini.dsl.semantics.compiler import compile_rules

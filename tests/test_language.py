@@ -138,7 +138,7 @@ def test_a_win_may_depend_on_the_number_of_players() -> None:
     [win] = compile_rules(rules, ORIGIN, "X").wins
     assert win.when.counts == (3,) and win.pattern.filters[0].same_level
     [message] = check("Your Turn:\n  in a game of 3 players, one of your workers moves.\n  the moved worker builds.")
-    assert "a condition ('if ...') on a turn step is not in the language yet" in message
+    assert "a turn's first step is not guarded" in message
     assert check("Your Move:\n  in a game of 3 players, your worker may move into an opponent worker's space "
                  "by forcing that worker to the space yours just vacated.") == []
     [message] = check("Win Condition:\n  in a game of 1 or 3 players, you also win if your worker moves down two or "

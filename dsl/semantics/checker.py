@@ -97,6 +97,8 @@ ONLY_ON = {
 GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
            OPTION: "what happened this turn or on your last turn, where your workers stand, the towers on the board "
                    "or the number of players ('if your worker moved up this turn, ...')",
+           STEP: "what happened this turn or on your last turn, where your workers stand, the towers on the board "
+                 "or the number of players ('if your worker moved up this turn, ...')",
            FOLLOW_UP: "what happened this turn or on your last turn, where your workers stand, the towers on the "
                       "board or the number of players ('if your worker moved up this turn, ...')",
            PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
@@ -231,13 +233,13 @@ class _Checker:
                               f"{' and '.join(k.value for k in GUARDED)}")
             return
         if isinstance(guard, ast.PlayerCountNode) or kind is WIN:
-            if not isinstance(guard, ast.PlayerCountNode) or kind not in (WIN, OPTION, FOLLOW_UP):
-                self.error(guard, "'in a game of N players' guards a win condition, a step option or a follow-up, "
-                                  "and a win condition is guarded by it alone, for now")
+            if not isinstance(guard, ast.PlayerCountNode) or kind not in (WIN, OPTION, FOLLOW_UP, STEP):
+                self.error(guard, "'in a game of N players' guards a win condition, a turn step, a step option or a "
+                                  "follow-up, and a win condition is guarded by it alone, for now")
             elif not all(2 <= count <= 8 for count in guard.counts) or len(set(guard.counts)) != len(guard.counts):
                 self.error(guard, "a game has 2 to 8 players, each number said once")
             return
-        if kind in (OPTION, FOLLOW_UP):
+        if kind in (OPTION, FOLLOW_UP, STEP):
             self.step_guard(guard, kind)
             return
         if kind is END_STEP:
@@ -600,7 +602,9 @@ class _Checker:
 
     # ---- programs and the base card
     def program(self, section: ast.Section) -> None:
-        steps = [s.clause for s in section.statements if isinstance(s.clause, ast.StepNode)]
+        statements = [s for s in section.statements if isinstance(s.clause, ast.StepNode)]
+        steps = [s.clause for s in statements]
+        guarded = [s.guard is not None for s in statements]
         seen_move = seen_build = False
         for index, step in enumerate(steps):
             role = step.actor.selector.role
@@ -612,6 +616,9 @@ class _Checker:
                                        f"'that worker' or 'the moved worker', not '{step.actor.words}'")
             if index == 0 and role in (Role.THAT, Role.MOVED):
                 self.error(step, "the first step must choose a worker: write 'one of your workers' or 'your workers'")
+            if index == 0 and guarded[index]:
+                self.error(step, "a turn's first step is not guarded: a turn must begin with a step it can take; "
+                                 "guard a later step, or give the power as a step option")
             if role is Role.MOVED and index and not seen_move:
                 self.error(step, "'the moved worker' needs an earlier move step")
             repeated = step.repeat is not None and step.repeat.times is None

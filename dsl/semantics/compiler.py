@@ -29,7 +29,7 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
         header, once = section.timing, section.once
         mark = f"{name}: {header.value} (once per game)" if once else None
         if header in PROGRAM_SECTIONS:
-            steps = tuple(step(s.clause, origin) for s in section.statements)
+            steps = tuple(step(s.clause, origin, s.guard) for s in section.statements)
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
             continue
         options = len(power.options)
