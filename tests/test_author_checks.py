@@ -133,3 +133,16 @@ def test_a_literal_block_fault_is_reported_at_its_line_and_column(tmp_path: Path
     [message] = messages(path)
     line = "    after your worker moves, it may move one additional tyme."
     assert message.splitlines()[0] == f"demigod.yaml:10:{line.index('tyme') + 1}: unknown word 'tyme' (did you mean 'time'?)"
+
+
+def test_a_card_cannot_ban_itself(tmp_path: Path) -> None:
+    folder = author_pack(tmp_path)
+    text = CARD.format(name="Demigod", rules=RULES).replace("players: [2]\n", "players: [2]\nbans: [Demigod]\n")
+    (folder / "demigod.yaml").write_text(text, encoding="utf-8")
+    assert messages(folder) == ["demigod.yaml:6:8: Demigod bans itself: a ban names another card"]
+
+
+def test_perft_depth_zero_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["perft", str(REPO / "tests" / "scenarios" / "bga" / "apollo-swap.yaml"),
+                                       "--depth", "0"])
+    assert result.exit_code == 2 and "--depth" in result.output

@@ -166,3 +166,10 @@ def test_a_fact_about_a_counter_no_card_keeps_is_a_fault(tmp_path: Path) -> None
 def test_a_used_power_must_be_one_of_the_seats_once_per_game_powers(tmp_path: Path) -> None:
     found = fault(tmp_path, POSITION + "cards:\n  A: {used: [your move]}\n")
     assert found[0] == 12 and "'your move' is not a once-per-game power of this seat's cards (theirs: none)" in found[2]
+
+
+@pytest.mark.parametrize("extra", ["to_move: B\n", "out: [B]\n"])
+def test_a_setup_position_says_no_seat_to_move_and_no_seat_out(tmp_path: Path, extra: str) -> None:
+    text = POSITION.replace("workers: {A1: c3, A2: a1, B1: c4, B2: e1}", "workers: {}") + "placing: A\n" + extra
+    found = fault(tmp_path, text)
+    assert "a position in setup ('placing') has no" in found[2]

@@ -98,7 +98,7 @@ def scenario(paths: tuple[str, ...]) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--depth", type=click.IntRange(0, 12), required=True, help="Count up to this depth.")
+@click.option("--depth", type=click.IntRange(1, 12), required=True, help="Count up to this depth (1 to 12).")
 @reports_bad_input
 def perft(file: str, depth: int) -> None:
     """Count the leaves of the tree of distinct outcomes from a scenario's position.

@@ -295,7 +295,11 @@ def _check_names(own: list[tuple[Card, Document]], cards: dict[str, Card], editi
     where = "in the pack nor in its edition_cards" if edition_cards else "in the pack (and pack.yaml has no edition_cards)"
     for card, document in own:
         for index, banned in enumerate(card.bans):
-            if banned.lower() not in known:
+            if banned.lower() == card.name.lower():
+                line, column = document.position(("bans", index))
+                errors.append(SourceError(document.path, line, column, f"{card.name} bans itself: a ban names "
+                                          "another card"))
+            elif banned.lower() not in known:
                 line, column = document.position(("bans", index))
                 errors.append(SourceError(document.path, line, column, f"unknown card '{banned}' in bans: it is "
                                           f"not {where}{_did_you_mean(banned, known)}"))

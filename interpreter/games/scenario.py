@@ -74,6 +74,10 @@ def load_scenario(path: str | Path) -> Scenario:
     if "placing" in data:
         if data.get("history"):
             raise fail(("history",), "a position in setup ('placing') has no history of turns")
+        for key in ("to_move", "out"):
+            if key in data:
+                raise fail((key,), f"a position in setup ('placing') has no '{key}': the placing seat is the one "
+                                   "to act, and no one has lost yet")
         try:
             seat = seat_index(state, data["placing"])
         except SetupError as err:
@@ -194,6 +198,8 @@ def _set_out(document: Document, game: Game, fail) -> None:  # noqa: ANN001
     letters = [letter.upper() for letter in document.data.get("out", [])]
     if not letters:
         return
+    if "placing" in document.data:
+        raise fail(("out",), "a position in setup ('placing') has no 'out': no one has lost yet")
     if len(state.team_letters) < 3:
         raise fail(("out",), "only a game of three or more teams goes on after a player loses")
     for index, letter in enumerate(letters):
