@@ -173,3 +173,11 @@ def test_a_setup_position_says_no_seat_to_move_and_no_seat_out(tmp_path: Path, e
     text = POSITION.replace("workers: {A1: c3, A2: a1, B1: c4, B2: e1}", "workers: {}") + "placing: A\n" + extra
     found = fault(tmp_path, text)
     assert "a position in setup ('placing') has no" in found[2]
+
+
+def test_a_sex_where_no_card_tells_workers_apart_is_a_fault(tmp_path: Path) -> None:
+    """It made the two workers different workers in outcomes, and so changed turn counts, without
+    a word."""
+    text = POSITION.replace("A2: a1", "A2: {at: a1, sex: female}")
+    found = fault(tmp_path, text)
+    assert "no card in this game tells workers apart by sex" in found[2]

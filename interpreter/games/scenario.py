@@ -6,6 +6,7 @@ an illegal turn, is a bad file (ScenarioError, located), not a failed expectatio
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
 from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
 from ..model.state import GameState
-from ...dsl.vocabulary import Sex
+from ...dsl.vocabulary import Sex, WorkerSelector
 from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
 from .setup import add_reserve_workers, legal_placements, placement_fault, seat_setup, worker_kind
 from .packs import PackError, UnknownName, resolve_pack
@@ -305,9 +306,13 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
         same = names.setdefault(name.upper(), name)
         if same != name:
             raise fail(("workers", name), f"worker '{name}' is '{same}' again: worker ids ignore case")
+    reads_sexes = _reads_sexes(game)
     for name, value in entries:
         where = value if isinstance(value, str) else value["at"]
         sex_name = value.get("sex") if isinstance(value, dict) else None
+        if sex_name is not None and not reads_sexes:
+            raise fail(("workers", name, "sex"), f"worker '{name}': no card in this game tells workers apart by sex "
+                                                 "(a sex would make them count as different workers)")
         kind = 1 if sex_name == "female" else 0
         sex = {"female": Sex.FEMALE, "male": Sex.MALE}.get(sex_name)
         letter_key = name[0].upper()
@@ -324,6 +329,29 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
             raise fail(("workers", name), f"worker '{name}': {where} already holds a worker or a dome")
         state.add_worker(letters[letter], int(name[1:]), square, kind, sex)
     _reserve_workers(game)
+
+
+def _reads_sexes(game: Game) -> bool:
+    """Whether some card of the game tells workers apart by sex (its setup makes one female, or
+    one of its rules names a female or male worker)."""
+    if any(seat_setup(game, seat).female for seat in placing_seats(game)):
+        return True
+    pending: list = [card.power for seat in game.cards for card in seat]
+    seen: set[int] = set()
+    while pending:
+        part = pending.pop()
+        if id(part) in seen:
+            continue
+        seen.add(id(part))
+        if isinstance(part, WorkerSelector) and part.sex is not None:
+            return True
+        if dataclasses.is_dataclass(part) and not isinstance(part, type):
+            pending.extend(getattr(part, f.name) for f in dataclasses.fields(part))
+        elif isinstance(part, (list, tuple)):
+            pending.extend(part)
+        elif isinstance(part, dict):
+            pending.extend(part.values())
+    return False
 
 
 def _reserve_workers(game: Game) -> None:
