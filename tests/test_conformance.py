@@ -96,3 +96,38 @@ def test_same_seed_same_game() -> None:
         rng = random.Random(7)
         logs.append(run_game(game, [RandomAgent(rng), RandomAgent(rng)]))
     assert logs[0] == logs[1]
+
+
+def play_each_card(pack: str, seats: int) -> int:
+    """For each card of the pack that allows `seats` players, one seeded game with others drawn
+    at random (Mortal among them where the mode allows it), turn by turn with the invariants
+    checked after every step; the game must end with a team's win, and Engine.playout must play
+    the same game. Returns how many games were played: one a card (others are drawn again when
+    a card bans one of them)."""
+    loaded = load_pack(pack)
+    names = sorted(name for name, card in loaded.cards.items() if seats in card.players)
+    others = names + ([] if loaded.mode(None, seats).powers_required else [MORTAL])
+    played_games = 0
+    for name in names:
+        rng = random.Random(f"{seats}-{pack}-{name}")
+        for _ in range(50):
+            players = [name, *rng.sample([n for n in others if n != name], seats - 1)]
+            rng.shuffle(players)
+            try:
+                template = new_game(loaded, parse_players(players))
+                break
+            except SetupError as err:  # banned pairs cannot meet: draw the others again
+                assert "bans" in str(err)
+        else:
+            raise AssertionError(f"{pack}: no {seats}-player game for {name} in 50 draws")
+        game = template.restart()
+        rng = random.Random(f"{seats}-{pack}-{name}-game")
+        log = run_game(game, [CheckingAgent(rng) for _ in range(seats)])
+        invariants(game.state)
+        assert log.winner in game.state.team_letters, f"{pack} {players}: {log.reason}"
+        played = template.restart()
+        rng = random.Random(f"{seats}-{pack}-{name}-game")
+        assert run_game(played, [RandomAgent(rng) for _ in range(seats)]) == log, f"{pack} {players}"
+        assert final(played.state) == final(game.state), f"{pack} {players}"
+        played_games += 1
+    return played_games

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..model.board import parse_square
-from .game import Game, new_game, parse_players
+from .game import Game, new_game, parse_players, placing_seats
 from .packs import Pack
 from .play import GameLog, RandomAgent, run_game
 from .setup import placement_fault
@@ -34,16 +34,22 @@ class S0Agent(RandomAgent):
     """A random player that places its workers on the S0 squares of its seat (seats A and B). A
     third seat and more, which S0 does not place, and a seat whose card's setup refuses S0 (a
     third worker, placements on the perimeter...) place at random among their legal placements
-    (seeded, like every choice of the agent)."""
+    (seeded, like every choice of the agent). `from_s0`: the seats whose setup allows S0, when
+    the caller has found them once for many games (else each placement finds out)."""
+
+    def __init__(self, rng: random.Random, from_s0: frozenset[int] | None = None) -> None:
+        super().__init__(rng)
+        self.from_s0 = from_s0
 
     def placement(self, game: Game, seat: int) -> list[int]:
-        if starts_at_s0(game, seat):
-            return list(S0_SQUARES[seat])
+        allowed = starts_at_s0(game, seat) if self.from_s0 is None else seat in self.from_s0
+        if allowed and not any(game.state.blocked[square] for square in S0_SQUARES[seat]):
+            return list(S0_SQUARES[seat])  # (a seat placed at random before may hold one of them)
         return super().placement(game, seat)
 
 
 def starts_at_s0(game: Game, seat: int) -> bool:
-    """Whether the seat places its workers on its S0 squares (its card's setup allows them)."""
+    """Whether the seat's card's setup allows its S0 squares (judged on the board as it is)."""
     return seat < len(S0_SQUARES) and placement_fault(game, seat, S0_SQUARES[seat]) is None
 
 
@@ -53,10 +59,11 @@ def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
     them with the reference's). A bad name raises SetupError at once, not at the first game."""
     template = new_game(pack, parse_players(gods))
     rng = random.Random(seed)
+    from_s0 = frozenset(seat for seat in placing_seats(template) if starts_at_s0(template, seat))  # once
 
     def games() -> Iterator[GameLog]:
         while True:
-            yield run_game(template.restart(), [S0Agent(rng) for _ in template.players])
+            yield run_game(template.restart(), [S0Agent(rng, from_s0) for _ in template.players])
     return games()
 
 

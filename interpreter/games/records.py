@@ -18,11 +18,6 @@ from .game import Game, SetupError, end_of_setup, new_game, parse_players, place
 from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog, seats_gone
 
-def write_record(path: str, game: Game, log: GameLog, seed: int | None) -> None:
-    """Write the game's record (OSError if the file cannot be written)."""
-    Path(path).write_text(record_text(game, log, seed), encoding="utf-8")
-
-
 def record_text(game: Game, log: GameLog, seed: int | None) -> str:
     """The record format of schema/record.schema.json, as YAML text."""
     players = [p.label if len(p.powers) <= 1 else {"gods": list(p.powers)} for p in game.players]
