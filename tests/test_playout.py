@@ -85,3 +85,58 @@ def test_games_between_random_players_are_played_by_the_playout(monkeypatch) -> 
         log = run_game(new_game(load_pack("bga"), parse_players(["Mortal", "Pan"])), [agent(rng), agent(rng)],
                        on_turn=on_turn)
         assert log.winner and bool(calls) is used, (agent, on_turn)
+
+
+def test_the_playout_plays_inline_the_seats_of_the_plain_turn() -> None:
+    """plain.inline_kinds: which seats the playout loop plays itself, read from the seats' rules.
+    Pan's win is one more entry in the plain turn's win table, and a seat bound by Athena's
+    prohibition, or holding it, still plays the plain turn; Apollo's move option, Atlas's dome option and
+    Artemis's second move are played by their own pickers."""
+    pack = load_pack("bga")
+
+    def inline(*gods: str) -> list[bool]:
+        return new_game(pack, parse_players(list(gods))).engine.inline_seats
+    assert inline("Mortal", "Mortal") == inline("Pan", "Mortal") == [True, True]
+    assert inline("Pan", "Pan", "Pan") == [True, True, True]
+    assert inline("Apollo", "Mortal") == inline("Atlas", "Mortal") == inline("Artemis", "Pan") == [False, True]
+    assert inline("Athena", "Mortal") == [True, True]  # her own turn is plain; her power binds B
+    assert inline("Mortal", "Hermes") == [True, False]
+
+
+def test_the_playout_plays_the_turn_by_turn_game_to_every_end() -> None:
+    """Won games, a turn limit, three players with a seat stuck and out (the loop stops there and
+    the game settles it), inline seats beside seats played by their pickers, by their list of
+    turns, and under a prohibition: the final states agree with the turn-by-turn games."""
+    pack = load_pack("bga")
+    for gods, seed, limit in ((["Mortal", "Pan"], "won", 1000), (["Mortal", "Mortal"], "limit", 9),
+                              (["Pan", "Pan", "Pan"], "three", 1000), (["Artemis", "Mortal"], "picked", 1000),
+                              (["Mortal", "Athena"], "bound", 1000), (["Hestia", "Pan"], "listed", 1000),
+                              (["Medusa", "Pan", "Pan"], "removed", 1000)):
+        results = []
+        for agent in (RandomAgent, StepwiseAgent):
+            for n in range(12):  # enough games for wins by both seats, and a stuck seat of three
+                game = new_game(pack, parse_players(gods))
+                assert any(game.engine.inline_seats)
+                rng = random.Random(f"{seed}{n}")
+                log = run_game(game, [agent(rng) for _ in gods], max_turns=limit)
+                results.append((agent is RandomAgent, log, final(game.state)))
+        looped = [r[1:] for r in results if r[0]]
+        assert looped == [r[1:] for r in results if not r[0]]
+        if seed == "three":
+            assert any(log.stuck for log, _ in looped)
+
+
+def test_bench_games_from_a_placed_copy_are_the_games_set_up_each_time() -> None:
+    """bench_games sets a game up once when every seat places on S0 and plays copies of it; the
+    games are those of setting each one up."""
+    from santorini.interpreter.games.bench import S0Agent, bench_games
+
+    pack = load_pack("bga")
+    copies = bench_games(pack, ["Mortal", "Hephaestus"], 4)
+    rng = random.Random(4)
+    template = new_game(pack, parse_players(["Mortal", "Hephaestus"]))
+    for _ in range(20):
+        game = template.restart()
+        log = run_game(game, [S0Agent(rng, frozenset({0, 1})) for _ in range(2)])
+        copied = next(copies)
+        assert copied == log and final(copied.state) == final(game.state)

@@ -32,7 +32,8 @@ from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Powe
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
-from ..fast.plain import plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.plain import inline_kinds, plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
 from ..model.notation import format_step
@@ -121,6 +122,14 @@ class Engine:
         #: Each seat's way to draw a random turn without listing them all, if it has one.
         self.pickers = [((plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
                          or counted_picker(shape)) if shape else None for shape in shapes]
+        #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
+        #: move option and no dome option, are played inline.
+        kinds = [inline_kinds(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
+                 for shape in shapes]
+        self.inline_seats = [k is not None for k in kinds]
+        self._playout = fused_playout(kinds,
+                                      self._forbidden if self.restricting else None, self._other_turn,
+                                      lambda state, seat, steps: self._apply_found(state, seat, steps, None))
         self.plain_players = [[player for program in shape.programs
                                if (player := plain_player(program, shape)) is not None] if shape else []
                               for shape in shapes]
@@ -571,33 +580,31 @@ class Engine:
         and the rollouts of a tree search want. A seat left with no turn is for the caller to
         settle by the game's rules (game.settle_stuck)."""
         played: list[tuple[Action, ...]] = []
-        pickers, seats, restricting = self.pickers, state.seats, self.restricting
-        following = [state.next_seat(seat) for seat in range(len(seats))]  # while no seat drops out
-        out = len(state.out)
-        while len(played) < limit:
-            seat = state.to_move
-            picker = pickers[seat]
-            if picker is None:
-                steps = self.random_turn(state, rngs[seat])
-                if steps is None:
-                    break
-                self.play_in_place(state, steps)
-            else:
-                team = seats[seat].team
-                up, down = self._forbidden(state, team) if restricting else (False, False)
-                picked = picker(state, team, up, down, rngs[seat])
-                if picked is None:
-                    break
-                steps = picked[0]
-                if not self._apply_found(state, seat, steps, picked[1]):
-                    if len(state.out) != out:  # a power made a team lose during the turn
-                        following = [state.next_seat(s) for s in range(len(seats))]
-                        out = len(state.out)
-                    state.to_move = following[seat]
-            played.append(steps)
-            if state.winner is not None:
-                break
+        self._playout(state, rngs, limit, played)
         return played
+
+    def _other_turn(self, state: GameState, seat: int, rng: Random) -> tuple[Action, ...] | None:
+        """The playout's turn of a seat that it does not play inline: drawn by the seat's picker,
+        or from its list of turns, and played in place; the playout passes the turn on (None: no
+        turn)."""
+        picker = self.pickers[seat]
+        if picker is None:
+            steps = self.random_turn(state, rng)
+            if steps is None:
+                return None
+            self._picked = None  # (found for this state by random_turn: legal, as in play_in_place)
+        else:
+            team = state.seats[seat].team
+            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            picked = picker(state, team, up, down, rng)
+            if picked is None:
+                return None
+            steps, events = picked
+            if events is not None:
+                self._apply_found(state, seat, steps, events)
+                return steps
+        self._apply_found(state, seat, steps, None)
+        return steps
 
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, int | None]:
         """The events of `steps` as a turn of the seat to move, and the team it makes win (None:

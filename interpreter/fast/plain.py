@@ -17,7 +17,7 @@ from .shape import FastRules, Program, win_table
 from ..engine.actions import actions
 from ..engine.walk import Action, StepFn, Walk
 from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import BIT_AT, GameState
+from ..model.state import BIT_AT, GameState, TurnRecord
 
 _PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
 
@@ -381,3 +381,12 @@ def plain_player(program: Program, rules: FastRules
             return None
         return events + (("build", worker, square, height + (not dome), dome),), False
     return accept_plain
+
+
+def inline_kinds(program: Program, rules: FastRules) -> tuple | None:
+    """The move kinds ([forbid up][forbid down][from level][to level]: NO_MOVE, A_MOVE, A_WIN) of
+    a plain turn with no move option and no dome option, which the playout loop plays inline
+    (fast/playout.py); None for any other turn."""
+    if not is_plain(program, rules) or rules.move_options or rules.build_options:
+        return None
+    return _Moves(rules).kinds

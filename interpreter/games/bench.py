@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..model.board import parse_square
 from .game import Game, new_game, parse_players, placing_seats
 from .packs import Pack
-from .play import GameLog, RandomAgent, run_game
+from .play import GameLog, RandomAgent, place_all, play_turns, run_game
 from .setup import placement_fault
 
 S0_SQUARES = tuple(tuple(parse_square(name) for name in seat) for seat in (("b3", "d3"), ("c4", "c2")))
@@ -60,6 +60,19 @@ def bench_games(pack: Pack, gods: list[str], seed: int) -> Iterator[GameLog]:
     template = new_game(pack, parse_players(gods))
     rng = random.Random(seed)
     from_s0 = frozenset(seat for seat in placing_seats(template) if starts_at_s0(template, seat))  # once
+
+    if from_s0 == frozenset(range(len(template.players))):
+        # Every seat places on S0, drawing nothing: set up once, then play each game from a copy
+        # of the placed game (the same games; the reference starts from a placed S0 too).
+        placed, agents = template.restart(), [S0Agent(rng, from_s0) for _ in template.players]
+        setup = GameLog(placed.state)
+        place_all(placed, agents, setup)
+
+        def from_placed() -> Iterator[GameLog]:
+            while True:
+                game = placed.copy()
+                yield play_turns(game, agents, GameLog(game.state, list(setup.placements)))
+        return from_placed()
 
     def games() -> Iterator[GameLog]:
         while True:

@@ -83,6 +83,12 @@ class Game:
         return Game(self.pack, self.mode, self.players, self.cards, self.engine, state)
 
 
+    def copy(self) -> Game:
+        """The same game in an independent state (the compiled rules are shared)."""
+        return Game(self.pack, self.mode, self.players, self.cards, self.engine, self.state.copy(),
+                    list(self.placements))
+
+
 def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = None) -> Game:
     """Seats, teams and compiled rules for these players; an empty board, no workers yet."""
     if not 2 <= len(players) <= len(SEAT_LETTERS):

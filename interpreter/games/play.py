@@ -97,6 +97,14 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
     other team is stuck: with three or more teams, a stuck team is out and the others play on).
     `on_stuck(game, seat, what happened)` hears of each seat that cannot complete a turn."""
     log = GameLog(game.state)
+    place_all(game, agents, log, on_placement)
+    return play_turns(game, agents, log, on_turn, max_turns, on_stuck)
+
+
+def place_all(game: Game, agents: list[Agent], log: GameLog,
+              on_placement: Callable[[Game, int, str], None] | None = None) -> None:
+    """The setup: each placing seat's agent places its workers, in order, and the first seat to
+    move is set (the first half of `run_game`)."""
     for seat in placing_seats(game):
         steps = place_workers(game, seat, agents[seat].placement(game, seat))
         text = format_turn(game.state, steps)
@@ -104,6 +112,12 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
         if on_placement:
             on_placement(game, seat, text)
     end_of_setup(game)
+
+
+def play_turns(game: Game, agents: list[Agent], log: GameLog, on_turn: Callable[[Game, int, str], None] | None = None,
+               max_turns: int = 1000, on_stuck: Callable[[Game, int, str], None] | None = None) -> GameLog:
+    """The turns of a game whose workers are placed, until it ends (the second half of
+    `run_game`, for callers that set up once and play many games from copies)."""
     state = game.state  # played in place: the same object all game long
     engine = game.engine
     rngs = None if on_turn else _random_generators(agents)

@@ -1,0 +1,168 @@
+"""Random games played in one loop: the plain turn's seats played inline, the others by the engine.
+
+`Engine.playout` plays the random turns of a game between random players (the games of
+`santorini bench`, and the rollouts of a tree search). A seat whose turn is the plain one (one of
+your workers moves, that worker builds; no move option, no dome option: `inline_kinds`) has its
+turn drawn and played here, inline: the same draw as `plain_picker` (plain.py) from the seat's
+generator, in the same order of outcomes, and the same changes to the state as
+`Engine._apply_found`. The loop keeps the free squares as one integer, and the hash and the domes'
+bits in locals, from one inline turn to the next, and calls nothing for them. Every other seat's
+turn, and a winning turn of any seat, is the engine's (`other_turn`, `winning_turn`); the loop
+writes its locals back to the state before and reads them again after. tests/test_playout.py and
+tests/test_conformance.py check that the games are those of asking each player for a turn.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from random import Random
+
+from ..engine.actions import actions
+from ..engine.walk import Action
+from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.state import BIT_AT, GameState, TurnRecord
+from .plain import _PAIRS, A_MOVE, A_WIN, _turn_pairs
+
+#: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
+#: order of NEIGHBOURS[s]: what the loop reads per move, in one unpacking.
+NEIGHBOUR_BITS = tuple(tuple((to, SQUARE_BITS[to], AROUND_BITS[to]) for to in NEIGHBOURS[s]) for s in SQUARES)
+
+#: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
+Playout = Callable[[GameState, Sequence[Random], int, list], None]
+
+
+def free_bits(st: GameState) -> int:
+    """The squares with no worker and no dome, as bits."""
+    blocked = st.dome_bits
+    for square in st.worker_pos:
+        blocked |= BIT_AT[square]
+    return blocked ^ ALL_BITS
+
+
+def fused_playout(inline_kinds: Sequence[tuple | None],
+                  forbidden: Callable[[GameState, int], tuple[bool, bool]] | None,
+                  other_turn: Callable[[GameState, int, Random], "tuple[Action, ...] | None"],
+                  winning_turn: Callable[[GameState, int, tuple[Action, ...]], None]) -> Playout:
+    """The playout loop of an engine. `inline_kinds[seat]`: the move kinds of a seat played
+    inline (plain._Moves.kinds: [forbid up][forbid down][from level][to level]), else None.
+    `forbidden(state, team)`: whether other seats' powers forbid moving up and down this turn,
+    or None when no power forbids anything. `other_turn(state, seat, rng)`: play the seat's
+    random turn in place, passing the turn on, and return it (None: it has none).
+    `winning_turn(state, seat, steps)`: play a winning turn drawn here."""
+    worker_keys, height_keys, dome_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome
+    neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
+    a_move, a_win = A_MOVE, A_WIN
+    made_pairs = _PAIRS["build"]
+
+    def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
+        heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
+        domes, classes, history, seats = st.domes, st.worker_class, st.history, st.seats
+        teams = [info.team for info in seats]
+        out = len(st.out)
+        following = [st.next_seat(seat) for seat in range(len(seats))]  # while no seat drops out
+        # each seat's workers, in the order they were placed (read again after another seat's turn)
+        seat_workers = [st.members.get(team, ()) for team in teams]
+        workers = len(positions)
+        draws = [rng.randrange for rng in rngs]
+        # kept in locals while inline turns are played, written back when the state is handed on
+        seat, key, dome_bits, free = st.to_move, st.hash, st.dome_bits, free_bits(st)
+        append, record = played.append, history.append
+        count = len(played)
+        while count < limit:
+            kinds = inline_kinds[seat]
+            if kinds is None or forbidden is not None:
+                st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
+                if kinds is None:  # another seat's turn: the engine's
+                    steps = other_turn(st, seat, rngs[seat])
+                    if steps is None or st.winner is not None:
+                        if steps is not None:
+                            append(steps)
+                        return
+                    append(steps)
+                    count += 1
+                    key, dome_bits, free = st.hash, st.dome_bits, free_bits(st)
+                    if len(positions) != workers:  # a power added a worker to the game
+                        seat_workers = [st.members.get(team, ()) for team in teams]
+                        workers = len(positions)
+                    if len(st.out) != out:  # a power made a team lose during the turn
+                        following = [st.next_seat(s) for s in range(len(seats))]
+                        out = len(st.out)
+                    seat = following[seat]
+                    continue
+                up, down = forbidden(st, teams[seat])
+                kinds_from = kinds[up][down]
+            else:
+                kinds_from = kinds[0][0]
+            total = 0
+            ends: list[int] = []
+            moves: list[int] = []  # worker * 32 + to, as in plain_picker
+            for worker in seat_workers[seat]:
+                origin = positions[worker]
+                if origin < 0:
+                    continue
+                kind_of = kinds_from[heights[origin]]
+                around_free = free | square_bits[origin]
+                code = worker * 32
+                for to, bit, around in neighbour_bits[origin]:
+                    if not free & bit:
+                        continue
+                    kind = kind_of[heights[to]]
+                    if kind == a_move:
+                        total += (around_free & around).bit_count()
+                    elif kind:
+                        total += 1
+                    else:
+                        continue
+                    ends.append(total)
+                    moves.append(code + to)
+            if not total:
+                break
+            index = draws[seat](total)
+            entry = bisect_right(ends, index)
+            move = moves[entry]
+            worker, to = move >> 5, move & 31
+            if entry:
+                index -= ends[entry - 1]
+            origin = positions[worker]
+            here, there = heights[origin], heights[to]
+            if kinds_from[here][there] == a_win:
+                st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
+                steps = (actions("move", worker)[to],)
+                winning_turn(st, seat, steps)
+                append(steps)
+                return
+            for square in neighbours[to]:
+                if square == origin or free >> square & 1:
+                    if not index:
+                        break
+                    index -= 1
+            pairs = made_pairs.get(worker) or _turn_pairs("build", worker)
+            steps = pairs[to][square]
+            height = heights[square]
+            # the move (state.relocate, written out: the worker holds its square)
+            keys = worker_keys[classes[worker]]
+            occupant[origin] = -1
+            blocked[origin] = 0  # (a worker never stands under a dome)
+            occupant[to] = worker
+            blocked[to] = 1
+            positions[worker] = to
+            free = (free | square_bits[origin]) ^ square_bits[to]
+            if height == 3:  # the build: a dome (state.set_dome) or a block (state.set_height)
+                domes[square] = True
+                blocked[square] = 1
+                dome_bits ^= square_bits[square]
+                free ^= square_bits[square]
+                key ^= keys[origin] ^ keys[to] ^ dome_keys[square]
+                build = ("build", worker, square, 3, True)
+            else:
+                heights[square] = height + 1
+                height_key = height_keys[square]
+                key ^= keys[origin] ^ keys[to] ^ height_key[height] ^ height_key[height + 1]
+                build = ("build", worker, square, height + 1, False)
+            record(TurnRecord((seat, steps, (("move", worker, origin, to, here, there), build))))
+            append(steps)
+            count += 1
+            seat = following[seat]
+        st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
+    return playout
