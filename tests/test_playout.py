@@ -140,3 +140,19 @@ def test_bench_games_from_a_placed_copy_are_the_games_set_up_each_time() -> None
         log = run_game(game, [S0Agent(rng, frozenset({0, 1})) for _ in range(2)])
         copied = next(copies)
         assert copied == log and final(copied.state) == final(game.state)
+
+
+def test_legal_placements_are_found_once_per_board_and_stay_exact() -> None:
+    """setup.legal_placements keeps what it found for a board (games restarted from one engine
+    ask again and again): the same answer as judging every set of squares, and a new answer once
+    the board changes."""
+    from itertools import combinations
+
+    from santorini.interpreter.games.setup import legal_placements, placement_fault
+
+    for cards, seat in ((["Bia", "Mortal"], 0), (["Mortal", "Eros"], 1)):
+        game = new_game(load_pack("bga"), parse_players(cards))
+        every = [squares for squares in combinations(range(25), 2) if placement_fault(game, seat, squares) is None]
+        assert legal_placements(game, seat) == every == legal_placements(game.restart(), seat)
+        game.state.add_worker(1 - seat, 1, 0)  # a1 taken by the other seat
+        assert legal_placements(game, seat) == [p for p in every if 0 not in p] != every

@@ -33,6 +33,7 @@ from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
 from ..fast.plain import inline_kinds, plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.masked import masked_picker
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
@@ -118,9 +119,10 @@ class Engine:
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
         self._picked: tuple | None = None
-        self.known_turns = [KnownTurnPlayer(shape) if shape else None for shape in shapes]
+        self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [((plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
+        self.pickers = [(masked_picker(shape) if shape.extended else
+                         (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
                          or counted_picker(shape)) if shape else None for shape in shapes]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
@@ -133,8 +135,8 @@ class Engine:
         self.plain_players = [[player for program in shape.programs
                                if (player := plain_player(program, shape)) is not None] if shape else []
                               for shape in shapes]
-        self.enumerators = [[self._enumerator(program, shape) for program in shape.programs] if shape else None
-                            for shape in shapes]
+        self.enumerators = [[self._enumerator(program, shape) for program in shape.programs]
+                            if shape and not shape.extended else None for shape in shapes]
 
     def _fast_shape(self, rules: SeatRules) -> FastRules | None:
         """The fast paths' record of a seat's rules, if they understand every part of them and

@@ -49,6 +49,22 @@ def is_plain(program: Program, rules: FastRules, followups: bool = False) -> boo
 NO_MOVE, A_MOVE, A_WIN = 0, 1, 2
 
 
+def kinds_table(ways: Sequence[tuple[int, object]], win: tuple[tuple[bool, ...], ...], by_way: bool = False) -> tuple:
+    """[forbid up][forbid down][here][there] -> NO_MOVE, A_MOVE or A_WIN, for moves by `ways`
+    ((climb limit, whether it can win), tried in order: the first that reaches a level is the
+    move there); a prohibition of moving up (down) forbids every way up (down). With `by_way`,
+    the second item of the way that is the move there instead (None where none is)."""
+    def kind(here: int, there: int, up: bool, down: bool) -> object:
+        if (up and there > here) or (down and there < here):
+            return None if by_way else NO_MOVE
+        for climb, can_win in ways:
+            if there <= here + climb:
+                return can_win if by_way else A_WIN if can_win and win[here][there] else A_MOVE
+        return None if by_way else NO_MOVE
+    return tuple(tuple(tuple(tuple(kind(here, there, up, down) for there in range(4)) for here in range(4))
+                       for down in (False, True)) for up in (False, True))
+
+
 class _Moves:
     """The move rule of a plain turn, shared by the three fast paths so that they cannot
     disagree: the climb, the win table, and whether a worker may enter an opponent's space.
@@ -59,11 +75,30 @@ class _Moves:
         self.climb = rules.climb
         self.win = win_table(rules.wins)
         self.options = [(o.same_or_lower, o.destination == "vacated") for o in rules.move_options]
-        #: KINDS[forbid_up][forbid_down][here][there]: NO_MOVE, A_MOVE or A_WIN onto a free space.
-        self.kinds = tuple(tuple(tuple(
-            tuple(NO_MOVE if there > (here if up else here + self.climb) or there < (here if down else 0)
-                  else A_WIN if self.win[here][there] else A_MOVE for there in range(4))
-            for here in range(4)) for down in (False, True)) for up in (False, True))
+        #: KINDS[forbid_up][forbid_down][here][there]: NO_MOVE, A_MOVE or A_WIN onto a free
+        #: neighbouring space, by the base move or a move option with its own climb limit (the
+        #: first way that reaches a space is the move there, as in the step chain).
+        neighbouring = [w for w in rules.move_ways if not w.over_worker]
+        self.kinds = kinds_table([(self.climb, True)] + [(w.climb, w.can_win) for w in neighbouring], self.win)
+        #: The same once the seat has used its once-per-game move options (`spent`), and the mark
+        #: of the once-per-game option that is the move at [forbid up][forbid down][here][there]
+        #: while they are unused (None where another way is: no mark is set).
+        self.once = tuple(dict.fromkeys(w.once for w in neighbouring if w.once))
+        self.spent = kinds_table([(self.climb, True)] + [(w.climb, w.can_win) for w in neighbouring if not w.once],
+                                 self.win) if self.once else self.kinds
+        self.marks = kinds_table([(self.climb, None)] + [(w.climb, w.once) for w in neighbouring], self.win,
+                                 by_way=True) if self.once else None
+        #: Whether the way that is the move there can win ([forbid up][forbid down][here][there]):
+        #: where another win of the seat (shape.FastRules.win_squares) may make the move a win.
+        self.can_win = kinds_table([(self.climb, True)] + [(w.climb, w.can_win) for w in neighbouring],
+                                   self.win, by_way=True)
+        self.spent_can_win = kinds_table([(self.climb, True)] + [(w.climb, w.can_win) for w in neighbouring
+                                                                 if not w.once], self.win, by_way=True) \
+            if self.once else self.can_win
+        #: The same for a move over a neighbouring worker to the space beyond it (None: no such way).
+        jumps = [(w.climb, w.can_win) for w in rules.move_ways if w.over_worker]
+        self.jump_kinds = kinds_table(jumps, self.win) if jumps else None
+        self.jump_can_win = kinds_table(jumps, self.win, by_way=True) if jumps else None
 
     def force(self, st: GameState, origin: int, to: int, team: int) -> tuple[int, int] | None:
         """For a move into the blocked space `to`: (victim, where it is forced), by the first
@@ -87,7 +122,7 @@ def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
     Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
     S - {from} + {to}, to not in S; a forced worker's class likewise), so the only duplicates are
     across programs, where keeping either turn is right: no membership test is needed."""
-    if not is_plain(program, rules):
+    if not is_plain(program, rules) or rules.extended:
         return None
     rule = _Moves(rules)
     force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
@@ -155,7 +190,7 @@ def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
 def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int, bool, bool], list] | None:
     """When the plain turn is a seat's only program, its turns are its distinct outcomes (see
     `plain_enumerator`): list them in the enumeration's order, without computing any key."""
-    if not is_plain(program, rules):
+    if not is_plain(program, rules) or rules.extended:
         return None
     rule = _Moves(rules)
     force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
@@ -221,6 +256,8 @@ def plain_picker(program: Program, rules: FastRules
     (A seat that may dome at any level has two choices on some squares: it is left to the lister.)"""
     if not is_plain(program, rules) or rules.build_options:
         return None
+    if rules.extended:
+        return None  # (masked.py counts those)
     rule = _Moves(rules)
     force, options, kinds = rule.force, rule.options, rule.kinds
     made_pairs = _PAIRS["build"]
@@ -336,7 +373,7 @@ def plain_player(program: Program, rules: FastRules
     """The fast path of accepting a written plain turn: check its two steps against the rules.
     Returns (events, won) as the generic chain would log them, or None to leave the turn to the
     generic chain (which also gives the reason when a turn is illegal)."""
-    if not is_plain(program, rules):
+    if not is_plain(program, rules) or rules.extended:
         return None
     rule = _Moves(rules)
     force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
@@ -387,6 +424,6 @@ def inline_kinds(program: Program, rules: FastRules) -> tuple | None:
     """The move kinds ([forbid up][forbid down][from level][to level]: NO_MOVE, A_MOVE, A_WIN) of
     a plain turn with no move option and no dome option, which the playout loop plays inline
     (fast/playout.py); None for any other turn."""
-    if not is_plain(program, rules) or rules.move_options or rules.build_options:
-        return None
+    if not is_plain(program, rules) or rules.move_options or rules.build_options or rules.beyond_climbs:
+        return None  # (a move option with its own climb limit is one more entry of the kinds)
     return _Moves(rules).kinds

@@ -12,15 +12,18 @@ with the tests that compare the fast paths with the chain (tests/test_fast_paths
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ...dsl.vocabulary import (ANY_NUMBER, ONCE, Compare, FollowUpTiming, Force, LevelChange, Modality, OccupiedBy,
+from ...dsl.vocabulary import (ANY_NUMBER, ONCE, Compare, CountIs, Happened, LastMoves, Quantity, Scope, FollowUpTiming, Force, LevelChange, Modality, OccupiedBy,
                                Owner, Piece,
-                               Prohibition, Region, Role, SpaceRef, SpaceSelector, Step, TargetLevel, Verb,
+                               Prohibition, Region, Role, SameSpace, SpaceRef, SpaceSelector, Step, TargetLevel, Verb,
                                WorkerSelector)
+from ...dsl.vocabulary.hooks import Reserve, WorkerSexes
 from ...dsl.vocabulary.parts import (DOWN, NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
                                      ON_LAST_BUILT, UNOCCUPIED, UP)
 from ..engine.rules import SeatRules
+from ..model.board import ALL_BITS
+from .bits import SquareBits, target_bits
 
 
 # ---- the fast paths' own record of a seat's rules ----------------------------------------------
@@ -63,6 +66,28 @@ class DomeAtAnyLevel:
     """A build may be a dome at any level."""
 
 
+@dataclass(frozen=True)
+class Squares:
+    """A rule of another seat read as squares (bits.py): where this seat's steps may not go, or
+    where its moves cannot win, while the seat `holder` is in the game."""
+
+    holder: int
+    squares: SquareBits
+    reads_levels: bool
+
+
+@dataclass(frozen=True)
+class MoveWay:
+    """A move option to a free space with its own climb limit: to a neighbouring space ('may
+    move up any number of levels'), or over a neighbouring worker to the space beyond it."""
+
+    over_worker: bool
+    climb: int
+    can_win: bool
+    #: The card mark of a once-per-game option (usable while the seat's card lacks it).
+    once: str | None = None
+
+
 @dataclass
 class FastRules:
     climb: int
@@ -71,6 +96,42 @@ class FastRules:
     wins: list[tuple[str, int]]
     followups: list[FollowUp]
     programs: list[Program]
+    #: Parts that only the plain picker (and, for `move_ways` alone, the playout's inline turn)
+    #: understands; every other fast path refuses a seat that has one (`extended`).
+    move_bans: list[Squares] = field(default_factory=list)
+    build_bans: list[Squares] = field(default_factory=list)
+    win_vetoes: list[Squares] = field(default_factory=list)
+    #: Wins of the seat's moves beyond the table of `wins`, as the squares where a move wins.
+    win_squares: list[Squares] = field(default_factory=list)
+    #: Another seat's obligation 'if possible, ... must move up this turn', as the squares its
+    #: moves must go to when some turn can.
+    preferred_moves: list[Squares] = field(default_factory=list)
+    #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
+    #: a number that only a dome on level 3 changes, so that only such a build can win that way.
+    tower_wins: tuple = ()
+    move_ways: list[MoveWay] = field(default_factory=list)
+    #: A build option 'may build a block under itself'.
+    build_under: bool = False
+
+    @property
+    def extended(self) -> bool:
+        """Whether a part beyond the simple gods' is here (see the fields above)."""
+        return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
+                    or self.win_squares or self.tower_wins or self.preferred_moves)
+
+    @property
+    def beyond_climbs(self) -> bool:
+        """Whether a part beyond the simple gods' is here other than move options to a
+        neighbouring space with their own climb limit (entries of the kinds table alone)."""
+        climbs = [w for w in self.move_ways if not (w.over_worker or w.once)]
+        return self.extended and (len(climbs) < len(self.move_ways) or bool(
+            self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
+            or self.tower_wins or self.preferred_moves))
+
+    @property
+    def reads_levels(self) -> bool:
+        return bool(self.tower_wins) or any(rule.reads_levels for rule in (
+            *self.move_bans, *self.build_bans, *self.win_vetoes, *self.win_squares, *self.preferred_moves))
 
 
 def win_table(wins: list[tuple[str, int]]) -> tuple[tuple[bool, ...], ...]:
@@ -85,6 +146,8 @@ def win_table(wins: list[tuple[str, int]]) -> tuple[tuple[bool, ...], ...]:
 NEIGHBOURING_UNOCCUPIED = SpaceSelector(Region.NEIGHBORING, None, (UNOCCUPIED,))
 OPPONENT_SPACE = SpaceSelector(Region.NEIGHBORING, None, (OccupiedBy(Owner.OPPONENTS),))
 DISPLACED = WorkerSelector(Role.DISPLACED, Owner.ANYONES)
+OVER_A_WORKER = SpaceSelector(Region.OVER_WORKER, None, ())
+UNDER_ITSELF = SpaceSelector(Region.SINGLE, SpaceRef.ORIGIN, (SameSpace(SpaceRef.ORIGIN),))
 
 KNOWN_FILTERS: dict[Verb, dict[object, str]] = {
     Verb.MOVE: {NOT_UP: "not_up", NOT_UP_OR_DOWN: "not_up_or_down", NOT_BACK_TO_START: "not_back_to_start"},
@@ -129,20 +192,104 @@ def _win(pattern) -> tuple[str, int] | None:  # noqa: ANN001 - a StepPattern
     return None
 
 
+def _as_squares(holder: SeatRules, verb: Verb, filters: tuple) -> Squares | None:
+    compiled = target_bits(filters, holder.team, verb)
+    return None if compiled is None else Squares(holder.seat, *compiled)
+
+
+def _bans(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Squares], list[Squares], list[Squares]] | None:
+    """Other seats' prohibitions that bind this seat, beyond the two the fast paths apply as
+    flags (no moving up, no moving down), and their vetoes of its wins, as squares; None if one
+    cannot be read as squares."""
+    move_bans, build_bans, vetoes = [], [], []
+    for other in others:
+        if other.team == rules.team:
+            continue
+        for prohibition in other.prohibitions:
+            if known_prohibition(prohibition) is not None:
+                continue
+            if prohibition.binds is not Owner.OPPONENTS or prohibition.when is not None \
+                    or prohibition.verb not in (Verb.MOVE, Verb.BUILD):
+                return None
+            squares = _as_squares(other, prohibition.verb, prohibition.filters)
+            if squares is None:
+                return None
+            (move_bans if prohibition.verb is Verb.MOVE else build_bans).append(squares)
+        for veto in other.vetoes:
+            pattern = veto.pattern
+            if pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
+                return None
+            squares = _as_squares(other, Verb.MOVE, pattern.filters)
+            if squares is None:
+                return None
+            vetoes.append(squares)
+    return move_bans, build_bans, vetoes
+
+
+def _obligations(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Squares], list[Squares]] | None:
+    """Other seats' obligations on this seat's turn, read as moves (a plain turn has one move):
+    'its last move must be to ...' (LastMoves) and '... must move up this turn' (Happened) are
+    bans on the other destinations; with 'if possible', the squares preferred when some turn can
+    reach them. None for any other obligation, for two 'if possible' ones, or one beside a ban
+    read from an obligation (the chain judges each in turn with those in force before it)."""
+    bans, preferred = [], []
+    for other in others:
+        if other.team == rules.team:
+            continue
+        for obligation in other.obligations:
+            requirement = obligation.requirement
+            if obligation.binds is not Owner.OPPONENTS:
+                return None
+            if isinstance(requirement, LastMoves) and requirement.owner is not Owner.YOURS \
+                    and not obligation.if_possible:
+                started, ended = (target_bits(part, other.team, Verb.MOVE) for part in
+                                  (requirement.started, requirement.ended))
+                if started is None or ended is None:
+                    return None
+                bans.append(Squares(other.seat, _unless_ended(started[0], ended[0]), started[1] or ended[1]))
+            elif isinstance(requirement, Happened) and requirement.scope is Scope.THIS_TURN \
+                    and requirement.pattern.verb is Verb.MOVE and requirement.pattern.owner is not Owner.YOURS:
+                squares = _as_squares(other, Verb.MOVE, requirement.pattern.filters)
+                if squares is None:
+                    return None
+                if obligation.if_possible:
+                    preferred.append(squares)
+                else:
+                    bans.append(Squares(other.seat, _outside(squares.squares), squares.reads_levels))
+            else:
+                return None
+    if len(preferred) > 1 or (preferred and bans):
+        return None
+    return bans, preferred
+
+
+def _unless_ended(started: SquareBits, ended: SquareBits) -> SquareBits:
+    """The ban of 'a worker that starts where `started` holds must end where `ended` holds'."""
+    return lambda st, w, o, lv: (ALL_BITS ^ ended(st, w, o, lv)) if started(st, w, o, lv) >> o & 1 else 0
+
+
+def _outside(squares: SquareBits) -> SquareBits:
+    return lambda st, w, o, lv: ALL_BITS ^ squares(st, w, o, lv)
+
+
 def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     """The fast paths' record of `rules`, or None if some part is not one they understand.
     `others`: the other seats' rules, whose prohibitions, vetoes and board wins reach this seat."""
-    binding = [p for other in others if other.team != rules.team for p in other.prohibitions]
-    if any(known_prohibition(p) is None for p in binding) or rules.lose_when_stuck is False:
+    bans = _bans(rules, others)
+    if bans is None or rules.lose_when_stuck is False:
         return None
-    if rules.turn_ends or rules.turn_starts or rules.wins_when or any(o.wins_when or (o.vetoes and o.team != rules.team) for o in others):
+    if rules.turn_ends or rules.turn_starts:
         return None
-    if any((o.obligations or o.reactions) and o.team != rules.team for o in others):
+    board_wins = [w for o in (rules, *others) for w in o.wins_when]
+    if not all(_towers_only(w.condition) for w in board_wins):
+        return None
+    obliged = _obligations(rules, others)
+    if obliged is None or any(o.reactions and o.team != rules.team for o in others):
         return None
     if any(_places_tokens(o) or _has_setup(o) for o in (rules, *others)):
         return None  # the fast paths see no tokens: neither their blocking nor their leaving when built on
-    if any(known_prohibition(p) is None for p in rules.prohibitions):
-        return None
+    if any(p.binds is not Owner.OPPONENTS for p in rules.prohibitions):
+        return None  # (the seat's own prohibitions bind only its opponents: not its own turn)
     move, build = rules.board.get(Verb.MOVE), rules.board.get(Verb.BUILD)
     if move is None or build is None or set(rules.board) != {Verb.MOVE, Verb.BUILD}:
         return None
@@ -165,29 +312,71 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                 or followup.timing is not FollowUpTiming.AFTER:
             return None
         followups.append(FollowUp(trigger.verb.value, step))
-    move_options, build_options = [], []
+    move_options, build_options, move_ways, build_under = [], [], [], False
     for verb, options in rules.options.items():
         for option in options:
             step = option.step
-            if step.repeat != ONCE or step.modality is not Modality.MAY or option.instead or not step.can_win \
-                    or option.once_per_game is not None \
+            if step.repeat != ONCE or step.modality is not Modality.MAY or option.instead \
                     or step.actor != WorkerSelector(Role.SUBJECT) or step.guard is not None or step.target is not None:
                 return None
-            if verb is Verb.MOVE and step.destination == OPPONENT_SPACE and step.piece is Piece.NEXT \
+            if verb is Verb.MOVE and step.piece is Piece.NEXT and not step.effects \
+                    and step.destination in (None, OVER_A_WORKER) and _climb_only(step.filters) \
+                    and not (option.once_per_game and step.destination is not None):
+                move_ways.append(MoveWay(step.destination is not None, step.filters[0].amount, step.can_win,
+                                         option.once_per_game))
+            elif not step.can_win or option.once_per_game is not None:
+                return None
+            elif verb is Verb.MOVE and step.destination == OPPONENT_SPACE and step.piece is Piece.NEXT \
                     and len(step.effects) == 1 and step.effects[0] in KNOWN_FORCES and step.filters in ((), (NOT_UP,)):
                 move_options.append(MoveIntoOpponent(bool(step.filters), KNOWN_FORCES[step.effects[0]]))
             elif verb is Verb.BUILD and step.piece is Piece.DOME and step.destination is None \
                     and not step.filters and not step.effects:
                 build_options.append(DomeAtAnyLevel())
+            elif verb is Verb.BUILD and step.piece is Piece.BLOCK and step.destination == UNDER_ITSELF \
+                    and not step.filters and not step.effects:
+                build_under = True
             else:
                 return None
-    wins = [_win(w.pattern) if w.when is None else None for w in rules.wins]
-    if any(w is None for w in wins):
-        return None
+    if (move_ways or build_under) and (move_options or build_options):
+        return None  # (the plain picker counts either kind of option, not both at once)
+    wins, win_squares = [], []
+    for win in rules.wins:
+        known = _win(win.pattern) if win.when is None else None
+        if known is not None:
+            wins.append(known)
+            continue
+        # another win of a move: where it wins, as squares ('onto level 1 into a space
+        # neighboring your workers standing on level 1'), and when ('in a game of 2 players')
+        if win.pattern.verb is not Verb.MOVE or win.pattern.owner is not Owner.YOURS:
+            return None
+        squares = _as_squares(rules, Verb.MOVE, (*win.pattern.filters, *((win.when,) if win.when else ())))
+        if squares is None:
+            return None
+        win_squares.append(squares)
     if rules.memory and not _one_move(programs, followups, move_options):
         return None  # facts of a turn with several moves are not the board's: the chain keys them
+    move_bans, build_bans, vetoes = bans
+    move_bans = move_bans + obliged[0]
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
-                     wins=wins, followups=followups, programs=programs)
+                     wins=wins, followups=followups, programs=programs, move_bans=move_bans,
+                     build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
+                     win_squares=win_squares, preferred_moves=obliged[1],
+                     tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
+
+
+def _towers_only(condition: object) -> bool:
+    """A board win that counts complete towers and nothing else (the count grows only when a
+    dome goes on level 3: no piece is ever taken off a dome)."""
+    return isinstance(condition, CountIs) and condition.quantity is Quantity.COMPLETE_TOWERS
+
+
+def _climb_only(filters: tuple) -> bool:
+    """A move option's filters that only state its climb limit ('up any number of levels')."""
+    return len(filters) == 1 and _is_climb(filters[0])
+
+
+def _is_climb(part: object) -> bool:
+    return isinstance(part, LevelChange) and part.op is Compare.LE and part.amount >= 0
 
 
 def _places_tokens(rules: SeatRules) -> bool:
@@ -197,8 +386,9 @@ def _places_tokens(rules: SeatRules) -> bool:
 
 
 def _has_setup(rules: SeatRules) -> bool:
-    """Setup rules that change what the fast paths assume: workers that wait on a card, sexes."""
-    return bool(rules.setup)
+    """Setup rules that change what the fast paths assume: workers that wait on a card, sexes.
+    (Where and in which order workers are placed, and how many, does not change a turn.)"""
+    return any(isinstance(rule, (Reserve, WorkerSexes)) for rule in rules.setup)
 
 
 def _one_move(programs: list[Program], followups: list[FollowUp], move_options: list) -> bool:

@@ -11,6 +11,7 @@ never from a card's name.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -119,22 +120,46 @@ def placement_fault(game: Game, seat: int, squares: tuple[int, ...]) -> str | No
         if state.blocked[square] or square in squares[:index]:
             return f"{square_name(square)} is occupied: workers are placed on unoccupied spaces"
     if setup.areas:
-        rules = game.engine.seat_rules[seat]
-        test = Judge(seat, rules.team).compile_all(setup.areas)
-        walk = Walk(state, stop)
+        inside = _area_test(game, seat)
         for square in squares:
-            if not test(walk, -1, -1, square, state.heights[square], state.heights[square], None):
+            if not inside(square):
                 return f"{square_name(square)}: this seat's workers are placed only where its card says"
     if setup.opposite_edges and (len(squares) != 2 or not _on_edges(*squares)):
         return "this seat's two workers are placed on opposite edges of the board"
     return None
 
 
+#: engine -> (seat, what the placements depend on) -> the legal placements: games restarted from
+#: one compiled engine (a benchmark, a balance run) ask again for the same board many times.
+_PLACEMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def legal_placements(game: Game, seat: int) -> list[tuple[int, ...]]:
     """Every set of spaces the seat may place its workers on (in square order)."""
-    count = seat_setup(game, seat).count
-    free = [s for s in SQUARES if not game.state.blocked[s]]
-    return [squares for squares in combinations(free, count) if placement_fault(game, seat, squares) is None]
+    state = game.state
+    key = (seat, state.hash, tuple(state.worker_pos), bytes(state.heights), bytes(state.domes))
+    known = _PLACEMENTS.setdefault(game.engine, {})
+    found = known.get(key)
+    if found is None:
+        setup = seat_setup(game, seat)
+        free = [s for s in SQUARES if not state.blocked[s]]
+        if setup.areas:  # a square outside the card's area rules out every placement that uses it
+            inside = _area_test(game, seat)
+            free = [s for s in free if inside(s)]
+        found = [squares for squares in combinations(free, setup.count) if placement_fault(game, seat, squares) is None]
+        if len(known) >= 64:
+            known.clear()
+        known[key] = found
+    return list(found)
+
+
+def _area_test(game: Game, seat: int) -> Callable[[int], bool]:
+    """Whether the seat's card's placement area ('on perimeter spaces') holds a square, judged on
+    the board as it is."""
+    state, rules = game.state, game.engine.seat_rules[seat]
+    test = Judge(seat, rules.team).compile_all(seat_setup(game, seat).areas)
+    walk = Walk(state, stop)
+    return lambda square: test(walk, -1, -1, square, state.heights[square], state.heights[square], None)
 
 
 def worker_kind(setup: SeatSetup, index: int) -> tuple[int, object]:

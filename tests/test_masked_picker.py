@@ -1,0 +1,234 @@
+"""The plain turn counted under parts read as squares (fast/masked.py, fast/bits.py).
+
+Random positions (test_fast_paths.py) seldom meet what these parts are about: a worker on level
+2 next to a perimeter space on level 3 (Hera), a dome to build next to Limus. Here each part
+gets positions made for it. On each, the fast engine must agree with the generic chain in
+everything `disagreement` compares (outcomes, order, every index of the counted draw, the state
+after each turn), and the turns must be what the card's text says: what it allows and what it
+forbids, checked by name."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from santorini.interpreter.games.game import new_game, parse_players
+from santorini.interpreter.games.packs import load_pack
+from santorini.interpreter.model.board import parse_square
+from santorini.interpreter.model.notation import format_turn
+from santorini.interpreter.model.state import GameState
+from test_fast_paths import disagreement, games
+
+
+def position(cards: tuple[str, str], workers: dict[str, str], heights: dict[str, int],
+             domes: tuple[str, ...] = (), to_move: int = 1):
+    """The game of `cards` (seat A, seat B) with workers {'A1': 'c3', ...} (A1 B1 A2 B2 are
+    added in that order), the given heights, domes, and seat to move; with its generic engine."""
+    game, generic = games("bga", cards)
+    state = GameState(seats=game.state.seats, team_letters=game.state.team_letters)
+    for name, height in heights.items():
+        state.set_height(parse_square(name), height)
+    for name in domes:
+        state.set_dome(parse_square(name), True)
+    for name in ("A1", "B1", "A2", "B2"):
+        if name in workers:
+            state.add_worker("AB".index(name[0]), int(name[1]), parse_square(workers[name]))
+    state.to_move = to_move
+    return game.engine, generic, state
+
+
+def short(turn: str) -> str:
+    """'move B1 a1; build B1 b1' as 'B1 a1 b1' (a dome at a lower level as 'dome:b1')."""
+    steps = [part.split() for part in turn.split("; ")]
+    return " ".join([f"{steps[0][1]} {steps[0][2]}"] + [s[2] if s[0] == "build" else f"{s[0]}:{s[2]}"
+                                                         for s in steps[1:]])
+
+
+def agree(fast, generic, state) -> list[str]:  # noqa: ANN001
+    """Check fast and generic agree on `state`; return its turns, short."""
+    assert fast.pickers[state.to_move] is not None, "the seat should be counted, not listed"
+    problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
+    assert problem is None, problem
+    return [short(format_turn(state, steps)) for steps in generic.turns(state)]
+
+
+def test_a_vetoed_win_is_a_move_that_builds() -> None:
+    """Hera: 'opponent workers cannot win by moving into a perimeter space'. B1 on level 2 may
+    climb to a1 (perimeter, level 3: no win, so it builds) or to c3 (not perimeter: a win)."""
+    fast, generic, state = position(("Hera", "Mortal"), {"A1": "e5", "B1": "b2", "A2": "e4", "B2": "e1"},
+                                    {"b2": 2, "a1": 3, "c3": 3})
+    turns = agree(fast, generic, state)
+    assert "B1 c3" in turns  # the win ends the turn
+    assert "B1 a1" not in turns and any(t.startswith("B1 a1 ") for t in turns)
+    # and without Hera, a1 wins: the veto is what turned it into a move
+    fast, generic, state = position(("Mortal", "Mortal"), {"A1": "e5", "B1": "b2", "A2": "e4", "B2": "e1"},
+                                    {"b2": 2, "a1": 3, "c3": 3})
+    assert "B1 a1" in agree(fast, generic, state)
+
+
+def test_a_build_ban_leaves_domes_next_to_its_holder() -> None:
+    """Limus: 'opponent workers cannot build on a space neighboring your workers, unless building
+    a dome'. A1 stands on c3; B1 moves from a1 to b2: of b2's neighbours, b3, c2 and c1... those
+    next to c3 (b3, c2) take no block, but c2 on level 3 takes its dome."""
+    fast, generic, state = position(("Limus", "Mortal"), {"A1": "c3", "B1": "a1", "A2": "e5", "B2": "e1"},
+                                    {"c2": 3})
+    turns = agree(fast, generic, state)
+    after_b2 = {t.split()[2] for t in turns if t.startswith("B1 b2 ")}
+    assert after_b2 == {"a1", "a2", "a3", "b1", "c1", "c2"}  # not b3 (next to c3); c2 is a dome
+    assert all(not t.startswith("B1 b2 b3") for t in turns)
+
+
+def test_a_move_ban_on_the_highest_worker() -> None:
+    """Hypnus: 'opponent workers cannot move while higher than all their other workers'. B1 on
+    level 2 above B2 on level 0 cannot move; on equal levels both can."""
+    fast, generic, state = position(("Hypnus", "Mortal"), {"A1": "e5", "B1": "b2", "A2": "e4", "B2": "d2"},
+                                    {"b2": 2})
+    turns = agree(fast, generic, state)
+    assert turns and all(t.startswith("B2 ") for t in turns)
+    fast, generic, state = position(("Hypnus", "Mortal"), {"A1": "e5", "B1": "b2", "A2": "e4", "B2": "d2"},
+                                    {"b2": 2, "d2": 2})
+    assert {t[:2] for t in agree(fast, generic, state)} == {"B1", "B2"}
+
+
+def test_a_block_under_itself_but_never_a_dome() -> None:
+    """Zeus: 'your worker may build a block under itself'. After moving onto level 1 the worker
+    may build under itself; after moving from level 3 to level 3, it may not (a block only)."""
+    fast, generic, state = position(("Zeus", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "a5"},
+                                    {"b2": 1, "e1": 3, "d1": 3}, to_move=0)
+    turns = agree(fast, generic, state)
+    assert "A1 b2 b2" in turns and "A1 b2 a1" in turns
+    assert "A2 d1 c1" in turns and "A2 d1 d1" not in turns
+    fast, generic, state = position(("Mortal", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "a5"},
+                                    {"b2": 1, "e1": 3, "d1": 3}, to_move=0)
+    assert "A1 b2 b2" not in agree(fast, generic, state)
+
+
+@pytest.mark.parametrize("cards", [("Zeus", "Mortal"), ("Iris", "Mortal"), ("Pegasus", "Mortal")])
+def test_random_positions_made_for_the_parts(cards: tuple[str, str]) -> None:
+    """Crowded positions, many workers next to each other and towers of every height (where
+    jumps, climbs and builds under the worker matter), for either seat to move."""
+    rng = random.Random(f"masked {cards}")
+    for _ in range(12):
+        squares = rng.sample(["b2", "b3", "c2", "c3", "c4", "d3", "d4", "b4", "d2"], 4)
+        heights = {name: rng.choice([0, 0, 1, 2, 3]) for name in
+                   ("a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 e3 a4 b4 c4 d4 e4 a5 b5 c5 d5 e5".split())}
+        fast, generic, state = position(cards, dict(zip(("A1", "B1", "A2", "B2"), squares)), heights,
+                                        to_move=rng.randrange(2))
+        problem = disagreement(fast, generic, state, seeds=[1, 2])
+        assert problem is None, problem
+
+
+def test_a_jump_over_a_worker_at_any_level() -> None:
+    """Iris: 'your worker may move to the space on the other side of a neighboring worker,
+    regardless of its level'. A1 on a1 jumps over B1 on b2 to c3 on level 3 (no climb limit),
+    over A2 on a2 to a3; not over nothing (b1 beyond is c1... b1 is empty)."""
+    fast, generic, state = position(("Iris", "Mortal"), {"A1": "a1", "B1": "b2", "A2": "a2", "B2": "e5"},
+                                    {"c3": 2, "a3": 1}, to_move=0)
+    turns = agree(fast, generic, state)
+    assert any(t.startswith("A1 c3 ") for t in turns) and any(t.startswith("A1 a3 ") for t in turns)
+    assert not any(t.startswith("A1 c1") for t in turns)
+
+
+def test_a_climb_of_any_height_that_cannot_win() -> None:
+    """Pegasus: 'your worker may move up any number of levels, but cannot win by doing so'. From
+    level 0, a2 on level 2 is reachable (and builds); from level 1, b1 on level 3 is reachable but
+    does not win; from level 2, c2 on level 3 wins."""
+    fast, generic, state = position(("Pegasus", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "d1", "B2": "e4"},
+                                    {"a2": 2, "b1": 3, "d1": 2, "c2": 3}, to_move=0)
+    turns = agree(fast, generic, state)
+    assert any(t.startswith("A1 a2 ") for t in turns) and any(t.startswith("A1 b1 ") for t in turns)
+    assert "A1 b1" not in turns and "A2 c2" in turns
+    assert new_game(load_pack("bga"), parse_players(["Pegasus", "Mortal"])).engine.inline_seats[0]
+
+
+def test_a_once_per_game_climb_sets_its_mark_and_is_gone_after() -> None:
+    """Bellerophon: 'once per game, your worker may move up at most 2 levels'. From level 0, a2
+    on level 2 is reachable while the card is unmarked, and the turn marks it; once marked, only
+    one level up."""
+    fast, generic, state = position(("Bellerophon", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "a5"},
+                                    {"a2": 2, "b1": 1}, to_move=0)
+    turns = agree(fast, generic, state)
+    assert any(t.startswith("A1 a2 ") for t in turns) and any(t.startswith("A1 b1 ") for t in turns)
+    steps = next(s for s in generic.turns(state) if s[0][2] == parse_square("a2"))
+    after = state.copy()
+    fast.play_in_place(after, steps)
+    (mark,) = {event[2] for event in after.history[-1].events if event[0] == "mark"}
+    assert (0, mark) in after.marks
+    state.set_mark(0, mark, True)
+    turns = agree(fast, generic, state)
+    assert not any(t.startswith("A1 a2") for t in turns) and any(t.startswith("A1 b1 ") for t in turns)
+
+
+def test_another_win_of_a_move_counts_where_it_wins() -> None:
+    """Eros (2 players): 'you also win if your worker moves onto level 1 into a space neighboring
+    your workers standing on level 1'. A2 on d2 moving onto c2 (level 1, next to A1 on level 1)
+    wins; onto d3 (level 1, not next to A1) it builds; A1 onto level 1 next to A2 (on level 0)
+    does not win."""
+    fast, generic, state = position(("Eros", "Mortal"), {"A1": "b2", "B1": "e5", "A2": "d2", "B2": "a5"},
+                                    {"b2": 1, "c2": 1, "d3": 1, "c1": 1}, to_move=0)
+    turns = agree(fast, generic, state)
+    assert "A2 c2" in turns and "A2 d3" not in turns and any(t.startswith("A2 d3 ") for t in turns)
+    assert "A1 c1" not in turns and any(t.startswith("A1 c1 ") for t in turns)
+
+
+def test_a_fifth_complete_tower_wins_for_its_holder_whoever_builds_it() -> None:
+    """Chronus: 'you also win when there are at least five complete towers on the board'. With
+    four complete towers, B's dome on the level-3 square c2 makes the fifth: A wins; B's other
+    builds do not. And with five already (a position set up so), any build makes A win."""
+    towers = ("a5", "b5", "c5", "d5")
+    fast, generic, state = position(("Chronus", "Mortal"), {"A1": "e1", "B1": "b2", "A2": "e2", "B2": "a3"},
+                                    {"c2": 3, **{name: 3 for name in towers}}, domes=towers)
+    agree(fast, generic, state)
+    for steps in generic.turns(state):
+        after = fast.play(state, steps)
+        assert after.winner == (0 if steps[-1][2] == parse_square("c2") else None), steps
+    fast, generic, state = position(("Chronus", "Mortal"), {"A1": "e1", "B1": "b2", "A2": "e2", "B2": "a3"},
+                                    {name: 3 for name in (*towers, "e5")}, domes=(*towers, "e5"))
+    agree(fast, generic, state)
+    assert all(fast.play(state, steps).winner == 0 for steps in generic.turns(state))
+
+
+def test_a_last_move_that_must_end_next_to_the_holder() -> None:
+    """Aphrodite: 'if an opponent worker starts its turn on a space neighboring your workers, its
+    last move must be to a space neighboring your workers'. B1 starts on b2 next to A1 on c3: it
+    may move to b3 or c2 only; B2 on e5, far from A's workers, anywhere."""
+    fast, generic, state = position(("Aphrodite", "Mortal"), {"A1": "c3", "B1": "b2", "A2": "a5", "B2": "e5"}, {})
+    turns = agree(fast, generic, state)
+    assert {t.split()[1] for t in turns if t.startswith("B1")} == {"b3", "c2"}
+    assert {t.split()[1] for t in turns if t.startswith("B2")} == {"d4", "d5", "e4"}
+
+
+def test_a_move_up_if_possible() -> None:
+    """Persephone: 'if possible, at least one opponent worker must move up this turn'. B1 can
+    move up to c2: every turn does; with no level to climb, every move will do."""
+    fast, generic, state = position(("Persephone", "Mortal"), {"A1": "e5", "B1": "b2", "A2": "a5", "B2": "e1"},
+                                    {"c2": 1})
+    turns = agree(fast, generic, state)
+    assert turns and all(t.startswith("B1 c2 ") for t in turns)
+    fast, generic, state = position(("Persephone", "Mortal"), {"A1": "e5", "B1": "b2", "A2": "a5", "B2": "e1"}, {})
+    assert {t[:2] for t in agree(fast, generic, state)} == {"B1", "B2"}
+
+
+def test_a_holder_out_of_the_game_binds_no_one() -> None:
+    """Three players: once Hera's seat is out, her veto no longer holds (the chain's rule: a
+    power of a seat out of the game is gone), and the counted draw agrees."""
+    pack = load_pack("bga")
+    game = new_game(pack, parse_players(["Pan", "Hera", "Pan"]))
+    from santorini.interpreter.engine.engine import Engine
+
+    generic = Engine(pack.base.power, [[c.power for c in seat] for seat in game.cards], fast=False,
+                     if_possible=pack.if_possible)
+    state = game.state
+    state.set_height(parse_square("b2"), 2)
+    state.set_height(parse_square("a1"), 3)
+    for team, number, square in ((0, 1, "b2"), (1, 1, "e5"), (2, 1, "e1"), (0, 2, "c5"), (1, 2, "e4"), (2, 2, "a5")):
+        state.add_worker(team, number, parse_square(square))
+    assert game.engine.pickers[0] is not None
+    for out in (False, True):
+        if out:
+            state.eliminate(1)
+        problem = disagreement(game.engine, generic, state, seeds=[1, 2])
+        assert problem is None, problem
+        turns = [short(format_turn(state, steps)) for steps in generic.turns(state)]
+        assert ("A1 a1" in turns) is out
