@@ -232,3 +232,32 @@ def test_a_holder_out_of_the_game_binds_no_one() -> None:
         assert problem is None, problem
         turns = [short(format_turn(state, steps)) for steps in generic.turns(state)]
         assert ("A1 a1" in turns) is out
+
+
+def test_a_move_that_removes_the_opponent_beyond_it() -> None:
+    """Bia: 'after your worker moves, the opponent worker on the next space in the same direction
+    is removed from the game'. A1 moving a1 -> b2 removes B1 on c3, whose space may then be
+    built on; moving a1 -> a2 removes no one (a3 is empty), and A2 beyond a move is never removed."""
+    fast, generic, state = position(("Bia", "Mortal"), {"A1": "a1", "B1": "c3", "A2": "c1", "B2": "e5"},
+                                    {}, to_move=0)
+    turns = agree(fast, generic, state)
+    assert "A1 b2 c3" in turns and "A1 b1 c1" not in turns  # A2 stays on c1
+    steps = next(s for s in generic.turns(state) if short(format_turn(state, s)) == "A1 b2 c3")
+    after = fast.play(state, steps)
+    assert after.worker_pos[1] < 0 and after.heights[parse_square("c3")] == 1
+    after = fast.play(state, next(s for s in generic.turns(state) if short(format_turn(state, s)) == "A1 a2 a3"))
+    assert after.worker_pos[1] == parse_square("c3")
+
+
+def test_a_move_forced_on_until_the_next_space_is_higher() -> None:
+    """Harpies: 'each time an opponent worker moves, it is forced space by space in the same
+    direction until the next space is higher or obstructed'. B1 moving a1 -> b2 goes on to c3
+    (d4 is higher), and builds from c3; moving a1 -> a2 goes on to a3, a4 and stops before A2
+    on a5."""
+    fast, generic, state = position(("Harpies", "Mortal"), {"A1": "e1", "B1": "a1", "A2": "a5", "B2": "e3"},
+                                    {"d4": 1})
+    turns = agree(fast, generic, state)
+    assert "B1 b2 d3" in turns and "B1 b2 a1" not in turns  # built from c3, not from b2
+    assert "B1 a2 b5" in turns and "B1 a2 a1" not in turns  # built from a4
+    steps = next(s for s in generic.turns(state) if short(format_turn(state, s)) == "B1 b2 d3")
+    assert fast.play(state, steps).worker_pos[1] == parse_square("c3")

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from ...dsl.vocabulary import (AllOf, AnyOf, Condition, LevelChange, Near, Not, Owner, Piece, PieceIs,
                                PlayerCount, SpaceIs, SpaceProperty, SpaceRef, StandsHighest, TargetLevel, Verb)
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
-from ..model.state import GameState
+from ..model.state import BIT_AT, GameState
 
 #: (state, acting worker, its square, levels by height) -> the target squares, as bits.
 SquareBits = Callable[[GameState, int, int, tuple[int, ...]], int]
@@ -79,6 +79,11 @@ class _Compiler:
             return some
         if isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER:
             return lambda st, w, o, lv: PERIMETER_BITS
+        if isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.UNOCCUPIED \
+                and self.verb is Verb.MOVE:
+            # (as the board stands before the move: a move's target is not the square it leaves,
+            # nor, for a worker forced on along its move, the one it moved to)
+            return lambda st, w, o, lv: free_bits(st)
         if isinstance(part, TargetLevel):
             self.reads_levels = True
             heights = [h for h in range(4) if part.op.holds(h, part.level)]
@@ -136,6 +141,14 @@ class _Compiler:
         return None
 
 
+def free_bits(st: GameState) -> int:
+    """The squares with no worker and no dome, as bits."""
+    blocked = st.dome_bits
+    for square in st.worker_pos:
+        blocked |= BIT_AT[square]
+    return blocked ^ ALL_BITS
+
+
 def _union(levels: tuple[int, ...], heights) -> int:  # noqa: ANN001 - levels' indices
     bits = 0
     for height in heights:
@@ -153,4 +166,4 @@ def target_bits(conditions: tuple[Condition, ...], team: int, verb: Verb) -> tup
     return compiled, compiler.reads_levels
 
 
-__all__ = ["PERIMETER_BITS", "SquareBits", "level_bits", "target_bits"]
+__all__ = ["PERIMETER_BITS", "SquareBits", "free_bits", "level_bits", "target_bits"]

@@ -23,6 +23,11 @@ nothing else, so the same count works with masks (bits.py):
 * another seat's obligation on the turn's move ('its last move must be to a space neighboring your
   workers') is a ban; 'if possible, at least one ... must move up' keeps only the moves up when
   some of them make a turn (their turns in the order they had among all);
+* a follow-up of every move that removes the opponent worker beyond it frees that space for the
+  build;
+* another seat's slide ('each time an opponent worker moves, it is forced space by space in the
+  same direction until ...') moves the builder on before it builds: moves in different
+  directions end on different squares, so the outcomes stay distinct;
 * a once-per-game move option counts while the seat's card lacks its mark; a move that only it
   reaches sets the mark, as the chain logs it (the move, the mark, the build).
 
@@ -61,6 +66,30 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
     once, spent, marks = moves_rule.once, moves_rule.spent, moves_rule.marks
     can_win, spent_can_win, jump_can_win = moves_rule.can_win, moves_rule.spent_can_win, moves_rule.jump_can_win
     win_squares, tower_wins, preferred = rules.win_squares, rules.tower_wins, rules.preferred_moves
+    removes_beyond = rules.removes_beyond
+    slide = rules.slides[0] if rules.slides else None
+
+    def slid(st: GameState, worker: int, origin: int, to: int, levels: tuple, onward: dict) -> int:
+        """Where a worker that moved from `origin` to `to` ends, forced on along its move while
+        the next space is one the slide allows (`onward`: those spaces from each square, found
+        once per turn)."""
+        previous, here = origin, to
+        while True:
+            ahead = BEYOND[previous][here]
+            if ahead < 0:
+                return here
+            allowed = onward.get(here)
+            if allowed is None:
+                allowed = onward[here] = slide.squares(st, worker, here, levels)
+            if not allowed >> ahead & 1:
+                return here
+            previous, here = here, ahead
+
+    def removed(st: GameState, origin: int, to: int, team: int) -> tuple[int, int] | None:
+        """(worker, square) of the opponent worker that a move from `origin` to `to` removes."""
+        square = BEYOND[origin][to]
+        victim = st.occupant[square] if square >= 0 else -1
+        return (victim, square) if victim >= 0 and st.worker_team[victim] != team else None
     move_bans, build_bans, vetoes = rules.move_bans, rules.build_bans, rules.win_vetoes
     reads_levels, under = rules.reads_levels, rules.build_under
 
@@ -102,6 +131,8 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
         levels = level_bits(heights) if reads_levels else NO_LEVELS
         no_build = squares_of(build_bans, st, -1, -1, levels) if build_bans else 0
         seat = st.to_move
+        sliding = slide is not None and slide.holder not in st.out
+        onward: dict[int, int] = {}
         used = once and any((seat, name) in st.marks for name in once)
         near = ((spent if used else kinds)[forbid_up][forbid_down],
                 (spent_can_win if used else can_win)[forbid_up][forbid_down])
@@ -128,8 +159,13 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
                 if kind == A_WIN:
                     size = 1
                 elif kind:
-                    size = (free & AROUND_BITS[to]).bit_count() + (under and heights[to] < 3
-                                                                   and not no_build >> to & 1)
+                    builds_on, end = free, to
+                    if sliding:
+                        end = slid(st, worker, origin, to, levels, onward)
+                    if removes_beyond and (gone := removed(st, origin, to, team)):
+                        builds_on |= SQUARE_BITS[gone[1]] & ~no_build  # its space is free again
+                    size = (builds_on & AROUND_BITS[end]).bit_count() + (under and heights[end] < 3
+                                                                         and not no_build >> end & 1)
                 else:
                     continue
                 total += size
@@ -167,7 +203,13 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
         mark = marks[forbid_up][forbid_down][here][there] if once and not used and tables is near else None
         if mark is not None:  # a once-per-game option is the move there: its mark is set as it is taken
             moved += (("mark", seat, mark),)
-        for square in NEIGHBOURS[to]:
+        end = slid(st, worker, origin, to, levels, onward) if sliding else to
+        if end != to:
+            moved += (("force", worker, to, end),)
+        if removes_beyond and (gone := removed(st, origin, to, team)):
+            moved += (("remove", *gone),)
+            free |= SQUARE_BITS[gone[1]] & ~no_build
+        for square in NEIGHBOURS[end]:
             if free >> square & 1:
                 if not index:
                     if tower_wins and (towers_win or heights[square] == 3):
@@ -176,8 +218,8 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
                 index -= 1
         if under and not index:  # the block under itself, after the neighbouring squares (a block)
             if towers_win:
-                return (move, builds[to]), None
-            return (move, builds[to]), (*moved, build_event(worker, to, there))
+                return (move, builds[end]), None
+            return (move, builds[end]), (*moved, build_event(worker, end, heights[end]))
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
     return pick

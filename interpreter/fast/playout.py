@@ -20,8 +20,9 @@ from random import Random
 
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import BIT_AT, GameState, TurnRecord
+from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.state import GameState, TurnRecord
+from .bits import free_bits
 from .plain import _PAIRS, A_MOVE, A_WIN, _turn_pairs
 
 #: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
@@ -30,14 +31,6 @@ NEIGHBOUR_BITS = tuple(tuple((to, SQUARE_BITS[to], AROUND_BITS[to]) for to in NE
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
 Playout = Callable[[GameState, Sequence[Random], int, list], None]
-
-
-def free_bits(st: GameState) -> int:
-    """The squares with no worker and no dome, as bits."""
-    blocked = st.dome_bits
-    for square in st.worker_pos:
-        blocked |= BIT_AT[square]
-    return blocked ^ ALL_BITS
 
 
 def fused_playout(inline_kinds: Sequence[tuple | None],

@@ -106,6 +106,12 @@ class FastRules:
     #: Another seat's obligation 'if possible, ... must move up this turn', as the squares its
     #: moves must go to when some turn can.
     preferred_moves: list[Squares] = field(default_factory=list)
+    #: 'After your worker moves, the opponent worker on the next space in the same direction is
+    #: removed from the game' (a follow-up of every move, with no choice).
+    removes_beyond: bool = False
+    #: Another seat's reaction 'each time an opponent worker moves, it is forced space by space in
+    #: the same direction until ...': the squares it may be forced on to from a square (at most one).
+    slides: list[Squares] = field(default_factory=list)
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
     tower_wins: tuple = ()
@@ -117,7 +123,8 @@ class FastRules:
     def extended(self) -> bool:
         """Whether a part beyond the simple gods' is here (see the fields above)."""
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
-                    or self.win_squares or self.tower_wins or self.preferred_moves)
+                    or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
+                    or self.slides)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -126,12 +133,13 @@ class FastRules:
         climbs = [w for w in self.move_ways if not (w.over_worker or w.once)]
         return self.extended and (len(climbs) < len(self.move_ways) or bool(
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
-            or self.tower_wins or self.preferred_moves))
+            or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides))
 
     @property
     def reads_levels(self) -> bool:
         return bool(self.tower_wins) or any(rule.reads_levels for rule in (
-            *self.move_bans, *self.build_bans, *self.win_vetoes, *self.win_squares, *self.preferred_moves))
+            *self.move_bans, *self.build_bans, *self.win_vetoes, *self.win_squares, *self.preferred_moves,
+            *self.slides))
 
 
 def win_table(wins: list[tuple[str, int]]) -> tuple[tuple[bool, ...], ...]:
@@ -263,6 +271,27 @@ def _obligations(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Square
     return bans, preferred
 
 
+def _slides(rules: SeatRules, others: list[SeatRules]) -> list[Squares] | None:
+    """Other seats' reactions to this seat's moves, read as squares: a slide onward along the
+    move (engine.steps.slide_reaction), at most one. None for any other reaction."""
+    slides = []
+    for other in others:
+        if other.team == rules.team:
+            continue
+        for reaction in other.reactions:
+            trigger, step = reaction.trigger, reaction.step
+            if trigger.verb is not Verb.MOVE or trigger.owner is Owner.YOURS or trigger.filters \
+                    or step.verb is not Verb.FORCE or step.modality is not Modality.AUTOMATIC \
+                    or step.destination is None or step.destination.region is not Region.SINGLE \
+                    or step.destination.ref is not SpaceRef.BEYOND or step.effects:
+                return None
+            squares = _as_squares(other, Verb.MOVE, (*step.destination.filters, *step.filters))
+            if squares is None:
+                return None
+            slides.append(squares)
+    return slides if len(slides) <= 1 else None
+
+
 def _unless_ended(started: SquareBits, ended: SquareBits) -> SquareBits:
     """The ban of 'a worker that starts where `started` holds must end where `ended` holds'."""
     return lambda st, w, o, lv: (ALL_BITS ^ ended(st, w, o, lv)) if started(st, w, o, lv) >> o & 1 else 0
@@ -283,8 +312,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
         return None
-    obliged = _obligations(rules, others)
-    if obliged is None or any(o.reactions and o.team != rules.team for o in others):
+    obliged, slides = _obligations(rules, others), _slides(rules, others)
+    if obliged is None or slides is None:
         return None
     if any(_places_tokens(o) or _has_setup(o) for o in (rules, *others)):
         return None  # the fast paths see no tokens: neither their blocking nor their leaving when built on
@@ -305,8 +334,11 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if any(step is None for step in steps):
             return None
         programs.append(Program(program.name, program.announced, tuple(steps)))
-    followups = []
+    followups, removes_beyond = [], False
     for followup in rules.followups:
+        if _removes_beyond(followup):
+            removes_beyond = True
+            continue
         trigger, step = followup.trigger, _step(followup.step)
         if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that" \
                 or followup.timing is not FollowUpTiming.AFTER:
@@ -360,8 +392,20 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
-                     win_squares=win_squares, preferred_moves=obliged[1],
+                     win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
+                     slides=slides,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
+
+
+def _removes_beyond(followup: object) -> bool:
+    """A follow-up of each of the seat's moves that removes the opponent worker on the space
+    beyond the move's destination, seen along the move, if there is one."""
+    step = followup.step
+    return (followup.timing is FollowUpTiming.AFTER and followup.trigger.verb is Verb.MOVE
+            and followup.trigger.owner is Owner.YOURS and not followup.trigger.filters
+            and step.verb is Verb.REMOVE and step.modality is Modality.AUTOMATIC and step.guard is None
+            and step.target == WorkerSelector(Role.ON_SPACE, Owner.OPPONENTS) and not step.effects
+            and step.destination == SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, ()) and not step.filters)
 
 
 def _towers_only(condition: object) -> bool:
