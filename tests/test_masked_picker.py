@@ -23,7 +23,7 @@ from test_fast_paths import disagreement, games
 
 def position(cards: tuple[str, str], workers: dict[str, str], heights: dict[str, int],
              domes: tuple[str, ...] = (), to_move: int = 1):
-    """The game of `cards` (seat A, seat B) with workers {'A1': 'c3', ...} (A1 B1 A2 B2 are
+    """The game of `cards` (seat A, seat B) with workers {'A1': 'c3', ...} (A1 B1 A2 B2 A3 are
     added in that order), the given heights, domes, and seat to move; with its generic engine."""
     game, generic = games("bga", cards)
     state = GameState(seats=game.state.seats, team_letters=game.state.team_letters)
@@ -31,7 +31,7 @@ def position(cards: tuple[str, str], workers: dict[str, str], heights: dict[str,
         state.set_height(parse_square(name), height)
     for name in domes:
         state.set_dome(parse_square(name), True)
-    for name in ("A1", "B1", "A2", "B2"):
+    for name in ("A1", "B1", "A2", "B2", "A3"):
         if name in workers:
             state.add_worker("AB".index(name[0]), int(name[1]), parse_square(workers[name]))
     state.to_move = to_move
@@ -261,3 +261,16 @@ def test_a_move_forced_on_until_the_next_space_is_higher() -> None:
     assert "B1 a2 b5" in turns and "B1 a2 a1" not in turns  # built from a4
     steps = next(s for s in generic.turns(state) if short(format_turn(state, s)) == "B1 b2 d3")
     assert fast.play(state, steps).worker_pos[1] == parse_square("c3")
+
+
+def test_the_unmoved_workers_build_instead() -> None:
+    """Graeae: 'your unmoved worker builds instead'. A1 moves a1 -> b1; A2 (c3) or A3 (e5) builds:
+    d4, next to both, is one outcome; b2 next to c3 and to A1's new square is A2's; a2, next to
+    A1 only, is no one's."""
+    fast, generic, state = position(("Graeae", "Mortal"), {"A1": "a1", "B1": "a5", "A2": "c3", "B2": "e1",
+                                                           "A3": "e5"}, {}, to_move=0)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    agree(fast, generic, state)
+    assert turns.count("move A1 b1; build A2 d4") == 1 and "move A1 b1; build A3 d4" not in turns
+    assert "move A1 b1; build A2 b2" in turns and not any(t.startswith("move A1 b1; build") and t.endswith(" a2")
+                                                          for t in turns)

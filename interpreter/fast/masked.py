@@ -23,6 +23,9 @@ nothing else, so the same count works with masks (bits.py):
 * another seat's obligation on the turn's move ('its last move must be to a space neighboring your
   workers') is a ban; 'if possible, at least one ... must move up' keeps only the moves up when
   some of them make a turn (their turns in the order they had among all);
+* 'your unmoved worker builds instead': the builds are the squares around the other workers
+  (free once the mover has moved), each square one outcome whichever of them builds there (the
+  first in order, as the chain finds it);
 * a follow-up of every move that removes the opponent worker beyond it frees that space for the
   build;
 * another seat's slide ('each time an opponent worker moves, it is forced space by space in the
@@ -66,7 +69,7 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
     once, spent, marks = moves_rule.once, moves_rule.spent, moves_rule.marks
     can_win, spent_can_win, jump_can_win = moves_rule.can_win, moves_rule.spent_can_win, moves_rule.jump_can_win
     win_squares, tower_wins, preferred = rules.win_squares, rules.tower_wins, rules.preferred_moves
-    removes_beyond = rules.removes_beyond
+    removes_beyond, unmoved_build = rules.removes_beyond, rules.unmoved_build
     slide = rules.slides[0] if rules.slides else None
 
     def slid(st: GameState, worker: int, origin: int, to: int, levels: tuple, onward: dict) -> int:
@@ -122,6 +125,32 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
             kind = A_MOVE
         return kind
 
+    def others(st: GameState, team: int, worker: int) -> list[int]:
+        """The team's workers on the board other than the mover, in order: the unmoved ones."""
+        positions = st.worker_pos
+        return [w for w in st.members.get(team, ()) if w != worker and positions[w] >= 0]
+
+    def reach_of_others(st: GameState, team: int, worker: int) -> int:
+        bits = 0
+        for w in others(st, team, worker):
+            bits |= AROUND_BITS[st.worker_pos[w]]
+        return bits
+
+    def build_order(st: GameState, team: int, worker: int, end: int, builds_on: int):  # noqa: ANN202
+        """(builder, square) of each distinct build after the move, in the chain's order: the
+        builders in order, each one's squares in neighbour order, a square found once."""
+        if not unmoved_build:
+            for square in NEIGHBOURS[end]:
+                if builds_on >> square & 1:
+                    yield worker, square
+            return
+        seen = 0
+        for builder in others(st, team, worker):
+            for square in NEIGHBOURS[st.worker_pos[builder]]:
+                if builds_on >> square & 1 and not seen >> square & 1:
+                    seen |= SQUARE_BITS[square]
+                    yield builder, square
+
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, positions = st.heights, st.blocked, st.worker_pos
         taken = st.dome_bits
@@ -152,6 +181,7 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
             wins_at = squares_of(win_squares, st, worker, origin, levels) if win_squares else 0
             best = squares_of(preferred, st, worker, origin, levels) if preferred else 0
             free = (all_free | SQUARE_BITS[origin]) & ~no_build  # where its builds may go
+            reach = reach_of_others(st, team, worker) if unmoved_build else 0
             for to, tables in destinations(st, origin, near, over):
                 if blocked[to] or banned >> to & 1:
                     continue
@@ -164,8 +194,11 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
                         end = slid(st, worker, origin, to, levels, onward)
                     if removes_beyond and (gone := removed(st, origin, to, team)):
                         builds_on |= SQUARE_BITS[gone[1]] & ~no_build  # its space is free again
-                    size = (builds_on & AROUND_BITS[end]).bit_count() + (under and heights[end] < 3
-                                                                         and not no_build >> end & 1)
+                    if unmoved_build:  # the other workers build, each around its own square
+                        size = (builds_on & ~SQUARE_BITS[end] & reach).bit_count()
+                    else:
+                        size = (builds_on & AROUND_BITS[end]).bit_count() + (under and heights[end] < 3
+                                                                             and not no_build >> end & 1)
                 else:
                     continue
                 total += size
@@ -193,7 +226,6 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
         if kind_at(tables, here, to, there, wins_at, no_win) == A_WIN:
             return (move,), None
         free = (all_free | SQUARE_BITS[origin]) & ~no_build
-        builds = actions("build", worker)
         # a win by the board's towers: a build that domes a level-3 square may make it, and any
         # build may while the towers already make it (a position set up so): the engine plays
         # those turns step by step, and judges the board after the build (events None)
@@ -209,17 +241,18 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
         if removes_beyond and (gone := removed(st, origin, to, team)):
             moved += (("remove", *gone),)
             free |= SQUARE_BITS[gone[1]] & ~no_build
-        for square in NEIGHBOURS[end]:
-            if free >> square & 1:
-                if not index:
-                    if tower_wins and (towers_win or heights[square] == 3):
-                        return (move, builds[square]), None
-                    return (move, builds[square]), (*moved, build_event(worker, square, heights[square]))
-                index -= 1
+        for builder, square in build_order(st, team, worker, end, free & ~SQUARE_BITS[end]):
+            if not index:
+                built = actions("build", builder)[square]
+                if tower_wins and (towers_win or heights[square] == 3):
+                    return (move, built), None
+                return (move, built), (*moved, build_event(builder, square, heights[square]))
+            index -= 1
         if under and not index:  # the block under itself, after the neighbouring squares (a block)
+            built = actions("build", worker)[end]
             if towers_win:
-                return (move, builds[end]), None
-            return (move, builds[end]), (*moved, build_event(worker, end, heights[end]))
+                return (move, built), None
+            return (move, built), (*moved, build_event(worker, end, heights[end]))
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
     return pick

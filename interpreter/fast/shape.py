@@ -112,6 +112,8 @@ class FastRules:
     #: Another seat's reaction 'each time an opponent worker moves, it is forced space by space in
     #: the same direction until ...': the squares it may be forced on to from a square (at most one).
     slides: list[Squares] = field(default_factory=list)
+    #: 'Your unmoved worker builds instead': the build is by one of the seat's other workers.
+    unmoved_build: bool = False
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
     tower_wins: tuple = ()
@@ -124,7 +126,7 @@ class FastRules:
         """Whether a part beyond the simple gods' is here (see the fields above)."""
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
-                    or self.slides)
+                    or self.slides or self.unmoved_build)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -133,7 +135,8 @@ class FastRules:
         climbs = [w for w in self.move_ways if not (w.over_worker or w.once)]
         return self.extended and (len(climbs) < len(self.move_ways) or bool(
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
-            or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides))
+            or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
+            or self.unmoved_build))
 
     @property
     def reads_levels(self) -> bool:
@@ -344,12 +347,16 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                 or followup.timing is not FollowUpTiming.AFTER:
             return None
         followups.append(FollowUp(trigger.verb.value, step))
-    move_options, build_options, move_ways, build_under = [], [], [], False
+    move_options, build_options, move_ways, build_under, unmoved_build = [], [], [], False, False
     for verb, options in rules.options.items():
         for option in options:
             step = option.step
-            if step.repeat != ONCE or step.modality is not Modality.MAY or option.instead \
-                    or step.actor != WorkerSelector(Role.SUBJECT) or step.guard is not None or step.target is not None:
+            # 'your unmoved worker builds instead': the one option that replaces the step
+            instead = option.instead and verb is Verb.BUILD and len(options) == 1 and step.modality is Modality.MUST \
+                and step.repeat == ONCE and option.once_per_game is None and step.guard is None and step.target is None
+            if not instead and (step.repeat != ONCE or step.modality is not Modality.MAY or option.instead
+                                or step.actor != WorkerSelector(Role.SUBJECT) or step.guard is not None
+                                or step.target is not None):
                 return None
             if verb is Verb.MOVE and step.piece is Piece.NEXT and not step.effects \
                     and step.destination in (None, OVER_A_WORKER) and _climb_only(step.filters) \
@@ -367,10 +374,15 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
             elif verb is Verb.BUILD and step.piece is Piece.BLOCK and step.destination == UNDER_ITSELF \
                     and not step.filters and not step.effects:
                 build_under = True
+            elif verb is Verb.BUILD and instead and step.actor == WorkerSelector(Role.UNMOVED) \
+                    and step.piece is Piece.NEXT and step.destination is None and not step.filters and not step.effects:
+                unmoved_build = True
             else:
                 return None
-    if (move_ways or build_under) and (move_options or build_options):
+    if (move_ways or build_under or unmoved_build) and (move_options or build_options):
         return None  # (the plain picker counts either kind of option, not both at once)
+    if unmoved_build and build_under:
+        return None
     wins, win_squares = [], []
     for win in rules.wins:
         known = _win(win.pattern) if win.when is None else None
@@ -393,7 +405,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
-                     slides=slides,
+                     slides=slides, unmoved_build=unmoved_build,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
 
