@@ -274,3 +274,43 @@ def test_the_unmoved_workers_build_instead() -> None:
     assert turns.count("move A1 b1; build A2 d4") == 1 and "move A1 b1; build A3 d4" not in turns
     assert "move A1 b1; build A2 b2" in turns and not any(t.startswith("move A1 b1; build") and t.endswith(" a2")
                                                           for t in turns)
+
+
+def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
+    """Medusa: 'each opponent worker on a lower space neighboring your workers is removed from
+    the game and its space is built on'. A1 climbs from a1 to b2 (level 1): B1 on c3 (level 0)
+    is removed and c3 built on; A1 moving to a2 (level 0) removes no one. Maenads: 'if 2 of your
+    workers neighbor an opponent worker on opposite sides, that opponent loses the game': A1
+    moving to b3 flanks B1 on c3 with A2 on d3, and A wins."""
+    fast, generic, state = position(("Medusa", "Mortal"), {"A1": "a1", "B1": "c3", "A2": "e1", "B2": "e5"},
+                                    {"b2": 1}, to_move=0)
+    agree(fast, generic, state)
+    for steps in generic.turns(state):
+        after = fast.play(state, steps)
+        up = steps[0][2] == parse_square("b2")
+        assert (after.worker_pos[1] < 0) is up and (after.heights[parse_square("c3")] == 1) is up, steps
+    fast, generic, state = position(("Maenads", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"},
+                                    {}, to_move=0)
+    agree(fast, generic, state)
+    for steps in generic.turns(state):
+        flanks = steps[0] == ("move", 0, parse_square("b3"))
+        assert (fast.play(state, steps).winner == 0) is flanks, steps
+
+
+# Which seat of "card v Mortal" each part puts on the counted path (A: the card's, B: the
+# Mortal's, bound by the card): pinned, so that no seat drifts back to the listed path unseen.
+COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
+           "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
+           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A"}
+
+
+@pytest.mark.parametrize("card", sorted(COUNTED))
+def test_the_masked_picker_serves_the_seats_it_is_for(card: str) -> None:
+    from santorini.interpreter.fast.masked import masked_picker
+
+    engine = new_game(load_pack("bga"), parse_players([card, "Mortal"])).engine
+    for seat in COUNTED[card]:
+        index = "AB".index(seat)
+        shape = engine.shapes[index]
+        assert shape is not None and engine.pickers[index] is not None, (card, seat)
+        assert shape.extended and (masked_picker(shape, lambda *a: ()) is not None or engine.inline_seats[index])

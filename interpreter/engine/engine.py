@@ -121,9 +121,10 @@ class Engine:
         self._picked: tuple | None = None
         self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [(masked_picker(shape) if shape.extended else
+        self.pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
+                         if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
-                         or counted_picker(shape)) if shape else None for shape in shapes]
+                         or counted_picker(shape)) if shape else None for seat, shape in enumerate(shapes)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
         kinds = [inline_kinds(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
@@ -137,6 +138,34 @@ class Engine:
                               for shape in shapes]
         self.enumerators = [[self._enumerator(program, shape) for program in shape.programs]
                             if shape and not shape.extended else None for shape in shapes]
+
+    def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple, int], tuple | None]:
+        """For a fast path: what the seat's end-of-turn steps, all automatic (fast/shape.py),
+        add to a turn. `(state after the turn's steps, the turn's events, the worker of its last
+        step)` -> the events they add, or None when they end the game (a team loses) and the
+        engine must play the turn itself."""
+        judge = Judge(rules.seat, rules.team)
+        compiler = StepCompiler(rules, judge, self._move_wins(rules, judge), self._board_wins(),
+                                self._reactions(rules))
+        chain: StepFn = finish
+        for step in reversed(rules.turn_ends):
+            chain = compiler.compile(step, chain, chain)
+
+        def added(state: GameState, events: tuple, last_actor: int) -> tuple | None:
+            found: list[tuple] = []
+
+            def leaf(walk: Walk) -> bool:
+                found.append(tuple(walk.events[len(events):]))
+                return True
+            walk = Walk(state, leaf)
+            self._start_turn(walk)
+            walk.events, walk.last_actor = list(events), last_actor
+            chain(walk)
+            extra = found[0] if found else None
+            if extra is None or state.winner is not None or any(event[0] == "lose" for event in extra):
+                return None
+            return extra
+        return added
 
     def _fast_shape(self, rules: SeatRules) -> FastRules | None:
         """The fast paths' record of a seat's rules, if they understand every part of them and

@@ -31,6 +31,10 @@ nothing else, so the same count works with masks (bits.py):
 * another seat's slide ('each time an opponent worker moves, it is forced space by space in the
   same direction until ...') moves the builder on before it builds: moves in different
   directions end on different squares, so the outcomes stay distinct;
+* end-of-turn steps with no choice that remove workers (and build where they stood) or make a
+  team lose add no outcome and move none of the seat's workers: the engine's own chain runs them
+  on a copy of the state after the turn drawn, and their events are the turn's last (a team that
+  loses ends the game: the engine then plays the turn itself);
 * a once-per-game move option counts while the seat's card lacks its mark; a move that only it
   reaches sets the mark, as the chain logs it (the move, the mark, the build).
 
@@ -46,11 +50,12 @@ random positions, for every card of every pack.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
-from ..model.state import BIT_AT, GameState
+from ..model.state import BIT_AT, GameState, apply_events
 from .bits import level_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules
@@ -58,9 +63,13 @@ from .shape import FastRules
 NO_LEVELS = (0, 0, 0, 0)
 
 
-def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
+def masked_picker(rules: FastRules, turn_end: Callable | None = None):  # noqa: ANN201 - a Picker (counted.py)
     """The counting picker of a plain turn with the parts above, or None for another turn (or a
-    seat with a move option into an opponent's space or a dome option: plain_picker's)."""
+    seat with a move option into an opponent's space or a dome option: plain_picker's).
+    `turn_end` (Engine._turn_end): the events the seat's automatic end-of-turn steps add to a
+    turn, run on a copy of the state after it."""
+    if rules.turn_ends and turn_end is None:
+        return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
             or rules.build_options or not rules.extended:
         return None
@@ -69,7 +78,7 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
     once, spent, marks = moves_rule.once, moves_rule.spent, moves_rule.marks
     can_win, spent_can_win, jump_can_win = moves_rule.can_win, moves_rule.spent_can_win, moves_rule.jump_can_win
     win_squares, tower_wins, preferred = rules.win_squares, rules.tower_wins, rules.preferred_moves
-    removes_beyond, unmoved_build = rules.removes_beyond, rules.unmoved_build
+    removes_beyond, unmoved_build, turn_ends = rules.removes_beyond, rules.unmoved_build, rules.turn_ends
     slide = rules.slides[0] if rules.slides else None
 
     def slid(st: GameState, worker: int, origin: int, to: int, levels: tuple, onward: dict) -> int:
@@ -150,6 +159,16 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
                 if builds_on >> square & 1 and not seen >> square & 1:
                     seen |= SQUARE_BITS[square]
                     yield builder, square
+
+    def ended(st: GameState, steps: tuple, events: tuple, builder: int) -> tuple:
+        """(steps, events), with what the end-of-turn steps add to them (events None: the
+        engine plays the turn, which ends the game)."""
+        if not turn_ends:
+            return steps, events
+        after = st.copy()
+        apply_events(after, events)
+        extra = turn_end(after, events, builder)
+        return steps, (None if extra is None else events + extra)
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, blocked, positions = st.heights, st.blocked, st.worker_pos
@@ -246,13 +265,13 @@ def masked_picker(rules: FastRules):  # noqa: ANN201 - a Picker (counted.py)
                 built = actions("build", builder)[square]
                 if tower_wins and (towers_win or heights[square] == 3):
                     return (move, built), None
-                return (move, built), (*moved, build_event(builder, square, heights[square]))
+                return ended(st, (move, built), (*moved, build_event(builder, square, heights[square])), builder)
             index -= 1
         if under and not index:  # the block under itself, after the neighbouring squares (a block)
             built = actions("build", worker)[end]
             if towers_win:
                 return (move, built), None
-            return (move, built), (*moved, build_event(worker, end, heights[end]))
+            return ended(st, (move, built), (*moved, build_event(worker, end, heights[end])), worker)
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
     return pick

@@ -114,6 +114,9 @@ class FastRules:
     slides: list[Squares] = field(default_factory=list)
     #: 'Your unmoved worker builds instead': the build is by one of the seat's other workers.
     unmoved_build: bool = False
+    #: End-of-turn steps that happen with no choice ('each opponent worker on a lower space
+    #: neighboring your workers is removed'): the engine's chain runs them on the turn drawn.
+    turn_ends: bool = False
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
     tower_wins: tuple = ()
@@ -126,7 +129,7 @@ class FastRules:
         """Whether a part beyond the simple gods' is here (see the fields above)."""
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
-                    or self.slides or self.unmoved_build)
+                    or self.slides or self.unmoved_build or self.turn_ends)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -136,7 +139,7 @@ class FastRules:
         return self.extended and (len(climbs) < len(self.move_ways) or bool(
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
-            or self.unmoved_build))
+            or self.unmoved_build or self.turn_ends))
 
     @property
     def reads_levels(self) -> bool:
@@ -310,7 +313,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     bans = _bans(rules, others)
     if bans is None or rules.lose_when_stuck is False:
         return None
-    if rules.turn_ends or rules.turn_starts:
+    if rules.turn_starts or not all(_automatic_end(step) for step in rules.turn_ends):
         return None
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
@@ -405,8 +408,15 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
-                     slides=slides, unmoved_build=unmoved_build,
+                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends),
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
+
+
+def _automatic_end(step: Step) -> bool:
+    """An end-of-turn step with no choice that removes workers (and builds where they stood) or
+    makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
+    where they are, so that the turns' outcomes stay as many and as distinct."""
+    return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
 
 
 def _removes_beyond(followup: object) -> bool:
