@@ -13,6 +13,8 @@ import random
 
 import pytest
 
+from santorini.dsl.vocabulary import Sex
+
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import parse_square
@@ -22,7 +24,7 @@ from test_fast_paths import disagreement, games
 
 
 def position(cards: tuple[str, str], workers: dict[str, str], heights: dict[str, int],
-             domes: tuple[str, ...] = (), to_move: int = 1):
+             domes: tuple[str, ...] = (), to_move: int = 1, females: tuple[str, ...] = ()):
     """The game of `cards` (seat A, seat B) with workers {'A1': 'c3', ...} (A1 B1 A2 B2 A3 are
     added in that order), the given heights, domes, and seat to move; with its generic engine."""
     game, generic = games("bga", cards)
@@ -33,7 +35,8 @@ def position(cards: tuple[str, str], workers: dict[str, str], heights: dict[str,
         state.set_dome(parse_square(name), True)
     for name in ("A1", "B1", "A2", "B2", "A3"):
         if name in workers:
-            state.add_worker("AB".index(name[0]), int(name[1]), parse_square(workers[name]))
+            kind, sex = (1, Sex.FEMALE) if name in females else (0, Sex.MALE if females else None)
+            state.add_worker("AB".index(name[0]), int(name[1]), parse_square(workers[name]), kind, sex)
     state.to_move = to_move
     return game.engine, generic, state
 
@@ -301,7 +304,7 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 # Mortal's, bound by the card): pinned, so that no seat drifts back to the listed path unseen.
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
-           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A"}
+           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -314,3 +317,60 @@ def test_the_masked_picker_serves_the_seats_it_is_for(card: str) -> None:
         shape = engine.shapes[index]
         assert shape is not None and engine.pickers[index] is not None, (card, seat)
         assert shape.extended and (masked_picker(shape, lambda *a: ()) is not None or engine.inline_seats[index])
+
+
+def test_a_female_worker_domes_at_any_level() -> None:
+    """Selene: 'your female worker may build a dome at any level' (Alternative Build). A1 is
+    female. A2 moving a1 -> b1 builds its block around b1, or A1 domes around c3: c2 (next to
+    both) takes a block from A2 or a dome from A1, two outcomes; d3 a dome from A1 only; when A1
+    moves, it may dome or build each square around it."""
+    fast, generic, state = position(("Selene", "Mortal"), {"A1": "c3", "B1": "e5", "A2": "a1", "B2": "e1"},
+                                    {"c2": 1}, to_move=0, females=("A1",))
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    agree(fast, generic, state)
+    assert "move A2 b1; build A2 c2" in turns and "move A2 b1; dome A1 c2" in turns
+    assert "move A2 b1; dome A1 d3" in turns and "move A2 b1; build A2 d3" not in turns
+    assert "move A1 d3; dome A1 d4" in turns and "move A1 d3; build A1 d4" in turns
+
+
+def test_a_force_before_the_move() -> None:
+    """Charon: 'before your worker moves, you may force a neighboring opponent worker to the space
+    directly on the other side of your worker, if that space is unoccupied'. A1 on b2 may force
+    B1 from a1 to c3, then move, even onto a1; B2 on b3 cannot be forced (b1 beyond is A2's)."""
+    fast, generic, state = position(("Charon", "Mortal"), {"A1": "b2", "B1": "a1", "A2": "b1", "B2": "b3"},
+                                    {}, to_move=0)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    agree(fast, generic, state)
+    assert any(t.startswith("force B1 c3; move A1 a1; build A1") for t in turns)
+    assert any(t.startswith("move A1 c2; build A1") for t in turns)  # no force
+    assert not any(t.startswith("force B2") for t in turns)
+    assert not any(t.startswith("move A1 a1") for t in turns)  # a1 is B1's until it is forced
+
+
+def test_a_second_build_not_on_the_edge() -> None:
+    """Hestia: 'your worker may build one additional time, but this cannot be on a perimeter
+    space'. A1 moves a1 -> b2: its first build may be anywhere around b2; the second only on b3,
+    c2, c3 (not the edge), on the first one's square too; a1 then a1 is refused, and 'b3 then a1'
+    is the outcome of 'a1 then b3', found once."""
+    fast, generic, state = position(("Hestia", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "a5"},
+                                    {}, to_move=0)
+    turns = [short(format_turn(state, steps)) for steps in generic.turns(state)]
+    agree(fast, generic, state)
+    after_b2 = [t for t in turns if t.startswith("A1 b2")]
+    assert "A1 b2 c3 c3" in after_b2 and "A1 b2 a1 b3" in after_b2 and "A1 b2 a1" in after_b2
+    assert "A1 b2 a1 a1" not in after_b2 and "A1 b2 b3 a1" not in after_b2
+    # first builds: 8 squares around b2 (a1 vacated); 3 of them inside: 8 + (28 - 10) + 3
+    assert len(after_b2) == 8 + (8 * 7 // 2 - 5 * 4 // 2) + 3
+
+
+def test_a_winning_tower_ends_a_turn_of_two_builds() -> None:
+    """Hestia against Chronus, with four complete towers: a first build that domes a level-3
+    square makes Chronus win and ends the turn, so it has no second build (the seat is left to
+    the generic chain, which knows it); fast and generic agree."""
+    towers = ("b4", "c4", "b3", "c3")
+    fast, generic, state = position(("Chronus", "Hestia"), {"A1": "e4", "B1": "a1", "A2": "e2", "B2": "e5"},
+                                    {"b2": 3, **{name: 3 for name in towers}}, domes=towers)
+    problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
+    assert problem is None, problem
+    turns = [short(format_turn(state, steps)) for steps in generic.turns(state)]
+    assert "B1 a2 b2" in turns and not any(t.startswith("B1 a2 b2 ") for t in turns)

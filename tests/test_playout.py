@@ -88,17 +88,19 @@ def test_games_between_random_players_are_played_by_the_playout(monkeypatch) -> 
 
 
 def test_the_playout_plays_inline_the_seats_of_the_plain_turn() -> None:
-    """plain.inline_kinds: which seats the playout loop plays itself, read from the seats' rules.
-    Pan's win is one more entry in the plain turn's win table, and a seat bound by Athena's
-    prohibition, or holding it, still plays the plain turn; Apollo's move option, Atlas's dome option and
-    Artemis's second move are played by their own pickers."""
+    """plain.inline_turn: which seats the playout loop plays itself, read from the seats' rules.
+    Pan's win is one more entry in the plain turn's win table, Apollo's and Minotaur's move
+    options are forces the loop makes, and a seat bound by Athena's prohibition, or holding it,
+    still plays the plain turn; Atlas's dome option and Artemis's second move are played by
+    their own pickers."""
     pack = load_pack("bga")
 
     def inline(*gods: str) -> list[bool]:
         return new_game(pack, parse_players(list(gods))).engine.inline_seats
     assert inline("Mortal", "Mortal") == inline("Pan", "Mortal") == [True, True]
     assert inline("Pan", "Pan", "Pan") == [True, True, True]
-    assert inline("Apollo", "Mortal") == inline("Atlas", "Mortal") == inline("Artemis", "Pan") == [False, True]
+    assert inline("Apollo", "Minotaur") == [True, True]
+    assert inline("Atlas", "Mortal") == inline("Artemis", "Pan") == [False, True]
     assert inline("Athena", "Mortal") == [True, True]  # her own turn is plain; her power binds B
     assert inline("Mortal", "Hermes") == [True, False]
 
@@ -111,7 +113,7 @@ def test_the_playout_plays_the_turn_by_turn_game_to_every_end() -> None:
     for gods, seed, limit in ((["Mortal", "Pan"], "won", 1000), (["Mortal", "Mortal"], "limit", 9),
                               (["Pan", "Pan", "Pan"], "three", 1000), (["Artemis", "Mortal"], "picked", 1000),
                               (["Mortal", "Athena"], "bound", 1000), (["Hestia", "Pan"], "listed", 1000),
-                              (["Medusa", "Pan", "Pan"], "removed", 1000)):
+                              (["Medusa", "Pan", "Pan"], "removed", 1000), (["Apollo", "Minotaur"], "forced", 1000)):
         results = []
         for agent in (RandomAgent, StepwiseAgent):
             for n in range(12):  # enough games for wins by both seats, and a stuck seat of three

@@ -250,13 +250,16 @@ def _seat_names(gods: tuple[str, ...], players: int | None) -> tuple[str, ...]:
 @gods_option("The seats' powers")
 @PLAYERS_OPTION
 @click.option("--mode", default=None, help="Mode name (default: the pack's standard mode for the number of players).")
-@click.option("--seed", type=int, default=None, help="Seed of the random players (default: random).")
+@click.option("--seed", type=int, default=None, help="Seed of the players' random choices (default: random).")
 @click.option("--human", "humans", multiple=True, metavar="SEAT", help="Seat letter played from the keyboard (repeatable).")
+@click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=AGENT",
+              help="The agent that plays a seat (repeatable): random (the default), greedy, mcts:ITERATIONS, "
+                   "external:COMMAND (a bot program; see docs/agents.md), e.g. --agent A=mcts:400.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the game record (YAML) here.")
 @reports_bad_input
 def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
-         humans: tuple[str, ...], record_path: str | None) -> None:
-    """Play a whole game, printed turn by turn; random players unless --human.
+         humans: tuple[str, ...], agent_specs: tuple[str, ...], record_path: str | None) -> None:
+    """Play a whole game, printed turn by turn; random players unless --human or --agent.
 
     With three players, a seat that cannot complete a turn is out (its workers leave the board)
     and the others play on: the last one left wins, unless someone wins first. With four, the
@@ -270,10 +273,12 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     for seat in humans:
         if seat.upper() not in letters:
             bad_input(f"--human {seat}: seats are {', '.join(letters)}")
+    chosen = _seat_agents(agent_specs, letters, humans)
     rng = random.Random(seed)
-    agents = [HumanAgent() if s.letter in {h.upper() for h in humans} else RandomAgent(rng)
+    agents = [HumanAgent() if s.letter in {h.upper() for h in humans} else _agent(chosen.get(s.letter), rng)
               for s in game.state.seats]
-    labels = ", ".join(f"{s.letter}: {p.label}" for s, p in zip(game.state.seats, game.players))
+    labels = ", ".join(f"{s.letter}: {p.label}{f' [{chosen[s.letter]}]' if s.letter in chosen else ''}"
+                       for s, p in zip(game.state.seats, game.players))
     click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}{_teams_line(game)}")
 
     from .display import show_board
@@ -289,7 +294,12 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     def stuck(g: Game, seat: int, text: str) -> None:
         click.echo(f"\n{text}")
 
-    log = run_game(game, agents, on_placement=placed, on_turn=turned, on_stuck=stuck)
+    try:
+        log = run_game(game, agents, on_placement=placed, on_turn=turned, on_stuck=stuck)
+    finally:
+        if chosen:
+            from ..agents.registry import close_agents
+            close_agents(agents)
     click.echo(f"\n{'winner: ' + _winner(game, log.winner) if log.winner else 'no winner'} ({log.reason})")
     if record_path:
         from ..games.records import record_text
@@ -302,6 +312,40 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
             click.echo(text, nl=False)
             sys.exit(EXIT_FAILED)
         click.echo(f"record written to {record_path}")
+
+
+def _seat_agents(specs: tuple[str, ...], letters: list[str], humans: tuple[str, ...]) -> dict[str, str]:
+    """--agent SEAT=AGENT by seat letter, each spec checked: a seat of the game, given once, and
+    not played by --human too."""
+    if not specs:
+        return {}
+    from ..agents.registry import parse_agent_spec
+    chosen: dict[str, str] = {}
+    for text in specs:
+        seat, equals, spec = text.partition("=")
+        seat = seat.strip().upper()
+        if not equals or not seat or not spec.strip():
+            bad_input(f"--agent {text}: write SEAT=AGENT, e.g. --agent A=mcts:400")
+        if seat not in letters:
+            bad_input(f"--agent {text}: seats are {', '.join(letters)}")
+        if seat in chosen:
+            bad_input(f"--agent {text}: seat {seat} already has --agent {seat}={chosen[seat]}")
+        if seat in {h.upper() for h in humans}:
+            bad_input(f"--agent {text}: seat {seat} is played by --human {seat}; give it one or the other")
+        try:
+            parse_agent_spec(spec)
+        except SantoriniError as err:
+            bad_input(f"--agent {text}: {err}")
+        chosen[seat] = spec.strip()
+    return chosen
+
+
+def _agent(spec: str | None, rng: random.Random):  # noqa: ANN202 - an Agent
+    """The agent of an --agent spec; a random player (as before --agent) without one."""
+    if spec is None:
+        return RandomAgent(rng)
+    from ..agents.registry import make_agent
+    return make_agent(spec, rng)
 
 
 def _check_writable(path: str) -> None:

@@ -32,7 +32,7 @@ from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Powe
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
-from ..fast.plain import inline_kinds, plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.plain import inline_turn, plain_enumerator, plain_lister, plain_picker, plain_player
 from ..fast.masked import masked_picker
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
@@ -127,12 +127,13 @@ class Engine:
                          or counted_picker(shape)) if shape else None for seat, shape in enumerate(shapes)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
-        kinds = [inline_kinds(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
-                 for shape in shapes]
-        self.inline_seats = [k is not None for k in kinds]
-        self._playout = fused_playout(kinds,
+        inline = [inline_turn(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
+                  for shape in shapes]
+        self.inline_seats = [turn is not None for turn in inline]
+        self._playout = fused_playout([turn[0] if turn else None for turn in inline],
                                       self._forbidden if self.restricting else None, self._other_turn,
-                                      lambda state, seat, steps: self._apply_found(state, seat, steps, None))
+                                      lambda state, seat, steps: self._apply_found(state, seat, steps, None),
+                                      [turn[1] if turn else () for turn in inline])
         self.plain_players = [[player for program in shape.programs
                                if (player := plain_player(program, shape)) is not None] if shape else []
                               for shape in shapes]

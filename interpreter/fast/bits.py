@@ -32,11 +32,19 @@ PERIMETER_BITS = sum(1 << s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
 
 
 def level_bits(heights: list[int]) -> tuple[int, int, int, int]:
-    """The squares of each height, as bits: levels[h]."""
-    levels = [0, 0, 0, 0]
-    for square, height in enumerate(heights):
-        levels[height] |= 1 << square
-    return levels[0], levels[1], levels[2], levels[3]
+    """The squares of each height, as bits: levels[h] (level 0 is what the others leave)."""
+    one = two = three = 0
+    bit = 1
+    for height in heights:
+        if height:
+            if height == 1:
+                one |= bit
+            elif height == 2:
+                two |= bit
+            else:
+                three |= bit
+        bit <<= 1
+    return ALL_BITS ^ (one | two | three), one, two, three
 
 
 class _Compiler:

@@ -16,19 +16,27 @@ Each shape is recognised from the compiled steps, never from a name. Why each co
 of *distinct* outcomes is argued where it is made; tests/test_fast_paths.py checks every index
 of the count against the generic chain's list on random positions. A seat with move options (into
 an opponent's space) or a dome option keeps the listing paths.
+
+The counts work on sets of squares as bits (bit n for square n), so that a worker's count is a
+few operations on integers rather than a walk over squares and their neighbours: the squares of
+each level, read once per pick (`_level_reader`); the sum, over a set S, of the free squares
+around each square of S, which is the number of neighbouring pairs (s in S, f free), counted by
+one multiplication (`_SPREAD`); and tables of the squares around one square (`_SWAPS`). Only the
+worker whose turn is drawn is walked again, in the enumeration's order, to find the turn.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from random import Random
 
 from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
-from ..model.state import GameState
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from ..model.board import ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOURS, SQUARE_BITS, SQUARES
+from ..model.state import BIT_AT, GameState
+from .plain import A_MOVE, A_WIN, NO_MOVE, _Moves, is_plain
 
 #: picker(state, team, forbid_up, forbid_down, rng) -> (turn, its events) or None when there is
 #: none; the events may be None, and the engine then applies the turn step by step (a win).
@@ -37,25 +45,137 @@ Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None"]
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).
 _BELOW = tuple((1 << s) - 1 for s in SQUARES)
-#: BETWEEN[a][b]: the squares around both a and b.
-_BETWEEN = tuple(tuple(tuple(s for s in NEIGHBOURS[a] if s in ADJACENT[b]) for b in SQUARES) for a in SQUARES)
-#: AWAY[a][b]: the squares around b other than a (a second move from b never goes back to a).
-_AWAY = tuple(tuple(tuple(s for s in NEIGHBOURS[b] if s != a) for b in SQUARES) for a in SQUARES)
-#: A square's mark in the follow-up move's count, as bits: nothing more can be counted there
-#: (CLOSED), a move's end was counted there (MOVED), a win was counted there (WON); MARK_OF[kind].
-CLOSED, MOVED, WON = 1, 2, 4  # CLOSED is 1: the marks start as a copy of `blocked`
-MARK_OF = (0, MOVED, WON)
-assert MARK_OF[A_MOVE] == MOVED and MARK_OF[A_WIN] == WON
-#: _AT_MOST[h]: translates heights to '1' where the height is at most h.
-_AT_MOST = tuple(bytes.maketrans(bytes(range(4)), b"".join(b"1" if n <= h else b"0" for n in range(4)))
-                 for h in range(4))
+#: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
+#: order of NEIGHBOURS[s]: what a count reads per neighbour, in one unpacking.
+_NEIGHBOUR_BITS = tuple(tuple((n, SQUARE_BITS[n], AROUND_BITS[n]) for n in NEIGHBOURS[s]) for s in SQUARES)
+#: PAIRED[s]: the squares around s as bits, twice: at bit n and at bit 25 + n (the follow-up
+#: move's ends and wins, as one number).
+_PAIRED = tuple(around | around << 25 for around in AROUND_BITS)
+#: PAIRS_OF[n]: n(n - 1)/2, the unordered pairs of n things; BUILDS_OF[n]: n + PAIRS_OF[n].
+_PAIRS_OF = tuple(n * (n - 1) // 2 for n in range(9))
+_BUILDS_OF = tuple(n * (n + 1) // 2 for n in range(9))
+
+
+class _Squares(dict):
+    """SQUARES_OF[bits]: (square, its bit, PAIRED[square]) for each square of `bits`, in
+    ascending order (the order of a neighbour list), made the first time a set is asked for. Each
+    set asked for is of squares around one square: 25 * 2**8 sets at most."""
+
+    def __missing__(self, bits: int) -> tuple:
+        squares = self[bits] = tuple((s, 1 << s, _PAIRED[s]) for s in SQUARES if bits >> s & 1)
+        return squares
+
+
+_SQUARES_OF = _Squares()
+
+
+class _Steps(dict):
+    """STEPS[worker]: actions(verb, worker) (a dict is read faster than the call is made)."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, worker: int) -> tuple:
+        steps = self[worker] = actions(self.verb, worker)
+        return steps
+
+
+# ---- neighbouring pairs, counted by one multiplication ------------------------------------------
+# Eight lanes of 56 bits, one per direction (dx, dy), each holding a copy of a set at its offset:
+# `S * _SPREAD` puts S in every lane, `F * _SHIFTED` puts in lane k the squares s whose neighbour
+# s + step_k is in F (F moved back by the step), and `_INSIDE` keeps in lane k the squares that
+# have a neighbour in direction k (no step off the board or across its edge). The copies lie 56
+# bits apart, and a set spans 25 bits (50 for the follow-up move's ends and wins), moved by at
+# most 6: the partial products never overlap, so the multiplications carry nothing and no copy
+# reaches another lane's window. Then ((S * _SPREAD) & (F * _SHIFTED) & _INSIDE).bit_count() is
+# the sum over s in S of |F around s|; with `| _WON`, plus the number of squares of S >> 25 (bits
+# 25-49 of S: lane 0's copy of them, which no other copy reaches).
+_STEPS = tuple(dx + 5 * dy for dx, dy in DIRECTIONS)
+_LANES = tuple(56 * k + 8 for k in range(len(DIRECTIONS)))
+_SPREAD = sum(1 << lane for lane in _LANES)
+_SHIFTED = sum(1 << (lane - step) for lane, step in zip(_LANES, _STEPS))
+_INSIDE = sum(sum(1 << s for s in SQUARES if s + step in NEIGHBOURS[s]) << lane
+              for lane, step in zip(_LANES, _STEPS))
+_WON = ALL_BITS << (_LANES[0] + 25)
+assert all(lane - step >= 0 for lane, step in zip(_LANES, _STEPS)) and _LANES[1] - _LANES[0] >= 50 + 6
+
+# ---- the squares around one square, as a table ----------------------------------------------------
+#: Square t around square s is bit t - s + 6 of `(bits << 6) >> s` (0..12; 6 would be s itself):
+#: RING[r] is the direction of relative square r, RING_NEAR[r] the relative squares next to r.
+_RING = {dx + 5 * dy + 6: (dx, dy) for dx, dy in DIRECTIONS}
+_RING_NEAR = {r: sum(1 << q for q, (ex, ey) in _RING.items() if max(abs(ex - dx), abs(ey - dy)) == 1)
+              for r, (dx, dy) in _RING.items()}
+
+
+class _Swaps(dict):
+    """SWAPS[x << 13 | d], for a set X of the squares around a square and a subset D of X, both
+    relative to it: (the unordered pairs of X around each square of D, summed over D; and, for
+    each relative square r of X, the pairs of those whose later square is r: the squares of X
+    before r around each square of D around r). Made the first time a key is asked for: each
+    of the 8 squares is in D, in X only or in neither, so there are 6561 keys at most."""
+
+    def __missing__(self, key: int) -> tuple[int, tuple[int, ...]]:
+        builds, dests = key >> 13, key & 8191
+        at = tuple(sum((_RING_NEAR[d] & builds & ((1 << r) - 1)).bit_count()
+                       for d in _RING if dests >> d & 1 and _RING_NEAR[r] >> d & 1) if builds >> r & 1 else 0
+                   for r in range(13))
+        swaps = self[key] = (sum(at), at)
+        return swaps
+
+
+_SWAPS = _Swaps()
+
+# ---- the squares of each level --------------------------------------------------------------------
+#: IN_LEVELS[levels]: translates heights to '1' where the height is one of `levels` (bit h for
+#: level h), to read the squares of those levels as one binary number.
+_IN_LEVELS = tuple(bytes.maketrans(bytes(range(4)), bytes(b"01"[levels >> h & 1] for h in range(4)))
+                   for levels in range(16))
+_EVERY_LEVEL = 15
+#: AT_MOST[h]: the levels at most h (as IN_LEVELS's index).
+_AT_MOST = tuple((2 << h) - 1 for h in range(4))
+
+
+def _levels_where(table: tuple, wanted: Callable[[int], bool]) -> tuple[int, ...]:
+    """For each level here, the levels there (as bits) where `wanted(table[here][there])`."""
+    return tuple(sum(1 << there for there in range(4) if wanted(table[here][there])) for here in range(4))
+
+
+def _level_reader(roles: list[tuple]) -> Callable[[bytearray, int], tuple[int, ...]]:
+    """How a pick reads the squares by level. Each role is a 4-tuple, one entry per level
+    `here`: a set of levels (bit h for level h), say the levels a move from `here` may end on, or
+    a pair of sets, the squares of the second put at bits 25-49 (ends and wins as one number).
+    `read(bytearray(heights)[::-1], within)` (int() reads the last square as the highest bit)
+    gives the squares of every entry of every role, one role after the other, and with `within`.
+    Each distinct set is read once, by a translation and an int(), except the empty set and every
+    level, which cost nothing, and a set whose complement was read.
+
+    The function is written out as source for the roles and compiled once: it runs once per
+    pick, and a loop over the sets, or a table of what to combine, would cost as much again as
+    the translations. Its source holds only names made here and the sets' numbers."""
+    entries = [entry if isinstance(entry, tuple) else (entry, 0) for role in roles for entry in role]
+    names = {0: "0", _EVERY_LEVEL: "ALL_BITS"}
+    namespace: dict = {"ALL_BITS": ALL_BITS}
+    lines = []
+    for levels in sorted({levels for entry in entries for levels in entry} - set(names)):
+        if _EVERY_LEVEL ^ levels in names:
+            lines.append(f"    m{levels} = ALL_BITS ^ {names[_EVERY_LEVEL ^ levels]}")
+        else:
+            namespace[f"T{levels}"] = _IN_LEVELS[levels]
+            lines.append(f"    m{levels} = int(reversed_heights.translate(T{levels}), 2)")
+        names[levels] = f"m{levels}"
+    values = ", ".join((names[low] if not high else f"({names[low]} | {names[high]} << 25)") + " & within"
+                       for low, high in entries)
+    source = "".join(line + "\n" for line in ["def read(reversed_heights, within):", *lines, f"    return ({values},)"])
+    exec(compile(source, "<counted.py: squares by level>", "exec"), namespace)  # noqa: S102 - our own source
+    return namespace["read"]
 
 
 def counted_picker(rules: FastRules) -> Picker | None:
     """The counting picker for the seat's programs, if they have one of the shapes above."""
-    if rules.move_options or rules.build_options or not rules.programs or not is_plain(
-            rules.programs[0], rules, followups=True):
-        return None
+    if rules.move_options or rules.build_options or rules.extended or not rules.programs \
+            or not is_plain(rules.programs[0], rules, followups=True):
+        return None  # (`extended`: the parts that only masked.py counts)
     if len(rules.programs) == 1 and len(rules.followups) == 1:
         follow = rules.followups[0]
         if follow.after == "build":
@@ -71,20 +191,6 @@ def _tail(spec: StepSpec, verb: str) -> bool:
     return spec.verb == verb and spec.actor in ("that", "moved") and not spec.repeat
 
 
-def _height_bits(heights: list[int], at_most: int) -> int:
-    """The squares of height at most `at_most`, as bits."""
-    return int(bytes(heights).translate(_AT_MOST[at_most])[::-1], 2)
-
-
-def _draw(counted: list, total: int, rng: Random) -> tuple:
-    """The counted group the drawn index falls in, and the index within it."""
-    index = rng.randrange(total)
-    for group in counted:
-        if index < group[0]:
-            return group, index - (group[0] - group[1])
-    raise AssertionError("the draw is below the total")  # pragma: no cover
-
-
 def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     """The plain turn and an optional second build by the same worker.
 
@@ -96,6 +202,8 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     'On the same space': a build on a, then maybe a second piece on a if the first was a block
     and the second may be what it makes (a dome only if allowed): n + |B ∩ low| outcomes.
     Outcomes of different moves differ in where the workers stand; a win ends the turn at once.
+    Each worker's moves are counted in one pass (no list of them is made), and only the drawn
+    worker's are walked again, to the drawn move.
     """
     constraints = set(second.constraints)
     if not (_tail(second, "build") and second.optional) or constraints not in (
@@ -104,49 +212,73 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     same = "same_space" in constraints
     second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
     kinds = _Moves(rules).kinds
+    low = _IN_LEVELS[_AT_MOST[second_limit]]  # (where a second piece may go on the same space)
+    neighbour_bits, squares_of, builds_twice, a_move = _NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
+    moves_of, builds_of = _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
-        heights, blocked, position = st.heights, st.blocked, st.worker_pos
-        taken = st.blocked_bits()
-        again = _height_bits(heights, second_limit) if same else 0
+        heights, positions = st.heights, st.worker_pos
+        taken = st.dome_bits  # (st.blocked_bits(), inlined)
+        for square in positions:
+            taken |= BIT_AT[square]
+        open_ = ALL_BITS ^ taken
+        again = int(bytearray(heights)[::-1].translate(low), 2) if same else 0
         kinds_from = kinds[forbid_up][forbid_down]
-        total, counted = 0, []  # (end of the group, its size, worker, to)
+        total, counts, workers = 0, [], []  # per worker: the index after its last turn
         for worker in st.members.get(team, ()):
-            origin = position[worker]
+            origin = positions[worker]
             if origin < 0:
                 continue
-            kind_of, open_ = kinds_from[heights[origin]], (ALL_BITS ^ taken) | SQUARE_BITS[origin]
-            for to in NEIGHBOURS[origin]:
-                if blocked[to]:
-                    continue
+            kind_of, free = kinds_from[heights[origin]], open_ | SQUARE_BITS[origin]
+            for to, bit, around in neighbour_bits[origin]:
+                if open_ & bit:
+                    kind = kind_of[heights[to]]
+                    if kind == a_move:
+                        builds = free & around
+                        total += builds.bit_count() + (builds & again).bit_count() if same \
+                            else builds_twice[builds.bit_count()]
+                    elif kind:
+                        total += 1
+            counts.append(total)
+            workers.append(worker)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        entry = bisect_right(counts, index)  # (a worker without a turn ends where the one before does)
+        worker = workers[entry]
+        if entry:
+            index -= counts[entry - 1]
+        origin = positions[worker]
+        kind_of, free = kinds_from[heights[origin]], open_ | SQUARE_BITS[origin]
+        for to, bit, around in neighbour_bits[origin]:  # the worker's moves again, to the drawn one
+            if open_ & bit:
                 kind = kind_of[heights[to]]
                 if kind == A_MOVE:
-                    free = AROUND_BITS[to] & open_
-                    n = free.bit_count()
-                    size = n + ((free & again).bit_count() if same else n * (n - 1) // 2)
+                    builds = free & around
+                    size = builds.bit_count() + (builds & again).bit_count() if same \
+                        else builds_twice[builds.bit_count()]
                 elif kind:
                     size = 1
                 else:
                     continue
-                if size:
-                    total += size
-                    counted.append((total, size, worker, to))
-        if not total:
-            return None
-        (_, _, worker, to), index = _draw(counted, total, rng)
-        move, builds = actions("move", worker)[to], actions("build", worker)
-        if kinds_from[heights[position[worker]]][heights[to]] == A_WIN:
+                if index < size:
+                    break
+                index -= size
+        else:
+            raise AssertionError("a counted move was not found")  # pragma: no cover - counts agree
+        move, steps = moves_of[worker][to], builds_of[worker]
+        if kind == A_WIN:
             return (move,), None
-        origin = position[worker]
-        squares = [s for s in NEIGHBOURS[to] if s == origin or not blocked[s]]
-        for order, square in enumerate(squares):
-            size = 1 + ((heights[square] <= second_limit) if same else len(squares) - 1 - order)
+        later = len(squares := squares_of[builds]) - 1  # (the builds after the first, in order)
+        for square, _, _ in squares:
+            size = 1 + (again >> square & 1 if same else later)
             if index < size:
                 if not index:
-                    return (move, builds[square]), None
-                return (move, builds[square], builds[square if same else squares[order + index]]), None
+                    return (move, steps[square]), None
+                return (move, steps[square], steps[square if same else squares[index - later - 1][0]]), None
             index -= size
-        raise AssertionError("a counted build was not found")  # pragma: no cover
+            later -= 1
+        raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
     return pick
 
 
@@ -156,103 +288,115 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     No step before the build builds, so every state reached before it has the board's heights:
     two of them differ only in where the workers stand, and their builds give distinct outcomes
     unless they are one state, reached by two paths. The enumeration enters the build once per
-    state (enumeration.py, `_once`); here a mark per square says where the worker already ended
-    (MOVED) or won (WON), and that square's builds (or win) are counted the first time only, the
-    builds by one popcount. A square where nothing more can be counted is CLOSED: a worker or a
-    dome stands there, both kinds are counted, or a move's end is counted on a height that no
-    move wins on (most squares, so that most second moves are dismissed by one comparison).
+    state (enumeration.py, `_once`). So a worker's outcomes are: for each square E where one of
+    its paths ends by a move that does not win (a first move, or a second one after a first that
+    did not win, never back to its start), one per free square around E (its start free now:
+    the board, and so the builds, are the same whatever the path to E); and for each square
+    where one of its paths wins, one. With ENDS the first set of squares and WINS the second,
+    its count is |WINS| + the sum over ENDS of the free squares around each: one pair count
+    (`_SPREAD`), made on ENDS | WINS << 25 with the start added, whatever the order the
+    squares were reached in. ENDS and WINS are the squares a move from the start may end on
+    (by its level: the squares of each level, read once per pick), and those a move from each
+    of those may end on; the outcomes of two workers differ in which worker stands where.
+
+    The enumeration's order, which the drawn index follows, is by first move around the start:
+    its group holds its builds, if its square is not an end of an earlier group, then, in
+    order, each second move from it to a square that is not an end (or a win) of an earlier
+    group, with its builds. So the count of the groups up to one is the count of the union of
+    their squares: the drawn worker's first moves are walked until it passes the index, and the
+    group where it does is walked square by square.
     """
     if not (_tail(second, "move") and second.optional) or set(second.constraints) != {"not_back_to_start"}:
         return None  # (two workers that both come back to their squares and build on one square
         #              make one outcome: a second move that may come back is listed, not counted)
     kinds = _Moves(rules).kinds
-    wins_onto = [any(kinds[up][down][here][height] == A_WIN for up in (0, 1) for down in (0, 1)
-                     for here in range(4)) for height in range(4)]
-    moved_mark = tuple(MOVED if wins_onto[height] else CLOSED for height in range(4))
+    # READERS[up][down](...)[here]: ENDS | WINS << 25 of a move from a square of level `here`
+    readers = tuple(tuple(_level_reader([tuple(zip(_levels_where(kinds[up][down], lambda kind: kind == A_MOVE),
+                                                   _levels_where(kinds[up][down], lambda kind: kind == A_WIN)))])
+                          for down in (0, 1)) for up in (0, 1))
+    around_bits, paired, squares_of, spread, shifted, inside, won = (AROUND_BITS, _PAIRED, _SQUARES_OF, _SPREAD,
+                                                                     _SHIFTED, _INSIDE, _WON)
+    neighbours, moves_of, builds_of = NEIGHBOURS, _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
-        heights, blocked, position = st.heights, st.blocked, st.worker_pos
-        taken = st.blocked_bits()
-        kinds_from = kinds[forbid_up][forbid_down]
-        around, closed, a_win = AROUND_BITS, CLOSED, A_WIN  # (read in the hottest loop: locals)
-        total, counted = 0, []  # (end of the group, its size, worker, first square, whether its
-        #                          builds count, the second moves that count)
+        heights, positions = st.heights, st.worker_pos
+        taken = st.dome_bits  # (st.blocked_bits(), inlined)
+        for square in positions:
+            taken |= BIT_AT[square]
+        open_ = ALL_BITS ^ taken  # where a move may end (never a start), and where a build may go
+        reach = readers[forbid_up][forbid_down](bytearray(heights)[::-1], open_ | open_ << 25)
+        lanes = (open_ * shifted) & inside | won
+        total, counts, workers = 0, [], []  # per worker: the index after its last turn
         for worker in st.members.get(team, ()):
-            origin = position[worker]
+            origin = positions[worker]
             if origin < 0:
                 continue
-            left = taken ^ SQUARE_BITS[origin]  # blocked once the worker has left its square
-            free = ALL_BITS ^ left
-            marks = blocked[:]  # (1 = CLOSED: workers and domes)
-            away = _AWAY[origin]  # (nor is the origin a square to come back to)
-            kind_of = kinds_from[heights[origin]]
-            for first in NEIGHBOURS[origin]:
-                if blocked[first]:
-                    continue
-                kind = kind_of[heights[first]]
-                if not kind:
-                    continue
-                mark = marks[first]
-                if kind == A_WIN:
-                    if not mark & (WON | CLOSED):
-                        marks[first] = CLOSED if mark else WON
-                        total += 1
-                        counted.append((total, 1, worker, first, False, ()))
-                    continue
-                size = 0
-                builds_here = not mark or mark == WON  # (its move's end not counted yet)
-                if builds_here:
-                    marks[first] = CLOSED if mark else moved_mark[heights[first]]
-                    size = (free & AROUND_BITS[first]).bit_count()
-                onward, fresh = kinds_from[heights[first]], []
-                for then in away[first]:
-                    mark = marks[then]
-                    if mark == closed:
-                        continue
-                    kind = onward[heights[then]]
-                    if not kind or mark and mark & MARK_OF[kind]:
-                        continue
-                    fresh.append(then)
-                    if kind == a_win:
-                        marks[then] = closed if mark else WON
-                        size += 1
-                    else:
-                        marks[then] = closed if mark else moved_mark[heights[then]]
-                        size += (free & around[then]).bit_count()
-                if size:
-                    total += size
-                    counted.append((total, size, worker, first, builds_here, fresh))
+            reached = paired[origin] & reach[heights[origin]]  # the first moves' ends and wins
+            for first, _, around in squares_of[reached & ALL_BITS]:  # and the second moves'
+                reached |= around & reach[heights[first]]
+            # the wins, and the builds around each end: the free squares, and the start
+            total += ((reached * spread) & lanes).bit_count() + (reached & around_bits[origin]).bit_count()
+            counts.append(total)
+            workers.append(worker)
         if not total:
             return None
-        (_, _, worker, first, builds_here, fresh), index = _draw(counted, total, rng)
-        origin = position[worker]
-        moves, builds = actions("move", worker), actions("build", worker)
-        free = (ALL_BITS ^ taken) | SQUARE_BITS[origin]
+        index = rng.randrange(total)
+        entry = bisect_right(counts, index)  # (a worker without a turn ends where the one before does)
+        worker = workers[entry]
+        if entry:
+            index -= counts[entry - 1]
+        # the drawn worker's groups, one per first move: the union of their squares so far, to the
+        # group whose count passes the index
+        origin = positions[worker]
+        firsts = paired[origin] & reach[heights[origin]]
+        free, ring = open_ | SQUARE_BITS[origin], around_bits[origin]
+        reached = before = 0
+        for first, bit, around in squares_of[(firsts | firsts >> 25) & ALL_BITS]:
+            now = reached | bit | around & reach[heights[first]] if firsts & bit else reached | bit << 25
+            after = ((now * spread) & lanes).bit_count() + (now & ring).bit_count()
+            if index < after:
+                break
+            before, reached = after, now
+        else:
+            raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
+        index -= before
+        moves = moves_of[worker]
+        if not firsts & bit:  # a first move that wins
+            return (moves[first],), None
+        new = now ^ reached  # the group's own ends and wins
         here, there = heights[origin], heights[first]
-        steps, moved = (moves[first],), ("move", worker, origin, first, here, there)
-        if kinds_from[here][there] == A_WIN:
-            return steps, None
-        if builds_here:
-            size = (free & AROUND_BITS[first]).bit_count()
+        if new & bit:  # the builds after the first move
+            size = (free & around_bits[first]).bit_count()
             if index < size:
-                square = nth_free(first, free, index)
-                return steps + (builds[square],), (moved, build_event(worker, square, heights[square]))
+                for square in neighbours[first]:
+                    if free >> square & 1:
+                        if not index:
+                            height = heights[square]
+                            return (moves[first], builds_of[worker][square]), (
+                                ("move", worker, origin, first, here, there),
+                                ("build", worker, square, height + (height < 3), height == 3))
+                        index -= 1
             index -= size
-        onward = kinds_from[there]
-        for then in fresh:
-            if onward[heights[then]] == A_WIN:
+        for then, bit, _ in squares_of[(new | new >> 25) & ALL_BITS & ~bit]:  # each second move's
+            if new >> 25 & bit:
                 if not index:
-                    return steps + (moves[then],), None
+                    return (moves[first], moves[then]), None
                 index -= 1
                 continue
-            size = (free & AROUND_BITS[then]).bit_count()
-            if index < size:
-                square = nth_free(then, free, index)
-                return steps + (moves[then], builds[square]), (
-                    moved, ("move", worker, first, then, there, heights[then]),
-                    build_event(worker, square, heights[square]))
-            index -= size
-        raise AssertionError("a counted turn was not found")  # pragma: no cover
+            size = (free & around_bits[then]).bit_count()
+            if index >= size:
+                index -= size
+                continue
+            for square in neighbours[then]:
+                if free >> square & 1:
+                    if not index:
+                        height = heights[square]
+                        return (moves[first], moves[then], builds_of[worker][square]), (
+                            ("move", worker, origin, first, here, there),
+                            ("move", worker, first, then, there, heights[then]),
+                            ("build", worker, square, height + (height < 3), height == 3))
+                    index -= 1
+        raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
     return pick
 
 
@@ -268,6 +412,17 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     worker on x leaves no build there for the swapped turn): the swap is legal exactly when y is
     free around the worker's square and x is around d (d keeps its height, x stays free). So the
     turns of (x, d) count the free squares around d, less the swapped ones found before.
+
+    Summed over a worker's first builds, with X the free squares around its start, D the
+    destinations not up among them and c(s) the free squares around s (its start free): the turns
+    that move to d != x are (|X| - 1) * (the sum of c(d) over D), every destination but x, less
+    the swapped turns, one per d of D and pair {x, y} of X around d (found at the later of x and
+    y: `_SWAPS`, by the squares X and D around the start), less the second builds on x from a d
+    around it where the first build domed x (a pair count); plus, where the worker may move onto
+    x once built (its level one up is a destination), c(x). One pass over the squares around the
+    start finds X, D, the c(s) and the plain turn's count, as plain_picker counts it; the plain
+    turns of every worker come first, then the alternatives of every worker. The drawn worker's
+    first builds are walked to the drawn one, each counted as above with `_SWAPS`'s share of it.
     """
     if len(program.steps) != 3:
         return None
@@ -281,83 +436,132 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
         return None  # (a move that does not go up could win: the shapes' outcomes could meet)
     use = (("use", -1, program.name),) if program.announced else ()
 
+    def code(up: int, down: int, here: int, there: int) -> int:
+        level = kinds[True][down][here]  # the alternative's move: not up
+        return (kinds[up][down][here][there]  # the plain turn's move there: NO_MOVE, A_MOVE or A_WIN
+                | (level[there] != NO_MOVE) << 2  # a destination of the alternative
+                | (there < 3 and level[there + 1] != NO_MOVE) << 3  # a first build to move onto
+                | (there == 3) << 4)  # a first build there domes
+    #: CODES[forbid_up][forbid_down][here][there]: what a free square of level `there` around a
+    #: worker on level `here` is to the two programs, as the bits above
+    codes = tuple(tuple(tuple(tuple(code(up, down, here, there) for there in range(4)) for here in range(4))
+                        for down in (0, 1)) for up in (0, 1))
+    around_bits, squares_of, spread, shifted, inside = AROUND_BITS, _SQUARES_OF, _SPREAD, _SHIFTED, _INSIDE
+    neighbour_bits, swaps, moves_of, builds_of = _NEIGHBOUR_BITS, _SWAPS, _Steps("move"), _Steps("build")
+
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
-        heights, blocked, position = st.heights, st.blocked, st.worker_pos
-        taken = st.blocked_bits()
-        kinds_from, level = kinds[forbid_up][forbid_down], kinds[True][forbid_down]
-        total, counted = 0, []  # (end of the group, its size, worker, first build or -1, to or -1)
-        for worker in st.members.get(team, ()):  # the plain turn, as plain_picker counts it
-            origin = position[worker]
+        heights, positions = st.heights, st.worker_pos
+        taken = st.dome_bits  # (st.blocked_bits(), inlined)
+        for square in positions:
+            taken |= BIT_AT[square]
+        open_ = ALL_BITS ^ taken
+        codes_from = codes[forbid_up][forbid_down]
+        total, counts, groups = 0, [], []  # per group: the index after its last turn; the group
+        alternatives = []
+        for worker in st.members.get(team, ()):
+            origin = positions[worker]
             if origin < 0:
                 continue
-            kind_of, open_ = kinds_from[heights[origin]], (ALL_BITS ^ taken) | SQUARE_BITS[origin]
-            for to in NEIGHBOURS[origin]:
-                if not blocked[to]:
-                    kind = kind_of[heights[to]]
-                    size = (open_ & AROUND_BITS[to]).bit_count() if kind == A_MOVE else kind == A_WIN
-                    if size:
-                        total += size
-                        counted.append((total, size, worker, -1, to))
-        for worker in st.members.get(team, ()):  # the alternative
-            origin = position[worker]
-            if origin < 0:
-                continue
-            here, open_ = heights[origin], (ALL_BITS ^ taken) | SQUARE_BITS[origin]
-            around = AROUND_BITS[origin] & ~taken  # where the first build may go
-            kind_of = level[here]
-            # per destination, the squares free around it and how many: unchanged by a first
-            # build elsewhere, except where it domes (0 on a square that is no destination)
-            free_at, count_at, all_counts = [0] * len(SQUARES), [0] * len(SQUARES), 0
-            for to in NEIGHBOURS[origin]:
-                if not blocked[to] and kind_of[heights[to]]:
-                    free = free_at[to] = AROUND_BITS[to] & open_
-                    count_at[to] = free.bit_count()
-                    all_counts += count_at[to]
-            between = _BETWEEN[origin]
-            for first in NEIGHBOURS[origin]:
-                if blocked[first]:
-                    continue
-                height, earlier = heights[first], around & _BELOW[first]
-                size = all_counts - count_at[first]  # every destination but the first build,
-                for to in between[first]:  # less, where the first build is around one, the
-                    free = free_at[to]  # swapped turns found before and a second build on a dome
-                    if free:
-                        size -= (free & earlier).bit_count() + (height == 3)
-                if height < 3 and kind_of[height + 1]:  # onto the first build
-                    size += (open_ & AROUND_BITS[first]).bit_count()
-                if size:
-                    total += size
-                    counted.append((total, size, worker, first, -1))
+            code_of, free = codes_from[heights[origin]], open_ | SQUARE_BITS[origin]
+            builds1 = around_bits[origin] & open_  # X
+            dests = onto = domed = reach = onto_reach = 0  # D, ...; the sums of c over D and onto
+            for to, bit, around in neighbour_bits[origin]:
+                if open_ & bit:
+                    code = code_of[heights[to]]
+                    if code:
+                        builds = (free & around).bit_count()  # c(to)
+                        if code & 1:  # (A_MOVE: the plain turn's builds)
+                            total += builds
+                        elif code & 2:  # (A_WIN)
+                            total += 1
+                        if code & 4:
+                            dests |= bit
+                            reach += builds
+                        if code & 8:
+                            onto |= bit
+                            onto_reach += builds
+                        if code & 16:
+                            domed |= bit
+            counts.append(total)
+            groups.append((worker, True))
+            swapped = swaps[(builds1 << 6) >> origin << 13 | (dests << 6) >> origin][0]
+            if domed:
+                swapped += ((domed * spread) & (dests * shifted) & inside).bit_count()
+            alternatives.append((worker, (builds1.bit_count() - 1) * reach - swapped + onto_reach,
+                                 builds1, dests, onto, reach))
+        for alternative in alternatives:  # (after every worker's plain turns)
+            total += alternative[1]
+            counts.append(total)
+            groups.append(alternative)
         if not total:
             return None
-        (_, _, worker, first, to), index = _draw(counted, total, rng)
-        origin, builds, moves = position[worker], actions("build", worker), actions("move", worker)
+        index = rng.randrange(total)
+        entry = bisect_right(counts, index)  # (a group without a turn ends where the one before does)
+        worker, plain, *alternative = groups[entry]
+        if entry:
+            index -= counts[entry - 1]
+        origin, builds, moves = positions[worker], builds_of[worker], moves_of[worker]
         here = heights[origin]
-        if first < 0:
-            if kinds_from[here][heights[to]] == A_WIN:
-                return (moves[to],), None
-            square = nth_free(to, (ALL_BITS ^ taken) | SQUARE_BITS[origin], index)
-            return (moves[to], builds[square]), (("move", worker, origin, to, here, heights[to]),
-                                                 build_event(worker, square, heights[square]))
-        kind_of, height = level[here], heights[first]
-        for to in NEIGHBOURS[origin]:
-            if to == first:
-                if height == 3 or not kind_of[height + 1]:
-                    continue
-            elif blocked[to] or not kind_of[heights[to]]:
+        free = open_ | SQUARE_BITS[origin]
+        if plain is True:  # the plain turn, to the drawn move and build
+            code_of = codes_from[here]
+            for to, bit, around in neighbour_bits[origin]:
+                if open_ & bit:
+                    kind = code_of[heights[to]] & 3
+                    if kind == A_WIN:
+                        if not index:
+                            return (moves[to],), None
+                        index -= 1
+                    elif kind:
+                        size = (free & around).bit_count()
+                        if index < size:
+                            for square in NEIGHBOURS[to]:
+                                if free >> square & 1:
+                                    if not index:
+                                        height = heights[square]
+                                        return (moves[to], builds[square]), (
+                                            ("move", worker, origin, to, here, heights[to]),
+                                            ("build", worker, square, height + (height < 3), height == 3))
+                                    index -= 1
+                        index -= size
+            raise AssertionError("a counted move was not found")  # pragma: no cover - counts agree
+        builds1, dests, onto, reach = alternative
+        swapped_at = swaps[(builds1 << 6) >> origin << 13 | (dests << 6) >> origin][1]
+        for first, bit, around in squares_of[builds1]:  # the first builds, to the drawn one
+            height = heights[first]
+            size = reach - swapped_at[first - origin + 6]  # (less the swapped turns found before)
+            if dests & bit:
+                size -= (free & around).bit_count()
+            if height == 3:  # (less a second build on the dome)
+                size -= (dests & around).bit_count()
+            if onto & bit:
+                size += (free & around).bit_count()
+            if index >= size:
+                index -= size
                 continue
-            swapped = to != first and first in ADJACENT[to]
-            for square in NEIGHBOURS[to]:
-                if square != origin and (blocked[square] or (square == first and height == 3)):
+            # its turns, by destination around the start (the first build itself, if the worker
+            # may move onto it), then by second build
+            near = dests & around  # (where the swapped turns and a dome's square are)
+            excluded = ~(builds1 & _BELOW[first] | (bit if height == 3 else 0))
+            for to, to_bit, to_around in squares_of[dests & ~bit | onto & bit]:
+                seconds = free & to_around
+                if near & to_bit:  # less the swapped turns, found before, and a dome's square
+                    seconds &= excluded
+                size = seconds.bit_count()
+                if index >= size:
+                    index -= size
                     continue
-                if swapped and square < first and square in ADJACENT[origin] and not blocked[square]:
-                    continue  # (square, to, first) was found before
-                if not index:  # (the first build raised its square by a block: not a dome, above)
-                    there = height + 1 if to == first else heights[to]
-                    second = height + 1 if square == first else heights[square]
-                    return (*use, builds[first], moves[to], builds[square]), (
-                        *use, build_event(worker, first, height), ("move", worker, origin, to, here, there),
-                        build_event(worker, square, second))
-                index -= 1
-        raise AssertionError("a counted build was not found")  # pragma: no cover
+                for square in NEIGHBOURS[to]:  # (the first build raised its square by a block)
+                    if seconds >> square & 1:
+                        if not index:
+                            break
+                        index -= 1
+                there = height + 1 if to == first else heights[to]
+                second = height + 1 if square == first else heights[square]
+                return (*use, builds[first], moves[to], builds[square]), (
+                    *use, ("build", worker, first, height + (height < 3), height == 3),
+                    ("move", worker, origin, to, here, there),
+                    ("build", worker, square, second + (second < 3), second == 3))
+            break
+        raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
     return pick

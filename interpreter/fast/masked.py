@@ -1,6 +1,6 @@
-"""The plain turn counted under parts read as squares: other seats' bans and vetoes, move options
-with their own climb limit (to a neighbouring space or over a worker, once per game or not), and a
-build under itself.
+"""The plain turn counted under parts read as squares (bits.py): other seats' bans, vetoes,
+obligations and slides, move options with their own climb limit, other builders and pieces, and
+what comes before the move and after the build.
 
 `plain_picker` (plain.py) counts the plain turn's outcomes by popcounts: each move's builds are
 the free squares around its destination. The parts below change which squares count, and
@@ -26,6 +26,8 @@ nothing else, so the same count works with masks (bits.py):
 * 'your unmoved worker builds instead': the builds are the squares around the other workers
   (free once the mover has moved), each square one outcome whichever of them builds there (the
   first in order, as the chain finds it);
+* 'your female worker may build a dome at any level': a dome below level 3 on each square a
+  worker of that sex may build on is one more outcome, once per square whichever of them builds;
 * a follow-up of every move that removes the opponent worker beyond it frees that space for the
   build;
 * another seat's slide ('each time an opponent worker moves, it is forced space by space in the
@@ -35,6 +37,13 @@ nothing else, so the same count works with masks (bits.py):
   team lose add no outcome and move none of the seat's workers: the engine's own chain runs them
   on a copy of the state after the turn drawn, and their events are the turn's last (a team that
   loses ends the game: the engine then plays the turn itself);
+* 'before your worker moves, it may force a neighboring opponent worker to the space on the other
+  side of it': after every turn without a force come, for each worker and each force it may make,
+  the turns of that worker on the board the force leaves (counted on that board, the state
+  changed and changed back); the forced worker stands elsewhere in each, so no outcome repeats;
+* 'after your worker builds, it may build one additional time, not on a perimeter space': each
+  build alone, each pair of squares one of which the second build may go on (in either order one
+  outcome), and a second piece on such a square (a closed form: `_second_builds`);
 * a once-per-game move option counts while the seat's card lacks its mark; a move that only it
   reaches sets the mark, as the chain logs it (the move, the mark, the build).
 
@@ -50,20 +59,22 @@ random positions, for every card of every pack.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import BIT_AT, GameState, apply_events
 from .bits import level_bits
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
-from .shape import FastRules
+from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from .shape import FastRules, Squares
 
 NO_LEVELS = (0, 0, 0, 0)
+#: A force made before the move: (the forced worker, the square it leaves, the square it goes to).
+Force = tuple[int, int, int]
 
 
-def masked_picker(rules: FastRules, turn_end: Callable | None = None):  # noqa: ANN201 - a Picker (counted.py)
+def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedTurn | None:
     """The counting picker of a plain turn with the parts above, or None for another turn (or a
     seat with a move option into an opponent's space or a dome option: plain_picker's).
     `turn_end` (Engine._turn_end): the events the seat's automatic end-of-turn steps add to a
@@ -73,56 +84,195 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None):  # noqa: 
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
             or rules.build_options or not rules.extended:
         return None
-    moves_rule = _Moves(rules)
-    kinds, jump_kinds = moves_rule.kinds, moves_rule.jump_kinds
-    once, spent, marks = moves_rule.once, moves_rule.spent, moves_rule.marks
-    can_win, spent_can_win, jump_can_win = moves_rule.can_win, moves_rule.spent_can_win, moves_rule.jump_can_win
-    win_squares, tower_wins, preferred = rules.win_squares, rules.tower_wins, rules.preferred_moves
-    removes_beyond, unmoved_build, turn_ends = rules.removes_beyond, rules.unmoved_build, rules.turn_ends
-    slide = rules.slides[0] if rules.slides else None
+    return MaskedTurn(rules, turn_end)
 
-    def slid(st: GameState, worker: int, origin: int, to: int, levels: tuple, onward: dict) -> int:
-        """Where a worker that moved from `origin` to `to` ends, forced on along its move while
-        the next space is one the slide allows (`onward`: those spaces from each square, found
-        once per turn)."""
-        previous, here = origin, to
-        while True:
-            ahead = BEYOND[previous][here]
-            if ahead < 0:
-                return here
-            allowed = onward.get(here)
-            if allowed is None:
-                allowed = onward[here] = slide.squares(st, worker, here, levels)
-            if not allowed >> ahead & 1:
-                return here
-            previous, here = here, ahead
 
-    def removed(st: GameState, origin: int, to: int, team: int) -> tuple[int, int] | None:
-        """(worker, square) of the opponent worker that a move from `origin` to `to` removes."""
-        square = BEYOND[origin][to]
-        victim = st.occupant[square] if square >= 0 else -1
-        return (victim, square) if victim >= 0 and st.worker_team[victim] != team else None
-    move_bans, build_bans, vetoes = rules.move_bans, rules.build_bans, rules.win_vetoes
-    reads_levels, under = rules.reads_levels, rules.build_under
+class MaskedTurn:
+    """A picker (counted.py's Picker): `turn(state, team, forbid up, forbid down, rng)` draws one
+    of the turn's distinct outcomes, uniformly, as `turns[rng.randrange(len(turns))]` would."""
 
-    def squares_of(found: list, st: GameState, worker: int, origin: int, levels: tuple) -> int:
-        """The union of the in-force rules' squares for this worker."""
-        out, bits = st.out, 0
-        for rule in found:
+    def __init__(self, rules: FastRules, turn_end: Callable | None) -> None:
+        self.rules, self.turn_end = rules, turn_end
+        self.moves = _Moves(rules)
+        self.slide = rules.slides[0] if rules.slides else None
+        self.reads_levels = rules.reads_levels
+        #: What count_worker reads of the rules, in one tuple (read once per worker).
+        self.parts = (rules.move_bans, rules.win_vetoes, rules.win_squares, rules.preferred_moves,
+                      rules.unmoved_build, rules.build_under, rules.dome_sex is not None, rules.removes_beyond,
+                      rules.second_build)
+
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+        pick = _Pick(self, st, team, forbid_up, forbid_down)
+        entries = pick.count()
+        if entries is None:
+            return None
+        ends, moves = entries
+        index = rng.randrange(ends[-1])
+        entry = bisect_right(ends, index)
+        if entry:
+            index -= ends[entry - 1]
+        worker, to, force = moves[entry]
+        if force is None:
+            return pick.decode(worker, to, index, None)
+        victim, here, there = force
+        st.relocate(victim, there)
+        try:
+            pick.board()
+            return pick.decode(worker, to, index, force)
+        finally:
+            st.relocate(victim, here)
+
+
+def _second_builds(firsts: int, again: int, level_3: int) -> int:
+    """What an optional second build adds to a move's `firsts` builds, where it may go on the
+    squares `again` (of the first ones), the same square too: the distinct pairs of squares with
+    one of them in `again` (either order is one outcome), and a second piece on a square of
+    `again` that a first block leaves below a dome."""
+    others = firsts - again.bit_count()
+    return firsts * (firsts - 1) // 2 - others * (others - 1) // 2 + (again & ~level_3).bit_count()
+
+
+class _Pick:
+    """One draw: the state, the tables in force for this turn, and the board as the counts read
+    it (`board`, again after a force)."""
+
+    __slots__ = ("turn", "rules", "st", "team", "seat", "levels", "used", "near", "over", "marks", "sliding",
+                 "all_free", "no_build", "onward")
+
+    def __init__(self, turn: MaskedTurn, st: GameState, team: int, up: bool, down: bool) -> None:
+        rules, moves = turn.rules, turn.moves
+        self.turn, self.rules, self.st, self.team = turn, rules, st, team
+        self.seat = st.to_move
+        self.levels = level_bits(st.heights) if turn.reads_levels else NO_LEVELS
+        self.used = bool(moves.once) and any((self.seat, name) in st.marks for name in moves.once)
+        self.near = ((moves.spent if self.used else moves.kinds)[up][down],
+                     (moves.spent_can_win if self.used else moves.can_win)[up][down])
+        self.over = (moves.jump_kinds[up][down], moves.jump_can_win[up][down]) if moves.jump_kinds else None
+        self.marks = moves.marks[up][down] if moves.once and not self.used else None
+        self.sliding = turn.slide is not None and turn.slide.holder not in st.out
+        self.board()
+
+    def board(self) -> None:
+        """What the counts read of where the workers stand: the free squares, the squares no
+        build may go on, the slide's reach from each square (found as needed)."""
+        st = self.st
+        taken = st.dome_bits
+        for square in st.worker_pos:
+            taken |= BIT_AT[square]
+        self.all_free = ALL_BITS ^ taken
+        self.no_build = self.squares_of(self.rules.build_bans, -1, -1) if self.rules.build_bans else 0
+        self.onward: dict[int, int] = {}
+
+    def squares_of(self, rules: list[Squares], worker: int, origin: int) -> int:
+        """The union of the squares of the rules in force (their holders in the game)."""
+        st, out, bits = self.st, self.st.out, 0
+        for rule in rules:
             if rule.holder not in out:
-                bits |= rule.squares(st, worker, origin, levels)
+                bits |= rule.squares(st, worker, origin, self.levels)
         return bits
 
-    def destinations(st: GameState, origin: int, near: tuple, over: tuple | None) -> list[tuple[int, tuple]]:
+    # ---- counting
+    def count(self) -> tuple[list[int], list[tuple]] | None:
+        """(the index after each move's turns, (worker, destination, force) of each move), for
+        all the turns, or for those an obligation prefers when there are any; None: no turn."""
+        st, rules = self.st, self.rules
+        found: tuple[list, list, list, list] = ([], [], [], [])  # ends, moves; the preferred ones
+        workers = [w for w in st.members.get(self.team, ()) if st.worker_pos[w] >= 0]
+        for worker in workers:
+            self.count_worker(worker, None, found)
+        if rules.force_before:
+            for worker in workers:
+                for force in self.forces(worker):
+                    victim, here, there = force
+                    st.relocate(victim, there)
+                    self.board()
+                    self.count_worker(worker, force, found)
+                    st.relocate(victim, here)
+                self.board()
+        ends, moves, best_ends, best_moves = found
+        if best_ends:
+            return best_ends, best_moves
+        return (ends, moves) if ends else None
+
+    def forces(self, worker: int) -> Iterator[Force]:
+        """The forces the worker may make before it moves, in the chain's order: each opponent
+        worker around it, in order, to the free space on the worker's other side."""
+        st = self.st
+        origin = st.worker_pos[worker]
+        for victim, square in enumerate(st.worker_pos):
+            if square >= 0 and square in ADJACENT[origin] and st.worker_team[victim] != self.team:
+                there = BEYOND[square][origin]
+                if there >= 0 and not st.blocked[there]:
+                    yield victim, square, there
+
+    def count_worker(self, worker: int, force: Force | None, found: tuple) -> None:
+        """Add the worker's moves and their turns' counts to `found` (written for speed: the
+        parts that are off cost one test each, the kind of a move is found inline)."""
+        st = self.st
+        move_bans, vetoes, win_squares, preferred, unmoved, under, domes, removes, again = self.turn.parts
+        again_on = again.squares(st, worker, -1, self.levels) if again is not None else 0
+        ends, moves, best_ends, best_moves = found
+        heights, blocked = st.heights, st.blocked
+        origin = st.worker_pos[worker]
+        here = heights[origin]
+        banned = self.squares_of(move_bans, worker, origin) if move_bans else 0
+        no_win = self.squares_of(vetoes, worker, origin) if vetoes else 0
+        wins_at = self.squares_of(win_squares, worker, origin) if win_squares else 0
+        best = self.squares_of(preferred, worker, origin) if preferred else 0
+        no_build = self.no_build
+        free = (self.all_free | SQUARE_BITS[origin]) & ~no_build  # where its builds may go
+        reach = self.reach_of_others(worker) if unmoved else 0
+        sliding = self.sliding
+        total = ends[-1] if ends else 0
+        best_total = best_ends[-1] if best_ends else 0
+        destinations = self.destinations(origin) if self.over is not None \
+            else [(to, self.near) for to in NEIGHBOURS[origin]]
+        for to, (kinds_of, may_win) in destinations:
+            if blocked[to] or banned >> to & 1:
+                continue
+            there = heights[to]
+            kind = kinds_of[here][there]
+            if kind == A_MOVE and wins_at >> to & 1 and may_win[here][there]:
+                kind = A_WIN
+            if kind == A_WIN and not no_win >> to & 1:
+                size = 1
+            elif kind:
+                end = self.slid(worker, origin, to) if sliding else to
+                builds_on = free | self.removed_bits(origin, to) if removes else free
+                if unmoved:  # the other workers build, each around its own square
+                    size = (builds_on & ~SQUARE_BITS[end] & reach).bit_count()
+                else:
+                    first = builds_on & AROUND_BITS[end]
+                    size = first.bit_count()
+                    if under and heights[end] < 3 and not no_build >> end & 1:
+                        size += 1
+                    if domes:
+                        size += self.domes_count(worker, end, builds_on)
+                    if again is not None:
+                        size += _second_builds(size, first & again_on, self.levels[3])
+                if not size:
+                    continue
+            else:
+                continue
+            total += size
+            ends.append(total)
+            moves.append((worker, to, force))
+            if best >> to & 1:
+                best_total += size
+                best_ends.append(best_total)
+                best_moves.append((worker, to, force))
+
+    def destinations(self, origin: int) -> list[tuple[int, tuple]]:
         """(destination, its ways' tables) of each way, in the chain's order: the neighbouring
         spaces, then the spaces beyond the neighbouring workers."""
-        found = [(to, near) for to in NEIGHBOURS[origin]]
-        if over is not None:
-            occupant = st.occupant
-            found += [(beyond, over) for n in NEIGHBOURS[origin]
+        found = [(to, self.near) for to in NEIGHBOURS[origin]]
+        if self.over is not None:
+            occupant = self.st.occupant
+            found += [(beyond, self.over) for n in NEIGHBOURS[origin]
                       if occupant[n] >= 0 and (beyond := BEYOND[origin][n]) >= 0]
         return found
 
+    @staticmethod
     def kind_at(tables: tuple, here: int, to: int, there: int, wins_at: int, no_win: int) -> int:
         """NO_MOVE, A_MOVE or A_WIN: the move's kind by its ways, another win of the seat where
         the way may win, and a veto."""
@@ -134,144 +284,201 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None):  # noqa: 
             kind = A_MOVE
         return kind
 
-    def others(st: GameState, team: int, worker: int) -> list[int]:
-        """The team's workers on the board other than the mover, in order: the unmoved ones."""
-        positions = st.worker_pos
-        return [w for w in st.members.get(team, ()) if w != worker and positions[w] >= 0]
+    def slid(self, worker: int, origin: int, to: int) -> int:
+        """Where a worker that moved from `origin` to `to` ends, forced on along its move while
+        the next space is one the slide allows (its reach from each square, found once)."""
+        previous, here, onward = origin, to, self.onward
+        while True:
+            ahead = BEYOND[previous][here]
+            if ahead < 0:
+                return here
+            allowed = onward.get(here)
+            if allowed is None:
+                allowed = onward[here] = self.turn.slide.squares(self.st, worker, here, self.levels)
+            if not allowed >> ahead & 1:
+                return here
+            previous, here = here, ahead
 
-    def reach_of_others(st: GameState, team: int, worker: int) -> int:
+    def removed(self, origin: int, to: int) -> tuple[int, int] | None:
+        """(worker, square) of the opponent worker that a move from `origin` to `to` removes."""
+        if not self.rules.removes_beyond:
+            return None
+        st = self.st
+        square = BEYOND[origin][to]
+        victim = st.occupant[square] if square >= 0 else -1
+        return (victim, square) if victim >= 0 and st.worker_team[victim] != self.team else None
+
+    def removed_bits(self, origin: int, to: int) -> int:
+        gone = self.removed(origin, to)
+        return SQUARE_BITS[gone[1]] & ~self.no_build if gone else 0  # its space is free again
+
+    def others(self, worker: int) -> list[int]:
+        """The team's workers on the board other than the mover, in order: the unmoved ones."""
+        positions = self.st.worker_pos
+        return [w for w in self.st.members.get(self.team, ()) if w != worker and positions[w] >= 0]
+
+    def reach_of_others(self, worker: int) -> int:
         bits = 0
-        for w in others(st, team, worker):
-            bits |= AROUND_BITS[st.worker_pos[w]]
+        for w in self.others(worker):
+            bits |= AROUND_BITS[self.st.worker_pos[w]]
         return bits
 
-    def build_order(st: GameState, team: int, worker: int, end: int, builds_on: int):  # noqa: ANN202
-        """(builder, square) of each distinct build after the move, in the chain's order: the
-        builders in order, each one's squares in neighbour order, a square found once."""
-        if not unmoved_build:
-            for square in NEIGHBOURS[end]:
-                if builds_on >> square & 1:
-                    yield worker, square
-            return
-        seen = 0
-        for builder in others(st, team, worker):
-            for square in NEIGHBOURS[st.worker_pos[builder]]:
-                if builds_on >> square & 1 and not seen >> square & 1:
-                    seen |= SQUARE_BITS[square]
-                    yield builder, square
+    def dome_builders(self) -> list[int]:
+        """The team's workers on the board who may build a dome at any level, in order."""
+        st, sex = self.st, self.rules.dome_sex
+        return [w for w in st.members.get(self.team, ()) if st.worker_pos[w] >= 0 and st.worker_sex[w] is sex]
 
-    def ended(st: GameState, steps: tuple, events: tuple, builder: int) -> tuple:
-        """(steps, events), with what the end-of-turn steps add to them (events None: the
-        engine plays the turn, which ends the game)."""
-        if not turn_ends:
-            return steps, events
-        after = st.copy()
-        apply_events(after, events)
-        extra = turn_end(after, events, builder)
-        return steps, (None if extra is None else events + extra)
+    def domes_count(self, worker: int, end: int, builds_on: int) -> int:
+        """The outcomes the dome option adds to a move's builds (around `end`, `builds_on`):
+        the mover's domes below level 3 if it may, then each other such worker's new domes."""
+        low_of, level_3 = builds_on & AROUND_BITS[end], self.levels[3]
+        count, domed = 0, low_of & level_3  # (a base build on level 3 is a dome already)
+        for builder in self.dome_builders():
+            if builder == worker:
+                count += (low_of & ~level_3).bit_count()
+                domed |= low_of
+            else:
+                theirs = builds_on & ~SQUARE_BITS[end] & AROUND_BITS[self.st.worker_pos[builder]]
+                count += (theirs & ~domed).bit_count()
+                domed |= theirs
+        return count
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
-        heights, blocked, positions = st.heights, st.blocked, st.worker_pos
-        taken = st.dome_bits
-        for square in positions:
-            taken |= BIT_AT[square]
-        all_free = ALL_BITS ^ taken
-        levels = level_bits(heights) if reads_levels else NO_LEVELS
-        no_build = squares_of(build_bans, st, -1, -1, levels) if build_bans else 0
-        seat = st.to_move
-        sliding = slide is not None and slide.holder not in st.out
-        onward: dict[int, int] = {}
-        used = once and any((seat, name) in st.marks for name in once)
-        near = ((spent if used else kinds)[forbid_up][forbid_down],
-                (spent_can_win if used else can_win)[forbid_up][forbid_down])
-        over = (jump_kinds[forbid_up][forbid_down], jump_can_win[forbid_up][forbid_down]) \
-            if jump_kinds is not None else None
-        total, ends, moves = 0, [], []  # as plain_picker's: the index after each move's turns
-        # the same for the moves an obligation prefers ('if possible, ... must move up'): the turn
-        # is drawn among them when there are any
-        best_total, best_ends, best_moves = 0, [], []
-        for worker in st.members.get(team, ()):
-            origin = positions[worker]
-            if origin < 0:
-                continue
-            here = heights[origin]
-            banned = squares_of(move_bans, st, worker, origin, levels) if move_bans else 0
-            no_win = squares_of(vetoes, st, worker, origin, levels) if vetoes else 0
-            wins_at = squares_of(win_squares, st, worker, origin, levels) if win_squares else 0
-            best = squares_of(preferred, st, worker, origin, levels) if preferred else 0
-            free = (all_free | SQUARE_BITS[origin]) & ~no_build  # where its builds may go
-            reach = reach_of_others(st, team, worker) if unmoved_build else 0
-            for to, tables in destinations(st, origin, near, over):
-                if blocked[to] or banned >> to & 1:
-                    continue
-                kind = kind_at(tables, here, to, heights[to], wins_at, no_win)
-                if kind == A_WIN:
-                    size = 1
-                elif kind:
-                    builds_on, end = free, to
-                    if sliding:
-                        end = slid(st, worker, origin, to, levels, onward)
-                    if removes_beyond and (gone := removed(st, origin, to, team)):
-                        builds_on |= SQUARE_BITS[gone[1]] & ~no_build  # its space is free again
-                    if unmoved_build:  # the other workers build, each around its own square
-                        size = (builds_on & ~SQUARE_BITS[end] & reach).bit_count()
-                    else:
-                        size = (builds_on & AROUND_BITS[end]).bit_count() + (under and heights[end] < 3
-                                                                             and not no_build >> end & 1)
-                else:
-                    continue
-                total += size
-                ends.append(total)
-                moves.append(worker * 32 + to)
-                if best >> to & 1 and size:
-                    best_total += size
-                    best_ends.append(best_total)
-                    best_moves.append(worker * 32 + to)
-        if best_total:
-            total, ends, moves = best_total, best_ends, best_moves
-        if not total:
-            return None
-        index = rng.randrange(total)
-        entry = bisect_right(ends, index)
-        worker, to = moves[entry] >> 5, moves[entry] & 31
-        if entry:
-            index -= ends[entry - 1]
-        origin = positions[worker]
+    # ---- the drawn turn
+    def decode(self, worker: int, to: int, index: int, force: Force | None) -> tuple:
+        """(steps, events) of the `index`-th turn of the move (events None: the engine plays it)."""
+        st, rules = self.st, self.rules
+        heights = st.heights
+        origin = st.worker_pos[worker]
         here, there = heights[origin], heights[to]
-        tables = near if to in ADJACENT[origin] else over
+        tables = self.near if to in ADJACENT[origin] else self.over
         move = actions("move", worker)[to]
-        no_win = squares_of(vetoes, st, worker, origin, levels) if vetoes else 0
-        wins_at = squares_of(win_squares, st, worker, origin, levels) if win_squares else 0
-        if kind_at(tables, here, to, there, wins_at, no_win) == A_WIN:
-            return (move,), None
-        free = (all_free | SQUARE_BITS[origin]) & ~no_build
+        forced: tuple = () if force is None else (("force", force[0], force[2]),)
+        before: tuple = () if force is None else (("force", *force),)
+        no_win = self.squares_of(rules.win_vetoes, worker, origin) if rules.win_vetoes else 0
+        wins_at = self.squares_of(rules.win_squares, worker, origin) if rules.win_squares else 0
+        if self.kind_at(tables, here, to, there, wins_at, no_win) == A_WIN:
+            return (*forced, move), None
+        free = (self.all_free | SQUARE_BITS[origin]) & ~self.no_build
         # a win by the board's towers: a build that domes a level-3 square may make it, and any
         # build may while the towers already make it (a position set up so): the engine plays
         # those turns step by step, and judges the board after the build (events None)
-        towers_win = tower_wins and any(op.holds((st.dome_bits & levels[3]).bit_count(), amount)
-                                        for op, amount in tower_wins)
-        moved: tuple = (("move", worker, origin, to, here, there),)
-        mark = marks[forbid_up][forbid_down][here][there] if once and not used and tables is near else None
+        towers_win = bool(rules.tower_wins) and any(
+            op.holds((st.dome_bits & self.levels[3]).bit_count(), amount) for op, amount in rules.tower_wins)
+        moved: tuple = (*before, ("move", worker, origin, to, here, there))
+        mark = self.marks[here][there] if self.marks is not None and tables is self.near else None
         if mark is not None:  # a once-per-game option is the move there: its mark is set as it is taken
-            moved += (("mark", seat, mark),)
-        end = slid(st, worker, origin, to, levels, onward) if sliding else to
+            moved += (("mark", self.seat, mark),)
+        end = self.slid(worker, origin, to) if self.sliding else to
         if end != to:
             moved += (("force", worker, to, end),)
-        if removes_beyond and (gone := removed(st, origin, to, team)):
+        gone = self.removed(origin, to)
+        if gone:
             moved += (("remove", *gone),)
-            free |= SQUARE_BITS[gone[1]] & ~no_build
-        for builder, square in build_order(st, team, worker, end, free & ~SQUARE_BITS[end]):
+            free |= SQUARE_BITS[gone[1]] & ~self.no_build
+        if rules.second_build is not None:
+            return self.decode_two(worker, end, free & AROUND_BITS[end], index, (*forced, move), moved)
+        if rules.dome_sex is None and not rules.unmoved_build:  # the moved worker builds: found at once
+            square = nth_free(end, free, index) if index < (free & AROUND_BITS[end]).bit_count() else -1
+            if square >= 0:
+                built = actions("build", worker)[square]
+                if rules.tower_wins and (towers_win or heights[square] == 3):
+                    return (*forced, move, built), None
+                return self.ended((*forced, move, built), (*moved, build_event(worker, square, heights[square])),
+                                  worker)
+            index -= (free & AROUND_BITS[end]).bit_count()
+        for builder, square, dome in self.build_order(worker, end, free & ~SQUARE_BITS[end]) \
+                if rules.dome_sex is not None or rules.unmoved_build else ():
             if not index:
-                built = actions("build", builder)[square]
-                if tower_wins and (towers_win or heights[square] == 3):
-                    return (move, built), None
-                return ended(st, (move, built), (*moved, build_event(builder, square, heights[square])), builder)
+                built = actions("dome" if dome else "build", builder)[square]
+                if rules.tower_wins and (towers_win or dome or heights[square] == 3):
+                    return (*forced, move, built), None
+                event = ("build", builder, square, heights[square], True) if dome \
+                    else build_event(builder, square, heights[square])
+                return self.ended((*forced, move, built), (*moved, event), builder)
             index -= 1
-        if under and not index:  # the block under itself, after the neighbouring squares (a block)
+        if rules.build_under and not index:  # the block under itself, after the neighbouring squares
             built = actions("build", worker)[end]
             if towers_win:
-                return (move, built), None
-            return ended(st, (move, built), (*moved, build_event(worker, end, heights[end])), worker)
+                return (*forced, move, built), None
+            return self.ended((*forced, move, built), (*moved, build_event(worker, end, heights[end])), worker)
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
-    return pick
+    def decode_two(self, worker: int, end: int, first: int, index: int, steps: tuple, moved: tuple) -> tuple:
+        """The `index`-th of a move's builds with a second build after the first, in the
+        chain's order: each first build (in neighbour order), alone, then with each second build
+        the squares allow, the same square once it holds a block, a pair found before skipped."""
+        st, rules = self.st, self.rules
+        heights, towers = st.heights, rules.tower_wins
+        again_on = first & self.rules.second_build.squares(st, worker, -1, self.levels)
+        squares = [square for square in NEIGHBOURS[end] if first >> square & 1]
+        builds = actions("build", worker)
+        for order, a in enumerate(squares):
+            one = build_event(worker, a, heights[a])
+            if not index:
+                if towers:
+                    return (*steps, builds[a]), None
+                return self.ended((*steps, builds[a]), (*moved, one), worker)
+            index -= 1
+            for b in squares:
+                if not again_on >> b & 1:
+                    continue
+                if b == a:
+                    if heights[a] == 3:
+                        continue  # (the first build domed it)
+                    two = build_event(worker, a, heights[a] + 1)
+                elif squares.index(b) < order and again_on >> a & 1:
+                    continue  # (b, then a) came before: one outcome
+                else:
+                    two = build_event(worker, b, heights[b])
+                if not index:
+                    if towers:
+                        return (*steps, builds[a], builds[b]), None
+                    return self.ended((*steps, builds[a], builds[b]), (*moved, one, two), worker)
+                index -= 1
+        raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
+
+    def build_order(self, worker: int, end: int, builds_on: int) -> Iterator[tuple[int, int, bool]]:
+        """(builder, square, dome) of each distinct build after the move, in the chain's order:
+        the builders in order, each one's squares in neighbour order, a square found once (with
+        the dome option, a square once for each piece; `dome`: a dome below level 3)."""
+        st, rules = self.st, self.rules
+        heights = st.heights
+        if rules.dome_sex is not None:
+            builders = self.dome_builders()
+            domed = 0
+            for square in NEIGHBOURS[end]:
+                if builds_on >> square & 1:
+                    yield worker, square, False
+                    if worker in builders and heights[square] < 3:
+                        yield worker, square, True
+                    if heights[square] == 3 or worker in builders:
+                        domed |= SQUARE_BITS[square]
+            for builder in builders:
+                if builder == worker:
+                    continue
+                for square in NEIGHBOURS[st.worker_pos[builder]]:
+                    if builds_on >> square & 1 and square != end and not domed >> square & 1:
+                        domed |= SQUARE_BITS[square]
+                        yield builder, square, heights[square] < 3
+            return
+        if not rules.unmoved_build:
+            for square in NEIGHBOURS[end]:
+                if builds_on >> square & 1:
+                    yield worker, square, False
+            return
+        seen = 0
+        for builder in self.others(worker):
+            for square in NEIGHBOURS[st.worker_pos[builder]]:
+                if builds_on >> square & 1 and not seen >> square & 1:
+                    seen |= SQUARE_BITS[square]
+                    yield builder, square, False
+
+    def ended(self, steps: tuple, events: tuple, builder: int) -> tuple:
+        """(steps, events), with what the end-of-turn steps add to them (events None: the
+        engine plays the turn, which ends the game)."""
+        if not self.rules.turn_ends:
+            return steps, events
+        after = self.st.copy()
+        apply_events(after, events)
+        extra = self.turn.turn_end(after, events, builder)
+        return steps, (None if extra is None else events + extra)

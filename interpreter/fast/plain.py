@@ -420,10 +420,11 @@ def plain_player(program: Program, rules: FastRules
     return accept_plain
 
 
-def inline_kinds(program: Program, rules: FastRules) -> tuple | None:
-    """The move kinds ([forbid up][forbid down][from level][to level]: NO_MOVE, A_MOVE, A_WIN) of
-    a plain turn with no move option and no dome option, which the playout loop plays inline
-    (fast/playout.py); None for any other turn."""
-    if not is_plain(program, rules) or rules.move_options or rules.build_options or rules.beyond_climbs:
+def inline_turn(program: Program, rules: FastRules) -> tuple[tuple, tuple] | None:
+    """The move kinds ([forbid up][forbid down][from level][to level]: NO_MOVE, A_MOVE, A_WIN)
+    and the move options into an opponent's space (`_Moves.options`) of a plain turn with no dome
+    option, which the playout loop plays inline (fast/playout.py); None for any other turn."""
+    if not is_plain(program, rules) or rules.build_options or rules.beyond_climbs:
         return None  # (a move option with its own climb limit is one more entry of the kinds)
-    return _Moves(rules).kinds
+    moves = _Moves(rules)
+    return moves.kinds, tuple(moves.options)

@@ -2,7 +2,8 @@
 
 `Engine.playout` plays the random turns of a game between random players (the games of
 `santorini bench`, and the rollouts of a tree search). A seat whose turn is the plain one (one of
-your workers moves, that worker builds; no move option, no dome option: `inline_kinds`) has its
+your workers moves, that worker builds; no dome option, perhaps a move option into an opponent's
+space: `inline_kinds`, `inline_options`) has its
 turn drawn and played here, inline: the same draw as `plain_picker` (plain.py) from the seat's
 generator, in the same order of outcomes, and the same changes to the state as
 `Engine._apply_found`. The loop keeps the free squares as one integer, and the hash and the domes'
@@ -20,10 +21,10 @@ from random import Random
 
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from ..model.state import GameState, TurnRecord
 from .bits import free_bits
-from .plain import _PAIRS, A_MOVE, A_WIN, _turn_pairs
+from .plain import A_MOVE, A_WIN, _turn_pairs
 
 #: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
 #: order of NEIGHBOURS[s]: what the loop reads per move, in one unpacking.
@@ -36,9 +37,12 @@ Playout = Callable[[GameState, Sequence[Random], int, list], None]
 def fused_playout(inline_kinds: Sequence[tuple | None],
                   forbidden: Callable[[GameState, int], tuple[bool, bool]] | None,
                   other_turn: Callable[[GameState, int, Random], "tuple[Action, ...] | None"],
-                  winning_turn: Callable[[GameState, int, tuple[Action, ...]], None]) -> Playout:
+                  winning_turn: Callable[[GameState, int, tuple[Action, ...]], None],
+                  inline_options: Sequence[tuple] = ()) -> Playout:
     """The playout loop of an engine. `inline_kinds[seat]`: the move kinds of a seat played
-    inline (plain._Moves.kinds: [forbid up][forbid down][from level][to level]), else None.
+    inline (plain._Moves.kinds: [forbid up][forbid down][from level][to level]), else None;
+    `inline_options[seat]`: its move options into an opponent's space, (same or lower, the
+    forced worker goes to the vacated space) as plain._Moves.options, tried in order.
     `forbidden(state, team)`: whether other seats' powers forbid moving up and down this turn,
     or None when no power forbids anything. `other_turn(state, seat, rng)`: play the seat's
     random turn in place, passing the turn on, and return it (None: it has none).
@@ -46,7 +50,23 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     worker_keys, height_keys, dome_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome
     neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
     a_move, a_win = A_MOVE, A_WIN
-    made_pairs = _PAIRS["build"]
+    seat_options = list(inline_options) or [()] * len(inline_kinds)
+
+    def forced_to(st: GameState, origin: int, to: int, team: int, options: tuple) -> int:
+        """Where a move option forces the worker on `to` when a worker moves there from
+        `origin` (plain._Moves.force), or -1: no option lets it."""
+        victim = st.occupant[to]
+        if victim < 0 or st.worker_team[victim] == team:
+            return -1
+        here, there = st.heights[origin], st.heights[to]
+        for same_or_lower, vacated in options:
+            if same_or_lower and there > here:
+                continue
+            dest = origin if vacated else BEYOND[origin][to]
+            if dest != origin and (dest < 0 or st.blocked[dest]):
+                continue
+            return dest
+        return -1
 
     def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
@@ -58,6 +78,9 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         seat_workers = [st.members.get(team, ()) for team in teams]
         workers = len(positions)
         draws = [rng.randrange for rng in rngs]
+        # each worker's ready-made turns (plain._turn_pairs) and hash keys, looked up once a game
+        turn_pairs = [_turn_pairs("build", worker) for worker in range(len(positions))]
+        own_keys = [worker_keys[cls] for cls in classes]
         # kept in locals while inline turns are played, written back when the state is handed on
         seat, key, dome_bits, free = st.to_move, st.hash, st.dome_bits, free_bits(st)
         append, record = played.append, history.append
@@ -78,6 +101,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                     if len(positions) != workers:  # a power added a worker to the game
                         seat_workers = [st.members.get(team, ()) for team in teams]
                         workers = len(positions)
+                        turn_pairs = [_turn_pairs("build", worker) for worker in range(workers)]
+                        own_keys = [worker_keys[cls] for cls in classes]
                     if len(st.out) != out:  # a power made a team lose during the turn
                         following = [st.next_seat(s) for s in range(len(seats))]
                         out = len(st.out)
@@ -90,6 +115,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             total = 0
             ends: list[int] = []
             moves: list[int] = []  # worker * 32 + to, as in plain_picker
+            options = seat_options[seat]
             for worker in seat_workers[seat]:
                 origin = positions[worker]
                 if origin < 0:
@@ -98,7 +124,12 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 around_free = free | square_bits[origin]
                 code = worker * 32
                 for to, bit, around in neighbour_bits[origin]:
-                    if not free & bit:
+                    if not free & bit:  # a worker or a dome: only a move option can enter
+                        if options and (kind := kind_of[heights[to]]) \
+                                and (dest := forced_to(st, origin, to, teams[seat], options)) >= 0:
+                            total += 1 if kind == a_win else (around_free & ~square_bits[dest] & around).bit_count()
+                            ends.append(total)
+                            moves.append(code + to)
                         continue
                     kind = kind_of[heights[to]]
                     if kind == a_move:
@@ -125,22 +156,40 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 winning_turn(st, seat, steps)
                 append(steps)
                 return
-            for square in neighbours[to]:
-                if square == origin or free >> square & 1:
-                    if not index:
-                        break
-                    index -= 1
-            pairs = made_pairs.get(worker) or _turn_pairs("build", worker)
-            steps = pairs[to][square]
-            height = heights[square]
-            # the move (state.relocate, written out: the worker holds its square)
-            keys = worker_keys[classes[worker]]
-            occupant[origin] = -1
-            blocked[origin] = 0  # (a worker never stands under a dome)
+            keys = own_keys[worker]
+            if free >> to & 1:
+                for square in neighbours[to]:
+                    if square == origin or free >> square & 1:
+                        if not index:
+                            break
+                        index -= 1
+                # the move (state.relocate, written out: the worker holds its square)
+                occupant[origin] = -1
+                blocked[origin] = 0  # (a worker never stands under a dome)
+                free = (free | square_bits[origin]) ^ square_bits[to]
+                forced = None
+            else:  # a move option: the worker on `to` is forced to `dest`
+                victim = occupant[to]
+                dest = forced_to(st, origin, to, teams[seat], seat_options[seat])
+                for square in neighbours[to]:
+                    if (square == origin or free >> square & 1) and square != dest:
+                        if not index:
+                            break
+                        index -= 1
+                victim_keys = worker_keys[classes[victim]]
+                key ^= victim_keys[to] ^ victim_keys[dest]
+                occupant[origin] = -1
+                blocked[origin] = 0
+                occupant[dest] = victim  # (after the origin's: `dest` may be the origin)
+                blocked[dest] = 1
+                positions[victim] = dest
+                free = (free | square_bits[origin]) & ~square_bits[dest]
+                forced = ("force", victim, to, dest)
             occupant[to] = worker
             blocked[to] = 1
             positions[worker] = to
-            free = (free | square_bits[origin]) ^ square_bits[to]
+            steps = turn_pairs[worker][to][square]
+            height = heights[square]
             if height == 3:  # the build: a dome (state.set_dome) or a block (state.set_height)
                 domes[square] = True
                 blocked[square] = 1
@@ -153,7 +202,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 height_key = height_keys[square]
                 key ^= keys[origin] ^ keys[to] ^ height_key[height] ^ height_key[height + 1]
                 build = ("build", worker, square, height + 1, False)
-            record(TurnRecord((seat, steps, (("move", worker, origin, to, here, there), build))))
+            moved = ("move", worker, origin, to, here, there)
+            record(TurnRecord((seat, steps, (moved, build) if forced is None else (moved, forced, build))))
             append(steps)
             count += 1
             seat = following[seat]

@@ -1,9 +1,12 @@
 """The gate of the fast paths: the rule parts they understand, listed, and nothing else.
 
-The fast paths (plain.py, counted.py, enumeration.py, known_turns.py) were written for the turn
-shapes the simple gods give the plain turn. They read a small record of a seat's rules,
-`FastRules`, in their own terms (a climb limit, move options into an opponent's space, a dome at
-any level, follow-ups, a few step constraints). `fast_rules` builds that record from a seat's
+The fast paths (plain.py, counted.py, masked.py, enumeration.py, known_turns.py, and the
+playout loop, playout.py) were written for the turn shapes the simple gods give the plain turn,
+and then for parts that other cards add to it and that can be read as squares (bits.py). They
+read a small record of a seat's rules, `FastRules`, in their own terms (a climb limit, move
+options into an opponent's space, a dome at any level, follow-ups, a few step constraints; and,
+for masked.py alone, the `extended` parts: bans, vetoes, obligations and slides of other seats,
+move options with their own climb, other wins, automatic end-of-turn steps). `fast_rules` builds that record from a seat's
 typed rules only when every part of them is in the tables below; a seat with any other part, or
 bound by another seat's part not listed here, gets None and runs on the generic step chain.
 A new part of the language is therefore never handled by a fast path until someone adds it here,
@@ -14,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...dsl.vocabulary import (ANY_NUMBER, ONCE, Compare, CountIs, Happened, LastMoves, Quantity, Scope, FollowUpTiming, Force, LevelChange, Modality, OccupiedBy,
-                               Owner, Piece,
-                               Prohibition, Region, Role, SameSpace, SpaceRef, SpaceSelector, Step, TargetLevel, Verb,
-                               WorkerSelector)
-from ...dsl.vocabulary.hooks import Reserve, WorkerSexes
+from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves,
+                               LevelChange, Modality, OccupiedBy, Owner, Piece, Prohibition, Quantity, Region, Role,
+                               Not, SameSpace, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, TargetLevel,
+                               Verb, WorkerSelector)
+from ...dsl.vocabulary.hooks import Reserve
 from ...dsl.vocabulary.parts import (DOWN, NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
                                      ON_LAST_BUILT, UNOCCUPIED, UP)
 from ..engine.rules import SeatRules
@@ -117,6 +120,15 @@ class FastRules:
     #: End-of-turn steps that happen with no choice ('each opponent worker on a lower space
     #: neighboring your workers is removed'): the engine's chain runs them on the turn drawn.
     turn_ends: bool = False
+    #: A build option 'your female worker may build a dome at any level': the sex of the
+    #: workers who may (any of them, not only the one that moved).
+    dome_sex: object = None
+    #: 'Before your worker moves, it may force a neighboring opponent worker to the space on the
+    #: other side of it'.
+    force_before: bool = False
+    #: 'After your worker builds, it may build one additional time, not on a perimeter space':
+    #: the squares the second build may go on (the first one's included).
+    second_build: Squares | None = None
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
     tower_wins: tuple = ()
@@ -129,7 +141,8 @@ class FastRules:
         """Whether a part beyond the simple gods' is here (see the fields above)."""
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
-                    or self.slides or self.unmoved_build or self.turn_ends)
+                    or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
+                    or self.force_before or self.second_build is not None)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -139,11 +152,13 @@ class FastRules:
         return self.extended and (len(climbs) < len(self.move_ways) or bool(
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
-            or self.unmoved_build or self.turn_ends))
+            or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
+            or self.second_build is not None))
 
     @property
     def reads_levels(self) -> bool:
-        return bool(self.tower_wins) or any(rule.reads_levels for rule in (
+        return bool(self.tower_wins) or self.dome_sex is not None or self.second_build is not None or any(
+            rule.reads_levels for rule in (
             *self.move_bans, *self.build_bans, *self.win_vetoes, *self.win_squares, *self.preferred_moves,
             *self.slides))
 
@@ -182,7 +197,8 @@ def known_prohibition(prohibition: Prohibition) -> str | None:
 
 
 def _step(step: Step) -> StepSpec | None:
-    if step.verb not in KNOWN_FILTERS or step.guard is not None or not step.can_win or step.target is not None or step.actor.owner is not Owner.YOURS or step.actor.role not in KNOWN_ACTORS:
+    if step.verb not in KNOWN_FILTERS or step.guard is not None or not step.can_win or step.target is not None \
+            or step.actor.owner is not Owner.YOURS or step.actor.role not in KNOWN_ACTORS or step.actor.sex is not None:
         return None
     if step.destination is not None or step.piece is not Piece.NEXT or step.effects:
         return None
@@ -340,10 +356,17 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if any(step is None for step in steps):
             return None
         programs.append(Program(program.name, program.announced, tuple(steps)))
-    followups, removes_beyond = [], False
+    followups, removes_beyond, force_before, second_build = [], False, False, None
     for followup in rules.followups:
         if _removes_beyond(followup):
             removes_beyond = True
+            continue
+        if _forces_before(followup):
+            force_before = True
+            continue
+        again = _second_build(rules, followup)
+        if again is not None:
+            second_build = again
             continue
         trigger, step = followup.trigger, _step(followup.step)
         if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that" \
@@ -351,15 +374,20 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
             return None
         followups.append(FollowUp(trigger.verb.value, step))
     move_options, build_options, move_ways, build_under, unmoved_build = [], [], [], False, False
+    dome_sex = None
     for verb, options in rules.options.items():
         for option in options:
             step = option.step
             # 'your unmoved worker builds instead': the one option that replaces the step
             instead = option.instead and verb is Verb.BUILD and len(options) == 1 and step.modality is Modality.MUST \
                 and step.repeat == ONCE and option.once_per_game is None and step.guard is None and step.target is None
+            # 'your female worker may build a dome at any level': any worker of that sex builds
+            sexed = step.actor.role is Role.CHOSEN and step.actor.owner is Owner.YOURS and step.actor.sex is not None
             if not instead and (step.repeat != ONCE or step.modality is not Modality.MAY or option.instead
-                                or step.actor != WorkerSelector(Role.SUBJECT) or step.guard is not None
-                                or step.target is not None):
+                                or (step.actor != WorkerSelector(Role.SUBJECT) and not sexed)
+                                or step.guard is not None or step.target is not None):
+                return None
+            if sexed and not (verb is Verb.BUILD and step.piece is Piece.DOME and option.once_per_game is None):
                 return None
             if verb is Verb.MOVE and step.piece is Piece.NEXT and not step.effects \
                     and step.destination in (None, OVER_A_WORKER) and _climb_only(step.filters) \
@@ -368,6 +396,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                                          option.once_per_game))
             elif not step.can_win or option.once_per_game is not None:
                 return None
+            elif sexed:
+                if step.destination is not None or step.filters or step.effects:
+                    return None
+                dome_sex = step.actor.sex
             elif verb is Verb.MOVE and step.destination == OPPONENT_SPACE and step.piece is Piece.NEXT \
                     and len(step.effects) == 1 and step.effects[0] in KNOWN_FORCES and step.filters in ((), (NOT_UP,)):
                 move_options.append(MoveIntoOpponent(bool(step.filters), KNOWN_FORCES[step.effects[0]]))
@@ -384,8 +416,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                 return None
     if (move_ways or build_under or unmoved_build) and (move_options or build_options):
         return None  # (the plain picker counts either kind of option, not both at once)
-    if unmoved_build and build_under:
-        return None
+    if sum((unmoved_build, build_under, dome_sex is not None, second_build is not None)) > 1:
+        return None  # (masked.py counts one of these build parts at a time)
     wins, win_squares = [], []
     for win in rules.wins:
         known = _win(win.pattern) if win.when is None else None
@@ -402,13 +434,16 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         win_squares.append(squares)
     if rules.memory and not _one_move(programs, followups, move_options):
         return None  # facts of a turn with several moves are not the board's: the chain keys them
+    if second_build is not None and board_wins:
+        return None  # (a first build that completes the winning tower ends the turn: no pair)
     move_bans, build_bans, vetoes = bans
     move_bans = move_bans + obliged[0]
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
-                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends),
+                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends), dome_sex=dome_sex,
+                     force_before=force_before, second_build=second_build,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
 
@@ -417,6 +452,42 @@ def _automatic_end(step: Step) -> bool:
     makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
     where they are, so that the turns' outcomes stay as many and as distinct."""
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+
+
+def _second_build(rules: SeatRules, followup: object) -> Squares | None:
+    """A follow-up of the seat's build: the same worker may build once more, on squares that a
+    filter of the board's edge alone names (the same space allowed); its squares, else None."""
+    step = followup.step
+    if not (followup.timing is FollowUpTiming.AFTER and followup.trigger.verb is Verb.BUILD
+            and followup.trigger.owner is Owner.YOURS and not followup.trigger.filters
+            and step.verb is Verb.BUILD and step.modality is Modality.MAY and step.repeat == ONCE
+            and step.actor == WorkerSelector(Role.THAT) and step.destination is None and step.piece is Piece.NEXT
+            and step.guard is None and not step.cost and not step.effects and step.filters
+            and all(_edge_only(part) for part in step.filters)):
+        return None
+    return _as_squares(rules, Verb.BUILD, step.filters)
+
+
+def _edge_only(part: object) -> bool:
+    """A condition on whether the target is on the board's edge, and nothing else: the same for
+    every square whatever happens on the turn."""
+    if isinstance(part, Not):
+        return _edge_only(part.part)
+    if isinstance(part, (AllOf, AnyOf)):
+        return all(_edge_only(p) for p in part.parts)
+    return isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
+
+
+def _forces_before(followup: object) -> bool:
+    """A follow-up before each of the seat's moves: the worker may force a neighbouring opponent
+    worker to the free space on its other side."""
+    step = followup.step
+    return (followup.timing is FollowUpTiming.BEFORE and followup.trigger.verb is Verb.MOVE
+            and followup.trigger.owner is Owner.YOURS and not followup.trigger.filters
+            and step.verb is Verb.FORCE and step.modality is Modality.MAY and step.repeat == ONCE
+            and step.guard is None and not step.cost and not step.effects and not step.filters
+            and step.target == WorkerSelector(Role.NEAR, Owner.OPPONENTS)
+            and step.destination == SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE, ()))
 
 
 def _removes_beyond(followup: object) -> bool:
@@ -452,9 +523,11 @@ def _places_tokens(rules: SeatRules) -> bool:
 
 
 def _has_setup(rules: SeatRules) -> bool:
-    """Setup rules that change what the fast paths assume: workers that wait on a card, sexes.
-    (Where and in which order workers are placed, and how many, does not change a turn.)"""
-    return any(isinstance(rule, (Reserve, WorkerSexes)) for rule in rules.setup)
+    """Setup rules that change what the fast paths assume: workers that wait on a card. (Where
+    and in which order workers are placed, and how many, does not change a turn; nor do sexes,
+    which only a worker selector reads, and the gate refuses every selector with a sex but the
+    dome option's.)"""
+    return any(isinstance(rule, Reserve) for rule in rules.setup)
 
 
 def _one_move(programs: list[Program], followups: list[FollowUp], move_options: list) -> bool:

@@ -1,0 +1,299 @@
+"""An agent that is another program: it speaks the line protocol of protocol.py (docs/agents.md)
+over its standard input and output, so that a bot written in any language can play.
+
+The bot runs as a child process, one per game. Every answer is awaited for at most `timeout`
+seconds: a bot that hangs, dies, writes garbage or answers a turn the rules refuse ends the game
+with one BotError that names the bot and says what was expected. Lines are read and written by
+helper threads, so the engine never blocks on a bot (not even one that stops reading).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import weakref
+from collections import deque
+from collections.abc import Sequence
+from typing import IO
+
+from ..engine.engine import IllegalTurn
+from ..games.game import Game
+from ..games.setup import legal_placements, placement_fault, seat_setup
+from ..model.board import square_name
+from ..model.notation import NotationError, format_turn, parse_placement, parse_turn
+from .base import AgentError, SeatView, Turn, ViewAgent
+from .position import dump, position_document
+from .protocol import ERROR, PLACE, QUIT, READY, TURN, hello_line, request_lines
+
+__all__ = ["BotError", "ExternalAgent"]
+
+#: Seconds a bot has to answer each message, unless told otherwise.
+DEFAULT_TIMEOUT = 10.0
+#: Seconds a bot has to exit after 'quit' before it is killed.
+QUIT_GRACE = 2.0
+
+
+class BotError(AgentError):
+    """An external bot that broke the protocol: it did not start, died, hung, or answered
+    something that is not a legal turn."""
+
+
+class ExternalAgent(ViewAgent):
+    """Plays a seat by asking a bot program (`command`: a command line, split as a shell would,
+    or a list of arguments). The bot starts at its seat's first request and is told to quit by
+    `close()` (or when the agent is asked about another game)."""
+
+    def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
+        super().__init__(None)
+        try:
+            self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as err:
+            raise AgentError(f"external agent {command!r}: cannot read the command ({err})") from None
+        if not self.argv:
+            raise AgentError("external agent: no command given; write external:COMMAND, e.g. "
+                             "'external:python -m santorini.interpreter.agents.example_bot'")
+        if not timeout > 0:
+            raise AgentError(f"external agent: the timeout must be a positive number of seconds, not {timeout}")
+        self.label = command if isinstance(command, str) else shlex.join(self.argv)
+        self.timeout = timeout
+        self._bot: _Bot | None = None
+        self._game: Game | None = None
+        self._seat: int | None = None
+
+    # ---- the game loop's questions
+    def placement(self, game: Game, seat: int) -> list[int]:
+        bot = self._connect(game, seat)
+        state = game.state
+        team = state.seats[seat].team
+        first = len(state.members.get(team, ())) + 1  # as place_workers numbers them
+        names = [f"{state.team_letters[team]}{first + index}" for index in range(seat_setup(game, seat).count)]
+        legal = ["; ".join(f"place {name} {square_name(square)}" for name, square in zip(names, squares))
+                 for squares in legal_placements(game, seat)]
+        position = dump(position_document(game, placing=seat)).splitlines()
+        example = legal[0] if legal else "place A1 c3; place A2 d2"
+        answer = bot.ask(PLACE, state.seats[seat].letter, [("position", position), ("game", position), ("legal", legal)],
+                         f"a placement such as '{example}'")
+        try:
+            placed = dict(parse_placement(answer))
+        except NotationError as err:
+            raise bot.fail(f"answered {answer!r}, which is not a placement ({err}); expected {example!r} "
+                           "or another line of the request's 'legal' block")
+        if sorted(placed) != sorted(names) or len(placed) != len(names):
+            raise bot.fail(f"answered {answer!r}; expected a placement of workers {', '.join(names)}, "
+                           f"each once, such as {example!r}")
+        squares = [placed[name] for name in names]
+        fault = placement_fault(game, seat, tuple(squares))
+        if fault is not None:
+            raise bot.fail(f"answered {answer!r}, which seat {state.seats[seat].letter} may not place: {fault}")
+        return squares
+
+    def turn(self, game: Game) -> Turn | None:
+        if game.state.winner is None and game.engine.has_turn(game.state):
+            self._connect(game, game.state.to_move)
+        return super().turn(game)
+
+    def choose(self, view: SeatView) -> Turn:
+        assert self._bot is not None  # connected by turn()
+        bot, state = self._bot, view.state
+        legal = [format_turn(state, turn) for turn in view.turns()]
+        blocks = [("position", dump(view.position()).splitlines()), ("game", dump(view.game_so_far()).splitlines()),
+                  ("legal", legal)]
+        answer = bot.ask(TURN, view.letter, blocks, f"one of seat {view.letter}'s legal turns in the spec's notation, "
+                                                    f"such as '{legal[0]}'")
+        try:
+            steps = parse_turn(state, answer)
+        except NotationError as err:
+            raise bot.fail(f"answered {answer!r}, which is not a turn ({err}); expected one of seat {view.letter}'s "
+                           f"legal turns in the spec's notation, such as {legal[0]!r}")
+        try:
+            view.engine.accept(state, steps)
+        except IllegalTurn as err:
+            raise bot.fail(f"answered {answer!r}, which seat {view.letter} may not play: {err}")
+        return steps
+
+    # ---- the bot's process
+    def close(self) -> None:
+        """Tell the bot to quit (it is killed if it does not exit in time)."""
+        if self._bot is not None:
+            self._bot.quit()
+        self._bot = self._game = self._seat = None
+
+    def __enter__(self) -> ExternalAgent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _connect(self, game: Game, seat: int) -> _Bot:
+        """The bot of this game, started and greeted at the first request; a new game starts
+        a new bot. One agent plays one seat."""
+        if self._game is not game:
+            self.close()
+        if self._bot is None:
+            self._game, self._seat = game, seat
+            self._bot = _Bot(self.argv, self.label, self.timeout)
+            self._bot.greet(game.state.seats[seat].letter)
+        elif seat != self._seat:
+            letters = game.state.seats[seat].letter, game.state.seats[self._seat].letter  # type: ignore[index]
+            raise AgentError(f"bot '{self.label}' plays seat {letters[1]}; it was asked to play seat {letters[0]} "
+                             "too (give each seat its own agent)")
+        return self._bot
+
+
+class _Bot:
+    """A running bot: its lines out go through a queue (a reader thread), its lines in through
+    another (a writer thread); the last lines of its standard error are kept for messages."""
+
+    def __init__(self, argv: list[str], label: str, timeout: float) -> None:
+        self.label = label
+        self.timeout = timeout
+        self.letter = "?"
+        self.failed: BotError | None = None
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                                            errors="replace", bufsize=1)
+        except OSError as err:
+            raise BotError(f"bot '{label}' cannot start: {(err.strerror or str(err)).lower()} "
+                           f"({argv[0]}); expected a command that runs a bot") from None
+        #: Batches of the bot's lines, as they arrive together (None: it closed its output), and
+        #: the lines of a batch not read yet.
+        self.answers: queue.Queue[list[str] | None] = queue.Queue()
+        self.pending: deque[str] = deque()
+        self.outbox: queue.Queue[str | None] = queue.Queue()
+        self.stderr: deque[str] = deque(maxlen=5)
+        process = self.process
+        assert process.stdin and process.stdout and process.stderr
+        for target, args in ((_read, (process.stdout, self.answers)), (_keep, (process.stderr, self.stderr)),
+                             (_write, (process.stdin, self.outbox))):
+            threading.Thread(target=target, args=args, daemon=True).start()
+        weakref.finalize(self, _kill, process)
+
+    def greet(self, letter: str) -> None:
+        self.letter = letter
+        answer = self._exchange([hello_line(letter)], f"'{READY}' (protocol version 1)")
+        if answer.split()[:1] != [READY]:
+            raise self.fail(f"answered the handshake with {answer!r}; expected '{READY}' (optionally followed by "
+                            "a name)")
+
+    def ask(self, kind: str, letter: str, blocks: list[tuple[str, list[str]]], expected: str) -> str:
+        """Send a request and return the bot's one-line answer."""
+        return self._exchange(request_lines(kind, letter, blocks), expected)
+
+    def fail(self, what: str) -> BotError:
+        """The error for what the bot did (the bot is stopped: no second chance)."""
+        self.failed = BotError(f"bot '{self.label}' (seat {self.letter}) {what}")
+        _kill(self.process)
+        return self.failed
+
+    def quit(self) -> None:
+        if self.failed is None and self.process.poll() is None:
+            self.outbox.put(QUIT + "\n")
+            self.outbox.put(None)  # close its input
+            try:
+                self.process.wait(QUIT_GRACE)
+            except subprocess.TimeoutExpired:
+                pass
+        _kill(self.process)
+
+    def _exchange(self, lines: list[str], expected: str) -> str:
+        if self.failed is not None:
+            raise self.failed
+        # a line the bot wrote when no answer was due: it would answer the wrong request (lines
+        # written together arrive in one batch, so a second line with an answer is always seen)
+        extra = self.pending[0] if self.pending else None
+        if extra is None:
+            try:
+                batch = self.answers.get_nowait()
+            except queue.Empty:
+                pass
+            else:
+                if batch is None:
+                    self.answers.put(None)  # it has gone: said below
+                else:
+                    extra = batch[0]
+        if extra is not None:
+            raise self.fail(f"wrote {extra!r} when no answer was due; expected one line for each request "
+                            "(messages for people go to standard error)")
+        if self.process.poll() is None:
+            self.outbox.put("".join(line + "\n" for line in lines))
+        try:
+            answer = self._next_line()
+        except queue.Empty:
+            raise self.fail(f"did not answer within {self.timeout:g} s; expected {expected}") from None
+        if answer is None:
+            raise self.fail(f"{self._ended()} before answering; expected {expected}{self._last_words()}")
+        if answer.split()[:1] == [ERROR]:
+            raise self.fail(f"gave up: {answer[len(ERROR):].strip() or '(no reason given)'}")
+        return answer
+
+    def _next_line(self) -> str | None:
+        """The bot's next line (None: it closed its output); queue.Empty after the timeout."""
+        if self.pending:
+            return self.pending.popleft()
+        batch = self.answers.get(timeout=self.timeout)
+        if batch is None:
+            self.answers.put(None)  # (asked again, it is still gone)
+            return None
+        self.pending.extend(batch[1:])
+        return batch[0]
+
+    def _ended(self) -> str:
+        try:
+            code = self.process.wait(1.0)
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+        return f"exited (code {code})"
+
+    def _last_words(self) -> str:
+        lines = [line for line in self.stderr if line.strip()]
+        return f" (its last words on standard error: {lines[-1].strip()!r})" if lines else ""
+
+
+def _read(stream: IO[str], answers: queue.Queue) -> None:
+    """The bot's output, in batches of the lines that arrive together (read from the pipe as
+    bytes, so that two lines written at once are one batch whatever the threads' timing); None
+    when it closes it."""
+    fd, rest = stream.fileno(), b""
+    try:
+        while chunk := os.read(fd, 65536):
+            *lines, rest = (rest + chunk).split(b"\n")
+            if lines:
+                answers.put([line.decode("utf-8", "replace").rstrip("\r") for line in lines])
+    except (OSError, ValueError):
+        pass
+    if rest:
+        answers.put([rest.decode("utf-8", "replace").rstrip("\r")])
+    answers.put(None)
+
+
+def _keep(stream: IO[str], tail: deque) -> None:
+    """The bot's standard error, drained (so it never blocks on it), its last lines kept."""
+    try:
+        for line in stream:
+            tail.append(line)
+    except (OSError, ValueError):
+        pass
+
+
+def _write(stream: IO[str], outbox: queue.Queue) -> None:
+    """Messages to the bot; None closes its input. A bot that has gone is not written to."""
+    try:
+        while (text := outbox.get()) is not None:
+            stream.write(text)
+            stream.flush()
+        stream.close()
+    except (OSError, ValueError):
+        pass
+
+
+def _kill(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.kill()
+        try:
+            process.wait(5.0)
+        except subprocess.TimeoutExpired:
+            pass

@@ -1,0 +1,125 @@
+"""Positions written as the spec writes them (shared/spec/scenarios.md), for agents outside the
+process: a scenario document without expectations, which `load_scenario` reads back.
+
+Two documents describe a game in progress:
+- `position_document`: the position now (board, workers, tokens, card state, seats out, the
+  seat to move). What a rule remembers of earlier turns (what a seat did on its last turn) is
+  not part of a position, so it is lost here.
+- `game_document`: the position play started from (the placed workers on the empty board) and
+  every turn since, as its `history`; reading it replays the turns, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..games.game import Game
+from ..games.packs import package_root
+from ..games.setup import first_turn_seat
+from ..model.board import square_name
+from ..model.notation import format_board, format_turn
+from ..model.state import GameState
+
+__all__ = ["dump", "game_document", "position_document"]
+
+
+def position_document(game: Game, placing: int | None = None) -> dict:
+    """The game's position now. With `placing` (a seat), a position in setup: that seat places
+    its workers next, and the workers placed so far stand on the board."""
+    state = game.state
+    document = _heading(game, f"seat {state.seats[placing if placing is not None else state.to_move].letter} "
+                              f"{'places' if placing is not None else 'to move'}")
+    if placing is not None:
+        document["placing"] = state.seats[placing].letter
+    else:
+        document["to_move"] = state.seats[state.to_move].letter
+    document["board"] = format_board(state) + "\n"
+    document["workers"] = {state.worker_name(w): _worker(state, w, state.worker_pos[w])
+                           for w in _by_name(state) if state.worker_pos[w] >= 0}
+    if state.tokens:
+        document["tokens"] = {square_name(square): kind for square, (kind, _) in sorted(state.tokens.items())}
+    cards = _cards(game)
+    if cards:
+        document["cards"] = cards
+    if state.out and placing is None:
+        document["out"] = [state.seats[seat].letter for seat in sorted(state.out)]
+    return document
+
+
+def game_document(game: Game) -> dict:
+    """The position play started from and the turns played since. A game that was not set up
+    by placing workers (a position loaded from a file) has no known start: its document is the
+    position now, with no history."""
+    state = game.state
+    placed = [step for steps in game.placements for step in steps if step[0] == "place"]
+    if not placed:
+        return position_document(game)
+    document = _heading(game, f"seat {state.seats[state.to_move].letter} to move after {len(state.history)} turns")
+    document["to_move"] = state.seats[first_turn_seat(game)].letter
+    document["board"] = "0 0 0 0 0\n" * 5
+    by_name = sorted(placed, key=lambda step: _name_key(state, step[1]))
+    document["workers"] = {state.worker_name(w): _worker(state, w, square) for _, w, square in by_name}
+    if state.history:
+        document["history"] = [format_turn(state, record.steps) for record in state.history]
+    return document
+
+
+def dump(document: dict) -> str:
+    """The document as YAML text, the board as a literal block (as scenario files write it)."""
+    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, width=1000, allow_unicode=True)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Safe YAML with multi-line strings written as literal blocks."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _text)
+
+
+def _heading(game: Game, name: str) -> dict:
+    """name, edition (a shipped pack by name, an author's pack by its folder), mode, players."""
+    shipped = Path(game.pack.path).resolve() == (package_root() / "powers" / game.pack.name).resolve()
+    players: list[object] = []
+    for spec in game.players:
+        seat: object = spec.label if len(spec.powers) <= 1 else {"gods": list(spec.powers)}
+        if spec.team is not None:
+            seat = {"god": spec.label, "team": spec.team} if len(spec.powers) <= 1 else {**seat, "team": spec.team}
+        players.append(seat)
+    return {"name": name, "edition": game.pack.name if shipped else str(Path(game.pack.path).resolve()),
+            "mode": game.mode.name, "players": players}
+
+
+def _worker(state: GameState, worker: int, square: int) -> object:
+    """A worker's entry: its space, or {at, sex} where a card tells workers apart by sex."""
+    sex = state.worker_sex[worker]
+    return square_name(square) if sex is None else {"at": square_name(square), "sex": sex.value}
+
+
+def _name_key(state: GameState, worker: int) -> tuple[str, int]:
+    return state.team_letters[state.worker_team[worker]], state.worker_number[worker]
+
+
+def _by_name(state: GameState) -> list[int]:
+    return sorted(range(len(state.worker_pos)), key=lambda w: _name_key(state, w))
+
+
+def _cards(game: Game) -> dict:
+    """Card state by seat letter: counters (coins) and the once-per-game powers used."""
+    from ..games.scenario import USED, _marks  # the reader's names for marks, read backwards
+    state = game.state
+    cards: dict[str, dict] = {}
+    for (seat, name), value in sorted(state.counters.items()):
+        if value:
+            cards.setdefault(state.seats[seat].letter, {})[name] = value
+    for seat, name in sorted(state.marks):
+        timing = {mark: timing for timing, mark in _marks(game, seat).items()}.get(name)
+        if timing is not None:
+            cards.setdefault(state.seats[seat].letter, {}).setdefault(USED, []).append(timing)
+    return cards

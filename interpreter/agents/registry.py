@@ -1,0 +1,87 @@
+"""Agents by name, as the command line writes them: `random`, `greedy`, `mcts:400`,
+`external:COMMAND` (docs/agents.md). One parser, so that `santorini play --agent` and the
+balance runs to come accept the same specs and refuse a bad one with the same message."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .base import Agent, AgentError, RandomAgent
+from .external import DEFAULT_TIMEOUT, ExternalAgent
+from .greedy import GreedyAgent
+from .mcts import MctsAgent
+
+__all__ = ["AGENT_SPECS", "AgentSpec", "close_agents", "make_agent", "parse_agent_spec"]
+
+#: What a spec may be, for messages and help texts.
+AGENT_SPECS = ("random, greedy, mcts:ITERATIONS (e.g. mcts:400; mcts alone is mcts:400), "
+               "external:COMMAND or external:SECONDS:COMMAND (a bot program; SECONDS to answer, default "
+               f"{DEFAULT_TIMEOUT:g})")
+DEFAULT_ITERATIONS = 400
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the agent's kind and its settings."""
+
+    kind: str
+    iterations: int = DEFAULT_ITERATIONS
+    command: str = ""
+    timeout: float = DEFAULT_TIMEOUT
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """`random`, `greedy`, `mcts` or `mcts:N`, `external:COMMAND` or `external:SECONDS:COMMAND`;
+    AgentError, saying what is accepted, for anything else."""
+    name, _, argument = text.strip().partition(":")
+    kind = name.strip().lower()
+    if kind in ("random", "greedy"):
+        if argument:
+            raise AgentError(f"{kind} takes no setting ({text.strip()!r}); agents are {AGENT_SPECS}")
+        return AgentSpec(kind)
+    if kind == "mcts":
+        if not argument:
+            return AgentSpec(kind)
+        if not argument.strip().isdigit() or int(argument) < 1:
+            raise AgentError(f"the iterations of mcts are a whole number, 1 or more (e.g. mcts:400), not {argument!r}")
+        return AgentSpec(kind, iterations=int(argument))
+    if kind == "external":
+        first, _, rest = argument.partition(":")
+        timeout = DEFAULT_TIMEOUT
+        if rest and _is_number(first):
+            timeout, argument = float(first), rest
+            if not 0 < timeout <= 86400:
+                raise AgentError(f"a bot's time to answer is more than 0 and at most 86400 seconds, not {first}")
+        if not argument.strip():
+            raise AgentError("external needs the bot's command, e.g. "
+                             "external:python -m santorini.interpreter.agents.example_bot")
+        return AgentSpec(kind, command=argument.strip(), timeout=timeout)
+    raise AgentError(f"unknown agent {text!r}; agents are {AGENT_SPECS}")
+
+
+def make_agent(spec: str | AgentSpec, rng: random.Random) -> Agent:
+    """The agent a spec names, drawing its random choices from `rng`."""
+    parsed = parse_agent_spec(spec) if isinstance(spec, str) else spec
+    if parsed.kind == "random":
+        return RandomAgent(rng)
+    if parsed.kind == "greedy":
+        return GreedyAgent(rng)
+    if parsed.kind == "mcts":
+        return MctsAgent(parsed.iterations, rng)
+    return ExternalAgent(parsed.command, parsed.timeout)
+
+
+def close_agents(agents: Iterable[object]) -> None:
+    """End what agents hold (an external bot's process); the others have nothing to end."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
+
+
+def _is_number(text: str) -> bool:
+    """A plain decimal number of seconds ('5', '0.5'): no sign, exponent, nan or inf."""
+    return re.fullmatch(r"\d+(\.\d+)?", text.strip()) is not None

@@ -1,0 +1,60 @@
+"""The bit tools of the counting pickers (interpreter/fast/counted.py), against plain loops.
+
+tests/test_fast_paths.py compares every index of every counted pick with the generic chain's
+list; these tests check the tools the counts are made of, one by one, so that a broken tool is
+named when it breaks: the squares of each level read once per pick, the pair count by one
+multiplication, and the table of swapped turns around a square."""
+
+from __future__ import annotations
+
+import random
+
+from santorini.interpreter.fast import counted
+from santorini.interpreter.model.board import AROUND_BITS, NEIGHBOURS, SQUARES
+
+
+def squares_of_levels(heights: list[int], levels: int) -> int:
+    return sum(1 << s for s in SQUARES if levels >> heights[s] & 1)
+
+
+def test_the_level_reader_gives_the_squares_of_each_set_and_pair() -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        roles = [tuple(rng.randrange(16) if rng.random() < 0.5 else (rng.randrange(16), rng.randrange(16))
+                       for _ in range(4)) for _ in range(rng.randrange(1, 4))]
+        read = counted._level_reader(roles)
+        for _ in range(20):
+            heights = [rng.randrange(4) for _ in SQUARES]
+            within = rng.getrandbits(50)
+            expected = [((squares_of_levels(heights, e[0]) | squares_of_levels(heights, e[1]) << 25)
+                         if isinstance(e, tuple) else squares_of_levels(heights, e)) & within
+                        for role in roles for e in role]
+            assert list(read(bytearray(heights)[::-1], within)) == expected, roles
+
+
+def test_one_multiplication_counts_the_free_squares_around_a_set() -> None:
+    rng = random.Random(5)
+    for _ in range(2000):
+        squares, free, wins = rng.getrandbits(25), rng.getrandbits(25), rng.getrandbits(25)
+        lanes = (free * counted._SHIFTED) & counted._INSIDE
+        expected = sum((free & AROUND_BITS[s]).bit_count() for s in SQUARES if squares >> s & 1)
+        assert ((squares * counted._SPREAD) & lanes).bit_count() == expected
+        both = squares | wins << 25  # (the follow-up move's ends and wins, as one number)
+        assert ((both * counted._SPREAD) & (lanes | counted._WON)).bit_count() == expected + wins.bit_count()
+
+
+def test_the_swaps_table_counts_the_pairs_around_each_destination() -> None:
+    rng = random.Random(7)
+    for origin in SQUARES:
+        ring = AROUND_BITS[origin]
+        for _ in range(30):
+            builds = ring & rng.getrandbits(25)
+            dests = builds & rng.getrandbits(25)
+            total, at = counted._SWAPS[(builds << 6) >> origin << 13 | (dests << 6) >> origin]
+            # the pairs {x, y} of X around each d of D, counted at the later square
+            expected = {x: sum((builds & AROUND_BITS[d] & ((1 << x) - 1)).bit_count()
+                               for d in NEIGHBOURS[x] if dests >> d & 1) for x in SQUARES if builds >> x & 1}
+            assert {x: at[x - origin + 6] for x in expected} == expected
+            assert total == sum(expected.values()) == sum(
+                counted._PAIRS_OF[(AROUND_BITS[d] & builds).bit_count()] for d in SQUARES if dests >> d & 1)
+            assert all(not at[r] for r in range(13) if not (builds << 6) >> origin >> r & 1)
