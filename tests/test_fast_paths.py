@@ -171,6 +171,8 @@ def disagreement(fast: Engine, generic: Engine, state: GameState, seeds) -> str 
     turns = list(theirs.values())
     if fast.turns(state) != turns:
         return differ("turns", fast.turns(state), turns)
+    if fast.can_win(state) != generic.can_win(state):
+        return differ("can_win", fast.can_win(state), generic.can_win(state))
     for seed in seeds:
         rng_fast, rng_generic = random.Random(seed), random.Random(seed)
         picked, expected = fast.random_turn(state, rng_fast), generic.random_turn(state, rng_generic)

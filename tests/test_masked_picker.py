@@ -304,7 +304,7 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 # Mortal's, bound by the card): pinned, so that no seat drifts back to the listed path unseen.
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
-           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A"}
+           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -316,7 +316,8 @@ def test_the_masked_picker_serves_the_seats_it_is_for(card: str) -> None:
         index = "AB".index(seat)
         shape = engine.shapes[index]
         assert shape is not None and engine.pickers[index] is not None, (card, seat)
-        assert shape.extended and (masked_picker(shape, lambda *a: ()) is not None or engine.inline_seats[index])
+        assert shape.extended and (masked_picker(shape, lambda *a: ()) is not None or engine.inline_seats[index]
+                                   or shape.moves_again is not None)
 
 
 def test_a_female_worker_domes_at_any_level() -> None:
@@ -374,3 +375,20 @@ def test_a_winning_tower_ends_a_turn_of_two_builds() -> None:
     assert problem is None, problem
     turns = [short(format_turn(state, steps)) for steps in generic.turns(state)]
     assert "B1 a2 b2" in turns and not any(t.startswith("B1 a2 b2 ") for t in turns)
+
+
+def test_moves_again_along_the_edge() -> None:
+    """Triton: 'each time your worker moves into a perimeter space, it may immediately move
+    again'. A1 on b1 walks a1, a2, a3 along the edge and may stop anywhere to build; a move
+    inward (b1 -> b2) ends its moves; the centre c3 is never reached (no edge square touches
+    it), and coming back to b1 builds from b1."""
+    fast, generic, state = position(("Triton", "Mortal"), {"A1": "b1", "B1": "e5", "A2": "e1", "B2": "a5"},
+                                    {}, to_move=0)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    agree(fast, generic, state)
+    assert any(t.endswith("move A1 a3; build A1 b3") for t in turns)  # (by whichever path the chain finds first)
+    assert not any(t.startswith("move A1 b2; move") for t in turns)
+    assert not any(" A1 c3" in t.split("; build")[0] for t in turns)
+    assert any(t.startswith("move A1 a1; move A1 b1; build A1") for t in turns)
+    from santorini.interpreter.fast.repeated import repeated_picker
+    assert repeated_picker(fast.shapes[0]) is not None

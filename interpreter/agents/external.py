@@ -159,10 +159,12 @@ class _Bot:
         except OSError as err:
             raise BotError(f"bot '{label}' cannot start: {(err.strerror or str(err)).lower()} "
                            f"({argv[0]}); expected a command that runs a bot") from None
-        #: Batches of the bot's lines, as they arrive together (None: it closed its output), and
-        #: the lines of a batch not read yet.
-        self.answers: queue.Queue[list[str] | None] = queue.Queue()
+        #: Batches of the bot's lines, as they arrive together, each with whether a line was
+        #: being written after them (None: it closed its output); the lines of a batch not read
+        #: yet, and whether the last batch read had a line on its way.
+        self.answers: queue.Queue[tuple[list[str], bool] | None] = queue.Queue()
         self.pending: deque[str] = deque()
+        self.partial = False
         self.outbox: queue.Queue[str | None] = queue.Queue()
         self.stderr: deque[str] = deque(maxlen=5)
         process = self.process
@@ -204,17 +206,7 @@ class _Bot:
             raise self.failed
         # a line the bot wrote when no answer was due: it would answer the wrong request (lines
         # written together arrive in one batch, so a second line with an answer is always seen)
-        extra = self.pending[0] if self.pending else None
-        if extra is None:
-            try:
-                batch = self.answers.get_nowait()
-            except queue.Empty:
-                pass
-            else:
-                if batch is None:
-                    self.answers.put(None)  # it has gone: said below
-                else:
-                    extra = batch[0]
+        extra = self._stray_line()
         if extra is not None:
             raise self.fail(f"wrote {extra!r} when no answer was due; expected one line for each request "
                             "(messages for people go to standard error)")
@@ -230,16 +222,34 @@ class _Bot:
             raise self.fail(f"gave up: {answer[len(ERROR):].strip() or '(no reason given)'}")
         return answer
 
+    def _stray_line(self) -> str | None:
+        """A line the bot has written since its last answer, if any (a line on its way when
+        the answer came is waited for: it is one)."""
+        if self.pending:
+            return self.pending[0]
+        while True:
+            try:
+                batch = self.answers.get(timeout=self.timeout) if self.partial else self.answers.get_nowait()
+            except queue.Empty:
+                return None
+            if batch is None:
+                self.answers.put(None)  # it has gone: said by the caller
+                return None
+            lines, self.partial = batch
+            if lines:
+                self.pending.extend(lines)
+                return lines[0]
+
     def _next_line(self) -> str | None:
         """The bot's next line (None: it closed its output); queue.Empty after the timeout."""
-        if self.pending:
-            return self.pending.popleft()
-        batch = self.answers.get(timeout=self.timeout)
-        if batch is None:
-            self.answers.put(None)  # (asked again, it is still gone)
-            return None
-        self.pending.extend(batch[1:])
-        return batch[0]
+        while not self.pending:
+            batch = self.answers.get(timeout=self.timeout)
+            if batch is None:
+                self.answers.put(None)  # (asked again, it is still gone)
+                return None
+            lines, self.partial = batch
+            self.pending.extend(lines)
+        return self.pending.popleft()
 
     def _ended(self) -> str:
         try:
@@ -255,18 +265,17 @@ class _Bot:
 
 def _read(stream: IO[str], answers: queue.Queue) -> None:
     """The bot's output, in batches of the lines that arrive together (read from the pipe as
-    bytes, so that two lines written at once are one batch whatever the threads' timing); None
-    when it closes it."""
+    bytes, so that two lines written at once are one batch whatever the threads' timing), each
+    with whether a line was begun after them; None when it closes it."""
     fd, rest = stream.fileno(), b""
     try:
         while chunk := os.read(fd, 65536):
             *lines, rest = (rest + chunk).split(b"\n")
-            if lines:
-                answers.put([line.decode("utf-8", "replace").rstrip("\r") for line in lines])
+            answers.put(([line.decode("utf-8", "replace").rstrip("\r") for line in lines], bool(rest)))
     except (OSError, ValueError):
         pass
     if rest:
-        answers.put([rest.decode("utf-8", "replace").rstrip("\r")])
+        answers.put(([rest.decode("utf-8", "replace").rstrip("\r")], False))
     answers.put(None)
 
 

@@ -32,8 +32,9 @@ from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Powe
 from ..fast.counted import counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
-from ..fast.plain import inline_turn, plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
 from ..fast.masked import masked_picker
+from ..fast.repeated import repeated_picker
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
@@ -121,7 +122,8 @@ class Engine:
         self._picked: tuple | None = None
         self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
+        self.pickers = [((repeated_picker(shape) if shape.moves_again is not None else
+                          masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None))
                          if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
                          or counted_picker(shape)) if shape else None for seat, shape in enumerate(shapes)]
@@ -134,6 +136,9 @@ class Engine:
                                       self._forbidden if self.restricting else None, self._other_turn,
                                       lambda state, seat, steps: self._apply_found(state, seat, steps, None),
                                       [turn[1] if turn else () for turn in inline])
+        #: Each seat's fast answer to "can it win at once?", if its turn is the plain one.
+        self.win_checks = [plain_can_win(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
+                           for shape in shapes]
         self.plain_players = [[player for program in shape.programs
                                if (player := plain_player(program, shape)) is not None] if shape else []
                               for shape in shapes]
@@ -534,6 +539,10 @@ class Engine:
         """Whether some legal turn makes the seat to move win at once (its team: a turn that makes
         another seat win, such as a fifth complete tower for an opponent's count, does not count)."""
         team = state.seats[state.to_move].team
+        check = self.win_checks[state.to_move]
+        if check is not None:
+            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            return check(state, team, up, down)
         return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
 
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:

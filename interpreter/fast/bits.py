@@ -71,6 +71,13 @@ class _Compiler:
             parts = [self.compile(p) for p in part.parts]
             if any(p is None for p in parts):
                 return None
+            if len(parts) == 1:
+                return parts[0]
+            if len(parts) == 2:  # the commonest: no loop
+                first, second = parts
+                if isinstance(part, AllOf):
+                    return lambda st, w, o, lv: first(st, w, o, lv) & second(st, w, o, lv)
+                return lambda st, w, o, lv: first(st, w, o, lv) | second(st, w, o, lv)
             if isinstance(part, AllOf):
                 def every(st: GameState, w: int, o: int, lv: tuple[int, ...]) -> int:
                     bits = ALL_BITS

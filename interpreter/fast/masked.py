@@ -82,8 +82,8 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedT
     if rules.turn_ends and turn_end is None:
         return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
-            or rules.build_options or not rules.extended:
-        return None
+            or rules.build_options or not rules.extended or rules.moves_again is not None:
+        return None  # (moves again: repeated.py's)
     return MaskedTurn(rules, turn_end)
 
 
@@ -165,7 +165,12 @@ class _Pick:
 
     def squares_of(self, rules: list[Squares], worker: int, origin: int) -> int:
         """The union of the squares of the rules in force (their holders in the game)."""
-        st, out, bits = self.st, self.st.out, 0
+        st = self.st
+        out = st.out
+        if len(rules) == 1:  # (the commonest)
+            rule = rules[0]
+            return 0 if out and rule.holder in out else rule.squares(st, worker, origin, self.levels)
+        bits = 0
         for rule in rules:
             if rule.holder not in out:
                 bits |= rule.squares(st, worker, origin, self.levels)

@@ -428,3 +428,35 @@ def inline_turn(program: Program, rules: FastRules) -> tuple[tuple, tuple] | Non
         return None  # (a move option with its own climb limit is one more entry of the kinds)
     moves = _Moves(rules)
     return moves.kinds, tuple(moves.options)
+
+
+def plain_can_win(program: Program, rules: FastRules) -> Callable[[GameState, int, bool, bool], bool] | None:
+    """Whether a seat whose only program is the plain turn can win at once: some worker has a
+    move that wins (the plain turn wins by its move alone; no build can). For the searches that
+    ask it at every node (`Engine.can_win`); None for any other turn."""
+    if not is_plain(program, rules) or rules.extended:
+        return None
+    rule = _Moves(rules)
+    kinds, force, options = rule.kinds, rule.force, rule.options
+
+    def can_win(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> bool:
+        heights, blocked, positions = st.heights, st.blocked, st.worker_pos
+        kinds_from = kinds[forbid_up][forbid_down]
+        for worker in st.members.get(team, ()):
+            origin = positions[worker]
+            if origin < 0:
+                continue
+            kind_of = kinds_from[heights[origin]]
+            for to in NEIGHBOURS[origin]:
+                if kind_of[heights[to]] != A_WIN:
+                    continue
+                if not blocked[to]:
+                    return True
+                if options:  # into an opponent's space, if an option forces its worker away
+                    blocked[origin] = 0  # (force() reads the mover's square as free)
+                    forced = force(st, origin, to, team)
+                    blocked[origin] = 1
+                    if forced is not None:
+                        return True
+        return False
+    return can_win

@@ -47,10 +47,13 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     or None when no power forbids anything. `other_turn(state, seat, rng)`: play the seat's
     random turn in place, passing the turn on, and return it (None: it has none).
     `winning_turn(state, seat, steps)`: play a winning turn drawn here."""
-    worker_keys, height_keys, dome_keys = ZOBRIST.worker, ZOBRIST.height, ZOBRIST.dome
+    worker_keys, build_keys = ZOBRIST.worker, ZOBRIST.build
     neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
     a_move, a_win = A_MOVE, A_WIN
     seat_options = list(inline_options) or [()] * len(inline_kinds)
+    #: The kinds of an inline seat's moves when no power can forbid anything; None for a seat
+    #: the loop hands to the engine, or whose moves a prohibition may bind (read each turn).
+    unbound = [kinds[0][0] if kinds is not None and forbidden is None else None for kinds in inline_kinds]
 
     def forced_to(st: GameState, origin: int, to: int, team: int, options: tuple) -> int:
         """Where a move option forces the worker on `to` when a worker moves there from
@@ -67,6 +70,26 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 continue
             return dest
         return -1
+
+    def count_options(st: GameState, worker: int, origin: int, kind_of: tuple, free: int, options: tuple,
+                      team: int, total: int, ends: list, moves: list) -> int:
+        """The playout loop's count of a worker's moves for a seat with move options: a free
+        space as the plain turn counts it, an opponent's space where an option forces its
+        worker away (the builds around it but where the forced worker goes)."""
+        heights, around_free, code = st.heights, free | square_bits[origin], worker * 32
+        for to, bit, around in neighbour_bits[origin]:
+            kind = kind_of[heights[to]]
+            if not kind:
+                continue
+            if free & bit:
+                total += (around_free & around).bit_count() if kind == a_move else 1
+            elif (dest := forced_to(st, origin, to, team, options)) >= 0:
+                total += 1 if kind == a_win else (around_free & ~square_bits[dest] & around).bit_count()
+            else:
+                continue
+            ends.append(total)
+            moves.append(code + to)
+        return total
 
     def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
@@ -86,8 +109,9 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         append, record = played.append, history.append
         count = len(played)
         while count < limit:
-            kinds = inline_kinds[seat]
-            if kinds is None or forbidden is not None:
+            kinds_from = unbound[seat]
+            if kinds_from is None:
+                kinds = inline_kinds[seat]
                 st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
                 if kinds is None:  # another seat's turn: the engine's
                     steps = other_turn(st, seat, rngs[seat])
@@ -110,8 +134,6 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                     continue
                 up, down = forbidden(st, teams[seat])
                 kinds_from = kinds[up][down]
-            else:
-                kinds_from = kinds[0][0]
             total = 0
             ends: list[int] = []
             moves: list[int] = []  # worker * 32 + to, as in plain_picker
@@ -123,13 +145,11 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 kind_of = kinds_from[heights[origin]]
                 around_free = free | square_bits[origin]
                 code = worker * 32
+                if options:  # a seat with move options: the moves into opponents' spaces too
+                    total = count_options(st, worker, origin, kind_of, free, options, teams[seat], total, ends, moves)
+                    continue
                 for to, bit, around in neighbour_bits[origin]:
-                    if not free & bit:  # a worker or a dome: only a move option can enter
-                        if options and (kind := kind_of[heights[to]]) \
-                                and (dest := forced_to(st, origin, to, teams[seat], options)) >= 0:
-                            total += 1 if kind == a_win else (around_free & ~square_bits[dest] & around).bit_count()
-                            ends.append(total)
-                            moves.append(code + to)
+                    if not free & bit:
                         continue
                     kind = kind_of[heights[to]]
                     if kind == a_move:
@@ -195,15 +215,15 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 blocked[square] = 1
                 dome_bits ^= square_bits[square]
                 free ^= square_bits[square]
-                key ^= keys[origin] ^ keys[to] ^ dome_keys[square]
                 build = ("build", worker, square, 3, True)
             else:
                 heights[square] = height + 1
-                height_key = height_keys[square]
-                key ^= keys[origin] ^ keys[to] ^ height_key[height] ^ height_key[height + 1]
                 build = ("build", worker, square, height + 1, False)
-            moved = ("move", worker, origin, to, here, there)
-            record(TurnRecord((seat, steps, (moved, build) if forced is None else (moved, forced, build))))
+            key ^= keys[origin] ^ keys[to] ^ build_keys[square][height]  # (ZOBRIST.build: a block, or a dome on 3)
+            if forced is None:
+                record(TurnRecord((seat, steps, (("move", worker, origin, to, here, there), build))))
+            else:
+                record(TurnRecord((seat, steps, (("move", worker, origin, to, here, there), forced, build))))
             append(steps)
             count += 1
             seat = following[seat]

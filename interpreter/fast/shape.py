@@ -15,6 +15,7 @@ with the tests that compare the fast paths with the chain (tests/test_fast_paths
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves,
@@ -129,6 +130,9 @@ class FastRules:
     #: 'After your worker builds, it may build one additional time, not on a perimeter space':
     #: the squares the second build may go on (the first one's included).
     second_build: Squares | None = None
+    #: 'Each time your worker moves into a perimeter space, it may move again': the squares after
+    #: a move onto which the worker may move again (repeated.py counts this turn).
+    moves_again: Squares | None = None
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
     tower_wins: tuple = ()
@@ -142,7 +146,7 @@ class FastRules:
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
-                    or self.force_before or self.second_build is not None)
+                    or self.force_before or self.second_build is not None or self.moves_again is not None)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -153,7 +157,12 @@ class FastRules:
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
-            or self.second_build is not None))
+            or self.second_build is not None or self.moves_again is not None))
+
+    @property
+    def beyond_moves_again(self) -> bool:
+        """Whether a part beyond the simple gods' is here other than `moves_again`."""
+        return dataclasses.replace(self, moves_again=None).extended
 
     @property
     def reads_levels(self) -> bool:
@@ -356,7 +365,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if any(step is None for step in steps):
             return None
         programs.append(Program(program.name, program.announced, tuple(steps)))
-    followups, removes_beyond, force_before, second_build = [], False, False, None
+    followups, removes_beyond, force_before, second_build, moves_again = [], False, False, None, None
     for followup in rules.followups:
         if _removes_beyond(followup):
             removes_beyond = True
@@ -367,6 +376,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         again = _second_build(rules, followup)
         if again is not None:
             second_build = again
+            continue
+        onward = _moves_again(rules, followup)
+        if onward is not None and moves_again is None:
+            moves_again = onward
             continue
         trigger, step = followup.trigger, _step(followup.step)
         if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that" \
@@ -443,7 +456,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
                      slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends), dome_sex=dome_sex,
-                     force_before=force_before, second_build=second_build,
+                     force_before=force_before, second_build=second_build, moves_again=moves_again,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
 
@@ -452,6 +465,19 @@ def _automatic_end(step: Step) -> bool:
     makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
     where they are, so that the turns' outcomes stay as many and as distinct."""
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+
+
+def _moves_again(rules: SeatRules, followup: object) -> Squares | None:
+    """A follow-up of each of the seat's moves onto squares of the board's edge: the worker may
+    move again ('each time'); the squares, else None."""
+    step, trigger = followup.step, followup.trigger
+    if not (followup.timing is FollowUpTiming.EACH_TIME and trigger.verb is Verb.MOVE
+            and trigger.owner is Owner.YOURS and trigger.filters and all(_edge_only(p) for p in trigger.filters)
+            and step.verb is Verb.MOVE and step.modality is Modality.MAY and step.repeat == ONCE
+            and step.actor == WorkerSelector(Role.THAT) and step.destination is None and step.piece is Piece.NEXT
+            and step.guard is None and not step.cost and not step.effects and not step.filters and step.can_win):
+        return None
+    return _as_squares(rules, Verb.MOVE, trigger.filters)
 
 
 def _second_build(rules: SeatRules, followup: object) -> Squares | None:
