@@ -230,14 +230,21 @@ class _Pick:
         sliding = self.sliding
         total = ends[-1] if ends else 0
         best_total = best_ends[-1] if best_ends else 0
-        destinations = self.destinations(origin) if self.over is not None \
-            else [(to, self.near) for to in NEIGHBOURS[origin]]
-        for to, (kinds_of, may_win) in destinations:
+        kinds_of, may_win = self.near[0][here], self.near[1][here]  # (from this level)
+        targets, jumping = NEIGHBOURS[origin], self.over is not None
+        if jumping:  # the spaces beyond neighbouring workers come after the neighbouring ones
+            jumps_of, jumps_win = self.over[0][here], self.over[1][here]
+            targets = (*targets, *self.beyond_workers(origin))
+        for to in targets:
             if blocked[to] or banned >> to & 1:
                 continue
+            if jumping and to not in ADJACENT[origin]:
+                kind_of, win_of = jumps_of, jumps_win
+            else:
+                kind_of, win_of = kinds_of, may_win
             there = heights[to]
-            kind = kinds_of[here][there]
-            if kind == A_MOVE and wins_at >> to & 1 and may_win[here][there]:
+            kind = kind_of[there]
+            if kind == A_MOVE and wins_at >> to & 1 and win_of[there]:
                 kind = A_WIN
             if kind == A_WIN and not no_win >> to & 1:
                 size = 1
@@ -267,15 +274,11 @@ class _Pick:
                 best_ends.append(best_total)
                 best_moves.append((worker, to, force))
 
-    def destinations(self, origin: int) -> list[tuple[int, tuple]]:
-        """(destination, its ways' tables) of each way, in the chain's order: the neighbouring
-        spaces, then the spaces beyond the neighbouring workers."""
-        found = [(to, self.near) for to in NEIGHBOURS[origin]]
-        if self.over is not None:
-            occupant = self.st.occupant
-            found += [(beyond, self.over) for n in NEIGHBOURS[origin]
-                      if occupant[n] >= 0 and (beyond := BEYOND[origin][n]) >= 0]
-        return found
+    def beyond_workers(self, origin: int) -> list[int]:
+        """The spaces beyond the workers around `origin`, seen from it, in order: where a move
+        over a worker goes (a space beyond is never one around `origin`)."""
+        occupant = self.st.occupant
+        return [beyond for n in NEIGHBOURS[origin] if occupant[n] >= 0 and (beyond := BEYOND[origin][n]) >= 0]
 
     @staticmethod
     def kind_at(tables: tuple, here: int, to: int, there: int, wins_at: int, no_win: int) -> int:
