@@ -613,15 +613,18 @@ class Engine:
         state.history.append(TurnRecord((seat, steps, events)))
         return False
 
-    def playout(self, state: GameState, rngs: Sequence[Random], limit: int) -> list[tuple[Action, ...]]:
+    def playout(self, state: GameState, rngs: Sequence[Random], limit: int,
+                played: list | None = None) -> list[tuple[Action, ...]]:
         """Play random turns in place until a team wins, the seat to move has no turn, or `limit`
         turns are played; returns the turns played. Each seat draws from its own generator
         (`rngs[seat]`) exactly as `random_turn` then `play_in_place` would, so the same generators
         give the same game; one loop plays them all, which is what games between random players
         and the rollouts of a tree search want. A seat left with no turn is for the caller to
-        settle by the game's rules (game.settle_stuck)."""
-        played: list[tuple[Action, ...]] = []
-        self._playout(state, rngs, limit, played)
+        settle by the game's rules (game.settle_stuck). `played`: a list to add the turns to
+        (a game's log), returned; by default a new one."""
+        if played is None:
+            played = []
+        self._playout(state, rngs, limit + len(played), played)
         return played
 
     def _other_turn(self, state: GameState, seat: int, rng: Random) -> tuple[Action, ...] | None:

@@ -124,9 +124,9 @@ def play_turns(game: Game, agents: list[Agent], log: GameLog, on_turn: Callable[
     left = max_turns  # turns, and passes of a stuck seat that does not lose
     while left and state.winner is None:
         if rngs is not None:  # random players only: the engine plays their turns in one loop
-            played = engine.playout(state, rngs, left)
-            log.turn_steps.extend(played)
-            left -= len(played)
+            before = len(log.turn_steps)
+            engine.playout(state, rngs, left, log.turn_steps)  # (added to the log as they are played)
+            left -= len(log.turn_steps) - before
             if state.winner is not None:
                 log.reason = win_reason(game)
             elif left:  # the seat to move has no turn
