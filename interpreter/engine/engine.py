@@ -38,7 +38,6 @@ from ..fast.repeated import repeated_picker
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
-from ..model.notation import format_step
 from ..model.state import GameState, TurnRecord, apply_events
 from .refusal import explain
 from .conditions import Judge

@@ -17,7 +17,7 @@ from .shape import FastRules, Program, win_table
 from ..engine.actions import actions
 from ..engine.walk import Action, StepFn, Walk
 from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import BIT_AT, GameState, TurnRecord
+from ..model.state import BIT_AT, GameState
 
 _PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
 
