@@ -134,7 +134,8 @@ class Engine:
         self._playout = fused_playout([turn[0] if turn else None for turn in inline],
                                       self._forbidden if self.restricting else None, self._other_turn,
                                       lambda state, seat, steps: self._apply_found(state, seat, steps, None),
-                                      [turn[1] if turn else () for turn in inline])
+                                      [turn[1] if turn else () for turn in inline], self.pickers,
+                                      self._apply_found)
         #: Each seat's fast answer to "can it win at once?", if its turn is the plain one.
         self.win_checks = [plain_can_win(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
                            for shape in shapes]

@@ -28,6 +28,9 @@ from .plain import A_MOVE, A_WIN, _turn_pairs
 
 #: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
 #: order of NEIGHBOURS[s]: what the loop reads per move, in one unpacking.
+#: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
+SIMPLE = frozenset(("move", "force", "build"))
+
 NEIGHBOUR_BITS = tuple(tuple((to, SQUARE_BITS[to], AROUND_BITS[to]) for to in NEIGHBOURS[s]) for s in SQUARES)
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
@@ -38,7 +41,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                   forbidden: Callable[[GameState, int], tuple[bool, bool]] | None,
                   other_turn: Callable[[GameState, int, Random], "tuple[Action, ...] | None"],
                   winning_turn: Callable[[GameState, int, tuple[Action, ...]], None],
-                  inline_options: Sequence[tuple] = ()) -> Playout:
+                  inline_options: Sequence[tuple] = (), pickers: Sequence = (),
+                  found: Callable[[GameState, int, tuple, tuple | None], bool] | None = None) -> Playout:
     """The playout loop of an engine. `inline_kinds[seat]`: the move kinds of a seat played
     inline (plain._Moves.kinds: [forbid up][forbid down][from level][to level]), else None;
     `inline_options[seat]`: its move options into an opponent's space, (same or lower, the
@@ -46,8 +50,12 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     `forbidden(state, team)`: whether other seats' powers forbid moving up and down this turn,
     or None when no power forbids anything. `other_turn(state, seat, rng)`: play the seat's
     random turn in place, passing the turn on, and return it (None: it has none).
-    `winning_turn(state, seat, steps)`: play a winning turn drawn here."""
+    `winning_turn(state, seat, steps)`: play a winning turn drawn here. `pickers[seat]`: the
+    counting picker of a seat not played inline (counted.py's Picker), whose turn the loop
+    draws and, when its events are only moves, forces and builds, plays itself, as
+    `Engine._apply_found` would (`found(state, seat, steps, events)` plays the others)."""
     worker_keys, build_keys = ZOBRIST.worker, ZOBRIST.build
+    height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
     neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
     a_move, a_win = A_MOVE, A_WIN
     seat_options = list(inline_options) or [()] * len(inline_kinds)
@@ -91,6 +99,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             moves.append(code + to)
         return total
 
+    seat_pickers = list(pickers) or [None] * len(inline_kinds)
+
     def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
         domes, classes, history, seats = st.domes, st.worker_class, st.history, st.seats
@@ -108,13 +118,67 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         seat, key, dome_bits, free = st.to_move, st.hash, st.dome_bits, free_bits(st)
         append, record = played.append, history.append
         count = len(played)
+
+        def simple(events: tuple, key: int, free: int, dome_bits: int) -> tuple[int, int, int] | None:
+            """Play a picked turn whose events are only moves, forces and builds, as
+            `apply_events` would, on the loop's arrays and locals: (hash, free squares, domes'
+            bits) after it, or None (nothing played) for a turn with another kind of event."""
+            for event in events:
+                if event[0] not in SIMPLE:
+                    return None
+            for event in events:
+                if event[0] == "build":
+                    _, _, square, height, dome = event
+                    if dome:
+                        domes[square] = True
+                        blocked[square] = 1
+                        dome_bits ^= square_bits[square]
+                        free &= ~square_bits[square]
+                        key ^= dome_keys[square]
+                    else:
+                        heights_of = height_keys[square]
+                        key ^= heights_of[heights[square]] ^ heights_of[height]
+                        heights[square] = height
+                    continue
+                worker, square = event[1], event[3]  # a move or a force: state.relocate
+                old = positions[worker]
+                if occupant[old] == worker:
+                    occupant[old] = -1
+                    blocked[old] = domes[old]
+                    if not domes[old]:
+                        free |= square_bits[old]
+                occupant[square] = worker
+                blocked[square] = 1
+                positions[worker] = square
+                free &= ~square_bits[square]
+                keys = own_keys[worker]
+                key ^= keys[old] ^ keys[square]
+            return key, free, dome_bits
         while count < limit:
             kinds_from = unbound[seat]
             if kinds_from is None:
                 kinds = inline_kinds[seat]
                 st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
-                if kinds is None:  # another seat's turn: the engine's
-                    steps = other_turn(st, seat, rngs[seat])
+                if kinds is None:  # another seat's turn: its picker's, or the engine's
+                    picker = seat_pickers[seat]
+                    if picker is not None:
+                        team = teams[seat]
+                        up, down = forbidden(st, team) if forbidden is not None else (False, False)
+                        picked = picker(st, team, up, down, rngs[seat])
+                        if picked is None:
+                            return
+                        steps, events = picked
+                        played_here = simple(events, key, free, dome_bits) if events is not None else None
+                        if played_here is not None:
+                            key, free, dome_bits = played_here
+                            record(TurnRecord((seat, steps, events)))
+                            append(steps)
+                            count += 1
+                            seat = following[seat]
+                            continue
+                        found(st, seat, steps, events)
+                    else:
+                        steps = other_turn(st, seat, rngs[seat])
                     if steps is None or st.winner is not None:
                         if steps is not None:
                             append(steps)
