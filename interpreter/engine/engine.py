@@ -628,25 +628,12 @@ class Engine:
         return played
 
     def _other_turn(self, state: GameState, seat: int, rng: Random) -> tuple[Action, ...] | None:
-        """The playout's turn of a seat that it does not play inline: drawn by the seat's picker,
-        or from its list of turns, and played in place; the playout passes the turn on (None: no
-        turn)."""
-        picker = self.pickers[seat]
-        if picker is None:
-            steps = self.random_turn(state, rng)
-            if steps is None:
-                return None
-            self._picked = None  # (found for this state by random_turn: legal, as in play_in_place)
-        else:
-            team = state.seats[seat].team
-            up, down = self._forbidden(state, team) if self.restricting else (False, False)
-            picked = picker(state, team, up, down, rng)
-            if picked is None:
-                return None
-            steps, events = picked
-            if events is not None:
-                self._apply_found(state, seat, steps, events)
-                return steps
+        """The playout's turn of a seat with neither an inline turn nor a picker: drawn from its
+        list of turns and played in place; the playout passes the turn on (None: no turn)."""
+        steps = self.random_turn(state, rng)
+        if steps is None:
+            return None
+        self._picked = None  # (found for this state by random_turn: legal, as in play_in_place)
         self._apply_found(state, seat, steps, None)
         return steps
 

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from ...dsl.vocabulary import (AllOf, AnyOf, Condition, LevelChange, Near, Not, Owner, Piece, PieceIs,
                                PlayerCount, SpaceIs, SpaceProperty, SpaceRef, StandsHighest, TargetLevel, Verb)
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
-from ..model.state import BIT_AT, GameState
+from ..engine.conditions import Judge
+from ..model.state import GameState
 
 #: (state, acting worker, its square, levels by height) -> the target squares, as bits.
 SquareBits = Callable[[GameState, int, int, tuple[int, ...]], int]
@@ -56,12 +57,9 @@ class _Compiler:
         self.reads_levels = False
 
     def owned(self, owner: Owner) -> Callable[[int], bool]:
-        team = self.team
-        if owner is Owner.YOURS:
-            return lambda other: other == team
-        if owner is Owner.OPPONENTS:
-            return lambda other: other != team
-        return lambda other: True
+        """Whether a team's workers are `owner`'s, seen from the card holder (the engine's own
+        reading: conditions.Judge.owned)."""
+        return Judge(-1, self.team).owned(owner)
 
     def compile(self, part: Condition) -> SquareBits | None:
         if isinstance(part, Not):
@@ -158,10 +156,7 @@ class _Compiler:
 
 def free_bits(st: GameState) -> int:
     """The squares with no worker and no dome, as bits."""
-    blocked = st.dome_bits
-    for square in st.worker_pos:
-        blocked |= BIT_AT[square]
-    return blocked ^ ALL_BITS
+    return ALL_BITS ^ st.blocked_bits()
 
 
 def _union(levels: tuple[int, ...], heights) -> int:  # noqa: ANN001 - levels' indices

@@ -34,7 +34,7 @@ from random import Random
 from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOURS, SQUARE_BITS, SQUARES
+from ..model.board import ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
 from ..model.state import BIT_AT, GameState
 from .plain import A_MOVE, A_WIN, NO_MOVE, _Moves, is_plain
 
@@ -45,9 +45,6 @@ Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None"]
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).
 _BELOW = tuple((1 << s) - 1 for s in SQUARES)
-#: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
-#: order of NEIGHBOURS[s]: what a count reads per neighbour, in one unpacking.
-_NEIGHBOUR_BITS = tuple(tuple((n, SQUARE_BITS[n], AROUND_BITS[n]) for n in NEIGHBOURS[s]) for s in SQUARES)
 #: PAIRED[s]: the squares around s as bits, twice: at bit n and at bit 25 + n (the follow-up
 #: move's ends and wins, as one number).
 _PAIRED = tuple(around | around << 25 for around in AROUND_BITS)
@@ -171,6 +168,15 @@ def _level_reader(roles: list[tuple]) -> Callable[[bytearray, int], tuple[int, .
     return namespace["read"]
 
 
+def _drawn(counts: list[int], groups: list, total: int, rng: Random) -> tuple:
+    """The group (a worker, or what is counted of it) whose turns the drawn index falls among,
+    and the index among them (`counts`: the index after each group's turns; a group without a
+    turn ends where the one before does)."""
+    index = rng.randrange(total)
+    entry = bisect_right(counts, index)
+    return groups[entry], index - (counts[entry - 1] if entry else 0)
+
+
 def counted_picker(rules: FastRules) -> Picker | None:
     """The counting picker for the seat's programs, if they have one of the shapes above."""
     if rules.move_options or rules.build_options or rules.extended or not rules.programs \
@@ -213,7 +219,7 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
     kinds = _Moves(rules).kinds
     low = _IN_LEVELS[_AT_MOST[second_limit]]  # (where a second piece may go on the same space)
-    neighbour_bits, squares_of, builds_twice, a_move = _NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
+    neighbour_bits, squares_of, builds_twice, a_move = NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
     moves_of, builds_of = _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
@@ -243,11 +249,7 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
             workers.append(worker)
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(counts, index)  # (a worker without a turn ends where the one before does)
-        worker = workers[entry]
-        if entry:
-            index -= counts[entry - 1]
+        worker, index = _drawn(counts, workers, total, rng)
         origin = positions[worker]
         kind_of, free = kinds_from[heights[origin]], open_ | SQUARE_BITS[origin]
         for to, bit, around in neighbour_bits[origin]:  # the worker's moves again, to the drawn one
@@ -340,11 +342,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
             workers.append(worker)
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(counts, index)  # (a worker without a turn ends where the one before does)
-        worker = workers[entry]
-        if entry:
-            index -= counts[entry - 1]
+        worker, index = _drawn(counts, workers, total, rng)
         # the drawn worker's groups, one per first move: the union of their squares so far, to the
         # group whose count passes the index
         origin = positions[worker]
@@ -447,7 +445,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     codes = tuple(tuple(tuple(tuple(code(up, down, here, there) for there in range(4)) for here in range(4))
                         for down in (0, 1)) for up in (0, 1))
     around_bits, squares_of, spread, shifted, inside = AROUND_BITS, _SQUARES_OF, _SPREAD, _SHIFTED, _INSIDE
-    neighbour_bits, swaps, moves_of, builds_of = _NEIGHBOUR_BITS, _SWAPS, _Steps("move"), _Steps("build")
+    neighbour_bits, swaps, moves_of, builds_of = NEIGHBOUR_BITS, _SWAPS, _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
@@ -495,11 +493,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
             groups.append(alternative)
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(counts, index)  # (a group without a turn ends where the one before does)
-        worker, plain, *alternative = groups[entry]
-        if entry:
-            index -= counts[entry - 1]
+        (worker, plain, *alternative), index = _drawn(counts, groups, total, rng)
         origin, builds, moves = positions[worker], builds_of[worker], moves_of[worker]
         here = heights[origin]
         free = open_ | SQUARE_BITS[origin]

@@ -63,9 +63,9 @@ from collections.abc import Callable, Iterator
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
-from ..model.state import BIT_AT, GameState, apply_events
-from .bits import level_bits
+from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
+from ..model.state import GameState, apply_events
+from .bits import free_bits, level_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares
 
@@ -156,10 +156,7 @@ class _Pick:
         """What the counts read of where the workers stand: the free squares, the squares no
         build may go on, the slide's reach from each square (found as needed)."""
         st = self.st
-        taken = st.dome_bits
-        for square in st.worker_pos:
-            taken |= BIT_AT[square]
-        self.all_free = ALL_BITS ^ taken
+        self.all_free = free_bits(st)
         self.no_build = self.squares_of(self.rules.build_bans, -1, -1) if self.rules.build_bans else 0
         self.onward: dict[int, int] = {}
 

@@ -21,17 +21,13 @@ from random import Random
 
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.board import BEYOND, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST
 from ..model.state import GameState, TurnRecord
 from .bits import free_bits
 from .plain import A_MOVE, A_WIN, _turn_pairs
 
-#: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
-#: order of NEIGHBOURS[s]: what the loop reads per move, in one unpacking.
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
 SIMPLE = frozenset(("move", "force", "build"))
-
-NEIGHBOUR_BITS = tuple(tuple((to, SQUARE_BITS[to], AROUND_BITS[to]) for to in NEIGHBOURS[s]) for s in SQUARES)
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
 Playout = Callable[[GameState, Sequence[Random], int, list], None]
@@ -48,8 +44,9 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     `inline_options[seat]`: its move options into an opponent's space, (same or lower, the
     forced worker goes to the vacated space) as plain._Moves.options, tried in order.
     `forbidden(state, team)`: whether other seats' powers forbid moving up and down this turn,
-    or None when no power forbids anything. `other_turn(state, seat, rng)`: play the seat's
-    random turn in place, passing the turn on, and return it (None: it has none).
+    or None when no power forbids anything. `other_turn(state, seat, rng)`: play the random
+    turn of a seat with neither an inline turn nor a picker in place, without passing the turn
+    on, and return it (None: it has none).
     `winning_turn(state, seat, steps)`: play a winning turn drawn here. `pickers[seat]`: the
     counting picker of a seat not played inline (counted.py's Picker), whose turn the loop
     draws and, when its events are only moves, forces and builds, plays itself, as

@@ -52,6 +52,10 @@ ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEI
 #: ALL_BITS: every square.
 AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in NEIGHBOURS)
 SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
+#: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
+#: order of NEIGHBOURS[s]: what the counting loops read per move, in one unpacking.
+NEIGHBOUR_BITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((n, SQUARE_BITS[n], AROUND_BITS[n]) for n in NEIGHBOURS[s]) for s in SQUARES)
 ALL_BITS = (1 << len(SQUARES)) - 1
 
 
