@@ -66,6 +66,7 @@ from ..engine.actions import actions
 from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState, apply_events
 from .bits import free_bits, level_bits
+from .masked_lean import LeanMaskedTurn, lean_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares
 
@@ -74,9 +75,10 @@ NO_LEVELS = (0, 0, 0, 0)
 Force = tuple[int, int, int]
 
 
-def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedTurn | None:
+def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedTurn | LeanMaskedTurn | None:
     """The counting picker of a plain turn with the parts above, or None for another turn (or a
-    seat with a move option into an opponent's space or a dome option: plain_picker's).
+    seat with a move option into an opponent's space or a dome option: plain_picker's); its lean
+    form (masked_lean.py) where the seat's parts are only masks of squares.
     `turn_end` (Engine._turn_end): the events the seat's automatic end-of-turn steps add to a
     turn, run on a copy of the state after it."""
     if rules.turn_ends and turn_end is None:
@@ -84,7 +86,7 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedT
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
             or rules.build_options or not rules.extended or rules.moves_again is not None:
         return None  # (moves again: repeated.py's)
-    return MaskedTurn(rules, turn_end)
+    return lean_picker(rules) or MaskedTurn(rules, turn_end)
 
 
 class MaskedTurn:
