@@ -304,7 +304,8 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 # Mortal's, bound by the card): pinned, so that no seat drifts back to the listed path unseen.
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
-           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A"}
+           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A",
+           "Ares": "A"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -425,3 +426,40 @@ def test_the_levels_as_bits_are_the_squares_of_each_height() -> None:
         for square, height in enumerate(heights):
             assert [levels[level] >> square & 1 for level in range(4)] == [int(level == height) for level in range(4)]
         assert levels[0] | levels[1] | levels[2] | levels[3] == (1 << 25) - 1
+
+
+def test_neighbouring_pairs_count_each_square_s_neighbours() -> None:
+    """board.neighbouring_pairs counts by shifts what a loop over the squares counts."""
+    from santorini.interpreter.model.board import AROUND_BITS, neighbouring_pairs
+
+    rng = random.Random(9)
+    full = (1 << 25) - 1
+    assert neighbouring_pairs(1 << 0, full) == 3 and neighbouring_pairs(1 << 12, full) == 8  # a1, c3
+    assert neighbouring_pairs(1 << 4, full) == 3 and neighbouring_pairs(1 << 20, 1 << 15 | 1 << 16) == 2  # e1; a5
+    assert neighbouring_pairs(1 << 4, 1 << 5) == 0  # e1 and a2 are not neighbours (no wrap)
+    for _ in range(500):
+        squares, others = rng.getrandbits(25), rng.getrandbits(25)
+        assert neighbouring_pairs(squares, others) == sum(
+            (others & AROUND_BITS[s]).bit_count() for s in range(25) if squares >> s & 1)
+
+
+def test_the_unmoved_worker_removes_a_block_and_an_undone_build_is_one_outcome() -> None:
+    """Ares: 'you may remove an unoccupied block (not dome) neighboring your unmoved worker'.
+    A1 moves a1 -> a2 and builds on a1, b1, b2, a3 or b3; A2 (unmoved, on c1) may then take a
+    block from b1 (level 1). d1 holds a block under B1 (occupied) and d2 a dome: neither may be
+    taken. By hand: 5 builds alone, 4 builds with the removal from b1, and the build on b1 taken
+    off again, which leaves the board as it was; so does a build on b2 taken off (b2 is next
+    to c1 too), the same outcome, counted once: 10 turns."""
+    fast, generic, state = position(("Ares", "Mortal"), {"A1": "a1", "B1": "d1", "A2": "c1", "B2": "e5"},
+                                    {"b1": 1, "d1": 1, "d2": 3}, domes=("d2",), to_move=0)
+    from santorini.interpreter.fast.removal import RemovalAfterTurn
+    assert isinstance(fast.pickers[0], RemovalAfterTurn)
+    turns = agree(fast, generic, state)
+    to_a2 = [t for t in turns if t.startswith("A1 a2 ")]
+    builds = ["a1", "b1", "b2", "a3", "b3"]
+    assert sorted(to_a2) == sorted([f"A1 a2 {b}" for b in builds] + [f"A1 a2 {b} unbuild:b1" for b in builds]), to_a2
+    assert not any("unbuild:d1" in t or "unbuild:d2" in t for t in turns)  # occupied, a dome
+    # the undone pairs: only the first (b1, then b1) stands for them all
+    assert "A1 a2 b2 unbuild:b2" not in turns and "A1 a2 b1 unbuild:b1" in turns
+    # A2 moving leaves A1 unmoved, whose neighbours (a2, b1, b2) are the removal's squares then
+    assert any(t.startswith("A2 ") and t.endswith("unbuild:b1") for t in turns)

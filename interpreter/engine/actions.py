@@ -8,7 +8,7 @@ from ..model.board import SQUARES
 #: 32 workers is 8 seats of 4; a game with more workers makes its own (see `actions`).
 _TABLE_WORKERS = 32
 _ACTIONS = {verb: tuple(tuple((verb, w, s) for s in SQUARES) for w in range(_TABLE_WORKERS))
-            for verb in ("move", "build", "dome")}
+            for verb in ("move", "build", "dome", "unbuild")}
 
 
 def actions(verb: str, worker: int) -> tuple[tuple, ...]:

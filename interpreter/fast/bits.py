@@ -32,19 +32,28 @@ SquareBits = Callable[[GameState, int, int, tuple[int, ...]], int]
 PERIMETER_BITS = sum(1 << s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
 
 
-def _level_digits(level: int) -> bytes:
-    """A table for bytes.translate: a height to the digit '1' where it is `level`, else '0'."""
-    return bytes.maketrans(bytes(range(4)), bytes(ord("1") if height == level else ord("0") for height in range(4)))
+def level_digits(levels: frozenset[int]) -> bytes:
+    """A table for bytes.translate: a height to the digit '1' where it is one of `levels`, else
+    '0'; `int(height_digits(heights).translate(table), 2)` is then those squares as bits."""
+    return bytes.maketrans(bytes(range(4)), bytes(ord("1") if height in levels else ord("0") for height in range(4)))
 
 
-_DIGITS_1, _DIGITS_2, _DIGITS_3 = (_level_digits(level) for level in (1, 2, 3))
+def height_digits(heights: list[int]) -> bytes:
+    """The heights as bytes, square 24 first (the most significant digit of a number in base 2)."""
+    return bytes(heights)[::-1]
+
+
+_DIGITS_1, _DIGITS_2, _DIGITS_3 = (level_digits(frozenset((level,))) for level in (1, 2, 3))
+#: Tables for the squares that hold a block (or a dome on one), and those below level 3.
+ON_A_BLOCK = level_digits(frozenset((1, 2, 3)))
+BELOW_LEVEL_3 = level_digits(frozenset((0, 1, 2)))
 
 
 def level_bits(heights: list[int]) -> tuple[int, int, int, int]:
     """The squares of each height, as bits: levels[h] (level 0 is what the others leave). Read
-    as binary digits, square 24 first, by C loops (bytes.translate, int): a third faster than a
-    loop over the squares, and every masked draw that reads levels makes it."""
-    digits = bytes(heights)[::-1]
+    as binary digits by C loops (bytes.translate, int): a third faster than a loop over the
+    squares, and every masked draw that reads levels makes it."""
+    digits = height_digits(heights)
     one, two, three = int(digits.translate(_DIGITS_1), 2), int(digits.translate(_DIGITS_2), 2), \
         int(digits.translate(_DIGITS_3), 2)
     return ALL_BITS ^ (one | two | three), one, two, three

@@ -67,6 +67,7 @@ from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState, apply_events
 from .bits import free_bits, level_bits
 from .masked_lean import LeanMaskedTurn, lean_picker
+from .removal import RemovalAfterTurn, removal_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares
 
@@ -75,12 +76,14 @@ NO_LEVELS = (0, 0, 0, 0)
 Force = tuple[int, int, int]
 
 
-def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedTurn | LeanMaskedTurn | None:
+def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedTurn | LeanMaskedTurn | RemovalAfterTurn | None:
     """The counting picker of a plain turn with the parts above, or None for another turn (or a
     seat with a move option into an opponent's space or a dome option: plain_picker's); its lean
     form (masked_lean.py) where the seat's parts are only masks of squares.
     `turn_end` (Engine._turn_end): the events the seat's automatic end-of-turn steps add to a
     turn, run on a copy of the state after it."""
+    if rules.unmoved_removes:
+        return removal_picker(rules)  # (removal.py's, alone)
     if rules.turn_ends and turn_end is None:
         return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \

@@ -18,14 +18,13 @@ generic chain.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS
+from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
-from .bits import free_bits
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .bits import free_bits, level_bits
+from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules
 
 NO_LEVELS = (0, 0, 0, 0)
@@ -52,20 +51,16 @@ class RepeatedMoves:
         onward = self.again.squares(st, -1, -1, NO_LEVELS)  # (squares of the board's edge: no level read)
         free = free_bits(st)
         positions, heights = st.worker_pos, st.heights
+        reached = self._reached(kinds, level_bits(heights))
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)
         returned = 0  # the builds of the workers so far that can come back to their own squares
         for worker in st.members.get(team, ()):
             origin = positions[worker]
             if origin < 0:
                 continue
-            ends, wins = self.reach(heights, origin, kinds, free | SQUARE_BITS[origin], onward)
+            ends, wins = self.reach(heights, origin, reached, free | SQUARE_BITS[origin], onward)
             open_ = free | SQUARE_BITS[origin]
-            size = wins.bit_count()
-            square_bits = ends
-            while square_bits:
-                low = square_bits & -square_bits
-                size += (open_ & AROUND_BITS[low.bit_length() - 1]).bit_count()
-                square_bits ^= low
+            size = wins.bit_count() + neighbouring_pairs(ends, open_)  # (a win, or the builds around an end)
             met = returned
             if ends >> origin & 1:  # back on its own square: builds an earlier worker's return made
                 home = free & AROUND_BITS[origin]
@@ -85,85 +80,101 @@ class RepeatedMoves:
         raise AssertionError("the draw is below the total")  # pragma: no cover
 
     @staticmethod
-    def reach(heights: list[int], origin: int, kinds: tuple, open_: int, onward: int) -> tuple[int, int]:
+    def reach(heights: list[int], origin: int, reached: list[tuple[int, int]], open_: int,
+              onward: int) -> tuple[int, int]:
         """(the squares the worker can end a non-winning move on, the squares a move of it wins
-        on), as bits: from its square, and on from each square of `onward` it arrives on."""
+        on), as bits: from its square, and on from each square of `onward` it arrives on. A flood
+        of bits: from each square explored, its open neighbours of the levels a move from its
+        own level reaches (`reached`, by level: `_reached`)."""
         ends = wins = 0
-        explored = 0
-        stack = [origin]
-        while stack:
-            here = stack.pop()
-            kind_of = kinds[heights[here]]
-            for to in NEIGHBOURS[here]:
-                if not open_ >> to & 1:
-                    continue
-                kind = kind_of[heights[to]]
-                if kind == A_WIN:
-                    wins |= SQUARE_BITS[to]
-                elif kind == A_MOVE:
-                    ends |= SQUARE_BITS[to]
-                    if onward >> to & 1 and not explored >> to & 1:
-                        explored |= SQUARE_BITS[to]
-                        stack.append(to)
+        frontier, explored = SQUARE_BITS[origin], 0
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            here = low.bit_length() - 1
+            moves_to, wins_to = reached[heights[here]]
+            around = open_ & AROUND_BITS[here]
+            wins |= around & wins_to
+            arrived = around & moves_to
+            ends |= arrived
+            new = arrived & onward & ~explored
+            explored |= new
+            frontier |= new
         return ends, wins
+
+    @staticmethod
+    def _reached(kinds: tuple, levels: tuple[int, ...]) -> list[tuple[int, int]]:
+        """For a move from each level: (the squares of the levels it moves to, of those it wins on)."""
+        reached = []
+        for kind_of in kinds:
+            moves_to = wins_to = 0
+            for there, kind in enumerate(kind_of):
+                if kind == A_MOVE:
+                    moves_to |= levels[there]
+                elif kind == A_WIN:
+                    wins_to |= levels[there]
+            reached.append((moves_to, wins_to))
+        return reached
 
     def decode(self, st: GameState, worker: int, index: int, kinds: tuple, free: int, onward: int,
                met: int) -> tuple:
         """The worker's `index`-th turn in the chain's order: (steps, events), events None for a
         win (the engine plays it)."""
         heights, origin = st.heights, st.worker_pos[worker]
-        open_ = free | SQUARE_BITS[origin]
-        for path, build in _walk(heights, origin, kinds, open_, onward, free, met):
-            if not index:
-                moves = actions("move", worker)
-                steps = tuple(moves[to] for to in path)
-                if build < 0:
-                    return steps, None
-                events, here = [], origin
-                for to in path:
-                    events.append(("move", worker, here, to, heights[here], heights[to]))
-                    here = to
-                events.append(build_event(worker, build, heights[build]))
-                return (*steps, actions("build", worker)[build]), tuple(events)
-            index -= 1
-        raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
+        path, build = _nth_outcome(heights, origin, kinds, free | SQUARE_BITS[origin], onward, met, index)
+        moves = actions("move", worker)
+        steps = tuple(moves[to] for to in path)
+        if build < 0:
+            return steps, None
+        events, here = [], origin
+        for to in path:
+            events.append(("move", worker, here, to, heights[here], heights[to]))
+            here = to
+        events.append(build_event(worker, build, heights[build]))
+        return (*steps, actions("build", worker)[build]), tuple(events)
 
 
-def _walk(heights: list[int], origin: int, kinds: tuple, open_: int, onward: int, free: int,
-          met: int) -> Iterator[tuple[tuple[int, ...], int]]:
-    """(the squares moved to, the square built on, or -1 for a win) of each distinct outcome of
-    one worker, in the step chain's order. `met`: builds around the worker's own square that an
-    earlier worker's return has made already."""
-    visited: set[int] = set()  # squares of `onward` arrived on: explored once (the chain's _first_visit)
-    ended: set[int] = set()  # squares whose builds are out already
-    won: set[int] = set()
+def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onward: int, met: int,
+                 index: int) -> tuple[tuple[int, ...], int]:
+    """(the squares moved to, the square built on, or -1 for a win) of one worker's `index`-th
+    distinct outcome, in the step chain's order: depth first from its square, at each move the
+    builds around the square arrived on (the first time it is arrived on), then the moves on
+    from it (a square of `onward`, explored the first time: the chain's _first_visit); a winning
+    square once. A square's builds are skipped by their count, not one by one. `met`: builds
+    around the worker's own square that an earlier worker's return has made already."""
+    visited = ended = won = 0
+    left = index
 
-    def builds(end: int, path: tuple) -> Iterator[tuple[tuple[int, ...], int]]:
-        if end in ended:
-            return
-        ended.add(end)
-        skip = met if end == origin else 0
-        for square in NEIGHBOURS[end]:
-            if open_ >> square & 1 and not skip >> square & 1:
-                yield path, square
-
-    def moves_on(here: int, path: tuple) -> Iterator[tuple[tuple[int, ...], int]]:
+    def moves_on(here: int, path: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
+        nonlocal visited, ended, won, left
         kind_of = kinds[heights[here]]
         for to in NEIGHBOURS[here]:
             if not open_ >> to & 1:
                 continue
             kind = kind_of[heights[to]]
+            bit = SQUARE_BITS[to]
             if kind == A_WIN:
-                if to not in won:
-                    won.add(to)
-                    yield (*path, to), -1
+                if not won & bit:
+                    won |= bit
+                    if not left:
+                        return (*path, to), -1
+                    left -= 1
             elif kind == A_MOVE:
-                yield from arrive(to, (*path, to))
+                if not ended & bit:
+                    ended |= bit
+                    squares = open_ & AROUND_BITS[to] & ~(met if to == origin else 0)
+                    size = squares.bit_count()
+                    if left < size:
+                        return (*path, to), nth_free(to, squares, left)
+                    left -= size
+                if onward & bit and not visited & bit:
+                    visited |= bit
+                    found = moves_on(to, (*path, to))
+                    if found is not None:
+                        return found
+        return None
 
-    def arrive(here: int, path: tuple) -> Iterator[tuple[tuple[int, ...], int]]:
-        yield from builds(here, path)
-        if onward >> here & 1 and here not in visited:
-            visited.add(here)
-            yield from moves_on(here, path)
-
-    yield from moves_on(origin, ())
+    found = moves_on(origin, ())
+    if found is None:
+        raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
+    return found

@@ -6,7 +6,8 @@ and then for parts that other cards add to it and that can be read as squares (b
 read a small record of a seat's rules, `FastRules`, in their own terms (a climb limit, move
 options into an opponent's space, a dome at any level, follow-ups, a few step constraints; and,
 for masked.py alone, the `extended` parts: bans, vetoes, obligations and slides of other seats,
-move options with their own climb, other wins, automatic end-of-turn steps). `fast_rules` builds that record from a seat's
+move options with their own climb, other wins, automatic end-of-turn steps, and the unmoved
+workers' removal of a block, which removal.py counts). `fast_rules` builds that record from a seat's
 typed rules only when every part of them is in the tables below; a seat with any other part, or
 bound by another seat's part not listed here, gets None and runs on the generic step chain.
 A new part of the language is therefore never handled by a fast path until someone adds it here,
@@ -139,6 +140,9 @@ class FastRules:
     move_ways: list[MoveWay] = field(default_factory=list)
     #: A build option 'may build a block under itself'.
     build_under: bool = False
+    #: The end of the turn 'your unmoved worker may remove a block from an unoccupied neighboring
+    #: space' (removal.py counts this turn).
+    unmoved_removes: bool = False
 
     @property
     def extended(self) -> bool:
@@ -146,7 +150,8 @@ class FastRules:
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
-                    or self.force_before or self.second_build is not None or self.moves_again is not None)
+                    or self.force_before or self.second_build is not None or self.moves_again is not None
+                    or self.unmoved_removes)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -157,7 +162,7 @@ class FastRules:
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
-            or self.second_build is not None or self.moves_again is not None))
+            or self.second_build is not None or self.moves_again is not None or self.unmoved_removes))
 
     @property
     def beyond_moves_again(self) -> bool:
@@ -338,7 +343,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     bans = _bans(rules, others)
     if bans is None or rules.lose_when_stuck is False:
         return None
-    if rules.turn_starts or not all(_automatic_end(step) for step in rules.turn_ends):
+    unmoved_removes = len(rules.turn_ends) == 1 and _unmoved_removes(rules.turn_ends[0])
+    if rules.turn_starts or not (unmoved_removes or all(_automatic_end(step) for step in rules.turn_ends)):
         return None
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
@@ -449,13 +455,16 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None  # facts of a turn with several moves are not the board's: the chain keys them
     if second_build is not None and board_wins:
         return None  # (a first build that completes the winning tower ends the turn: no pair)
+    if unmoved_removes and board_wins:
+        return None  # (a removal may undo the tower a build completed: removal.py counts no board)
     move_bans, build_bans, vetoes = bans
     move_bans = move_bans + obliged[0]
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
-                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends), dome_sex=dome_sex,
+                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends) and not unmoved_removes,
+                     unmoved_removes=unmoved_removes, dome_sex=dome_sex,
                      force_before=force_before, second_build=second_build, moves_again=moves_again,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
@@ -465,6 +474,15 @@ def _automatic_end(step: Step) -> bool:
     makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
     where they are, so that the turns' outcomes stay as many and as distinct."""
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+
+
+def _unmoved_removes(step: Step) -> bool:
+    """The end of the turn 'your unmoved worker may remove a block from an unoccupied neighboring
+    space', exactly: once, by choice, with nothing else to it."""
+    return (step.verb is Verb.REMOVE and step.piece is Piece.BLOCK and step.modality is Modality.MAY
+            and step.actor == WorkerSelector(Role.UNMOVED, Owner.YOURS) and step.repeat == ONCE
+            and step.destination == NEIGHBOURING_UNOCCUPIED and not (step.filters or step.effects or step.cost)
+            and step.target is None and step.guard is None and step.token is None and step.per_game is None)
 
 
 def _moves_again(rules: SeatRules, followup: object) -> Squares | None:
