@@ -305,7 +305,7 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
            "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A",
-           "Ares": "A"}
+           "Ares": "A", "Jason": "A", "Castor & Pollux": "A"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -463,3 +463,100 @@ def test_the_unmoved_worker_removes_a_block_and_an_undone_build_is_one_outcome()
     assert "A1 a2 b2 unbuild:b2" not in turns and "A1 a2 b1 unbuild:b1" in turns
     # A2 moving leaves A1 unmoved, whose neighbours (a2, b1, b2) are the removal's squares then
     assert any(t.startswith("A2 ") and t.endswith("unbuild:b1") for t in turns)
+
+
+def test_a_worker_placed_from_the_card_once_then_moves_and_builds() -> None:
+    """Jason: 'Alternative Turn: once, place your extra worker on an unoccupied ground-level
+    perimeter space. Then move and build with this worker.' Every perimeter space is on level 1
+    but a1, so A3 may enter on a1 alone; from there it may move to a2 or b1 (level 1), not to b2
+    (level 2). By hand: from a2 it builds on a1 (which it left), b1, b2, a3 or b3; from b1 on a1,
+    c1, a2 or b2 (A2 stands on c2): 9 placed turns, after the plain ones. Once taken, the card's
+    mark forbids it for the rest of the game."""
+    perimeter = [name for name in (f"{c}{r}" for c in "abcde" for r in "12345")
+                 if name[0] in "ae" or name[1] in "15"]
+    heights = {name: 1 for name in perimeter if name != "a1"} | {"b2": 2}
+    game, generic = games("bga", ("Jason", "Mortal"))
+    game = game.restart()
+    from santorini.interpreter.games.game import end_of_setup, place_workers
+    place_workers(game, 0, [parse_square("c3"), parse_square("c2")])
+    place_workers(game, 1, [parse_square("d4"), parse_square("b4")])
+    end_of_setup(game)
+    state = game.state
+    for name, height in heights.items():
+        state.set_height(parse_square(name), height)
+    state.to_move = 0
+    from santorini.interpreter.fast.reserve import ReserveTurnPicker
+    fast = game.engine
+    assert isinstance(fast.pickers[0], ReserveTurnPicker)
+    problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
+    assert problem is None, problem
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    placed = [t for t in turns if t.startswith("use ")]
+    assert turns.index(placed[0]) == len(turns) - len(placed)  # after every plain turn
+    expected = [f"use Jason; place A3 a1; move A3 a2; build A3 {b}" for b in ("a1", "b1", "b2", "a3", "b3")] + \
+               [f"use Jason; place A3 a1; move A3 b1; build A3 {b}" for b in ("a1", "c1", "a2", "b2")]
+    assert sorted(placed) == sorted(expected), placed
+    after = fast.play(state, generic.turns(state)[turns.index(placed[0])])
+    after = fast.play(after, generic.turns(after)[0])  # the Mortal's reply
+    assert after.to_move == 0 and not any(steps[0][0] == "use" for steps in generic.turns(after))
+    assert disagreement(fast, generic, after, seeds=[1]) is None
+    # the mark alone forbids it: with the worker back on the card, still no placed turn
+    placed_worker = after.members[after.seats[0].team][2]  # A3
+    assert after.worker_pos[placed_worker] >= 0
+    after.lift(placed_worker)
+    after.reserve.add(placed_worker)
+    after.set_height(parse_square("a1"), 0)  # (its first build went there: a place again)
+    assert not after.blocked[parse_square("a1")]
+    assert not any(steps[0][0] == "use" for steps in generic.turns(after))
+    assert disagreement(fast, generic, after, seeds=[1]) is None
+
+
+def test_each_worker_moves_or_each_builds_with_workers_alike() -> None:
+    """Castor & Pollux: 'Alternative Turn: move with all of your workers, do not build' and 'do not
+    move, build with all of your workers', after the plain turn. A1 on a1 may go to a2, b1, b2; A2
+    on c1 to b1, b2, c2 (domes on d1, d2, a3, b3, c3). By hand: the plain turn has 3 + 4 + 4
+    turns of A1 and 4 + 4 + 4 of A2 (23). Moving both leaves two of those squares taken, a set:
+    A1 and A2 are alike, so A1 on b1 and A2 on b2 is A1 on b2 and A2 on b1; the sets are {a2 b1},
+    {a2 b2}, {a2 c2}, {b1 b2}, {b1 c2}, {b2 c2} (6). Building with both puts a piece around a1
+    and one around c1: 3 x 3 pairs, {b1 b2} once, b1 twice and b2 twice allowed (8). 37 turns."""
+    fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c1", "B2": "e4"},
+                                    {}, domes=("d1", "d2", "a3", "b3", "c3"), to_move=0)
+    from santorini.interpreter.fast.every import EveryWorkerTurns
+    assert isinstance(fast.pickers[0], EveryWorkerTurns)
+    agree(fast, generic, state)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    assert len(turns) == 37, turns
+    both_moved = [t for t in turns if t.count("move") == 2]
+    squares = sorted(" ".join(sorted(part.split()[-1] for part in t.split("; "))) for t in both_moved)
+    assert squares == ["a2 b1", "a2 b2", "a2 c2", "b1 b2", "b1 c2", "b2 c2"], squares
+    both_built = [t for t in turns if t.count("build") == 2]
+    built = sorted(" ".join(sorted(part.split()[-1] for part in t.split("; "))) for t in both_built)
+    assert built == ["a2 b1", "a2 b2", "a2 c2", "b1 b1", "b1 b2", "b1 c2", "b2 b2", "b2 c2"], built
+    assert not any("build" in t and t.startswith("move") and t.count("move") == 2 for t in turns)  # no build after both move
+
+
+def test_each_worker_moves_a_win_that_leaves_a_plain_win_s_board_is_one_outcome() -> None:
+    """Castor & Pollux, alike workers: A1 on c3 (level 3) moves to d4 (level 3, no win); A2 on d3
+    (level 2) then moves up onto c3: a win, with A1 on d4 and A2 on c3. The plain turn's win of
+    A2 moving up onto d4 leaves the same board (A2 on d4, A1 on c3): one outcome, the plain one."""
+    heights = {"a1": 0, "c3": 3, "d3": 2, "d4": 3}
+    fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "c3", "B1": "a5", "A2": "d3", "B2": "a4"},
+                                    heights, to_move=0)
+    agree(fast, generic, state)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    assert "move A2 d4" in turns and "move A1 d4; move A2 c3" not in turns
+    assert "move A2 c3" not in turns  # (c3 is A1's: the plain turn cannot go there)
+
+
+def test_each_worker_moves_or_builds_with_one_worker_left_or_none() -> None:
+    """Castor & Pollux with one worker left (another power removed the other): A1 on a1 (domes
+    on a3, b3, c3, c1, c2) may go to a2, b1, b2. By hand: the plain turn moves to a2 and builds on
+    a1, b1 or b2; to b1, on a1, a2 or b2; to b2, on a1, a2 or b1 (9); 'each of your workers moves'
+    is A1's move alone (3), and '... builds' its build alone, on a2, b1 or b2 (3): 15. With no
+    worker left, no turn."""
+    fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "B2": "e4"},
+                                    {}, domes=("a3", "b3", "c3", "c1", "c2"), to_move=0)
+    turns = agree(fast, generic, state)
+    assert len(turns) == 15, turns
+    fast, generic, state = position(("Castor & Pollux", "Mortal"), {"B1": "e5", "B2": "e4"}, {}, to_move=0)
+    assert generic.turns(state) == [] and fast.random_turn(state, random.Random(1)) is None

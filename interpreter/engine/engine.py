@@ -35,6 +35,7 @@ from ..fast.known_turns import KnownTurnPlayer
 from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
 from ..fast.masked import masked_picker
 from ..fast.repeated import repeated_picker
+from ..fast.walks import walks_picker
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
@@ -125,7 +126,8 @@ class Engine:
                           masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None))
                          if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
-                         or counted_picker(shape)) if shape else None for seat, shape in enumerate(shapes)]
+                         or counted_picker(shape) or walks_picker(shape)) if shape else None
+                        for seat, shape in enumerate(shapes)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
         inline = [inline_turn(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
@@ -601,7 +603,7 @@ class Engine:
             state.history.append(TurnRecord((seat, tuple(steps), events)))
             state.winner = winner
             return winner is not None
-        if len(events) == 2:  # a move and a build (the commonest turn)
+        if len(events) == 2 and events[0][0] == "move" and events[1][0] == "build":  # (the commonest turn)
             (_, worker, _, to, _, _), (_, _, square, height, dome) = events
             state.relocate(worker, to)
             if dome:

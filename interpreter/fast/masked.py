@@ -66,17 +66,26 @@ from ..engine.actions import actions
 from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState, apply_events
 from .bits import free_bits, level_bits
-from .masked_lean import LeanMaskedTurn, lean_picker
-from .removal import RemovalAfterTurn, removal_picker
+from .counted import Picker
+from .every import every_picker
+from .masked_lean import lean_picker
+from .removal import removal_picker
+from .reserve import reserve_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
-from .shape import FastRules, Squares
+from .shape import FastRules, Squares, without
 
 NO_LEVELS = (0, 0, 0, 0)
 #: A force made before the move: (the forced worker, the square it leaves, the square it goes to).
 Force = tuple[int, int, int]
 
 
-def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedTurn | LeanMaskedTurn | RemovalAfterTurn | None:
+#: The parts of FastRules this module counts (a seat with any other extended part is refused).
+MASKED_PARTS = frozenset(("move_bans", "build_bans", "win_vetoes", "win_squares", "preferred_moves", "removes_beyond",
+                          "slides", "unmoved_build", "turn_ends", "dome_sex", "force_before", "second_build",
+                          "tower_wins", "move_ways", "build_under"))
+
+
+def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker | None:
     """The counting picker of a plain turn with the parts above, or None for another turn (or a
     seat with a move option into an opponent's space or a dome option: plain_picker's); its lean
     form (masked_lean.py) where the seat's parts are only masks of squares.
@@ -84,11 +93,15 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> MaskedT
     turn, run on a copy of the state after it."""
     if rules.unmoved_removes:
         return removal_picker(rules)  # (removal.py's, alone)
+    if rules.reserve_turn is not None:
+        return reserve_picker(rules)  # (reserve.py's, alone)
+    if rules.each_worker:
+        return every_picker(rules)  # (every.py's, alone)
     if rules.turn_ends and turn_end is None:
         return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
-            or rules.build_options or not rules.extended or rules.moves_again is not None:
-        return None  # (moves again: repeated.py's)
+            or rules.build_options or not rules.extended or without(rules, MASKED_PARTS).extended:
+        return None  # (a part that another picker counts, or none: moves again is repeated.py's)
     return lean_picker(rules) or MaskedTurn(rules, turn_end)
 
 

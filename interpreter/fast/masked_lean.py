@@ -17,7 +17,6 @@ seats take the lean form.
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_right
 from random import Random
 
@@ -26,7 +25,7 @@ from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import free_bits, level_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
-from .shape import FastRules, Squares
+from .shape import FastRules, Squares, without
 
 NO_LEVELS = (0, 0, 0, 0)
 
@@ -43,8 +42,7 @@ def lean_picker(rules: FastRules) -> LeanMaskedTurn | None:
         return None
     if any(way.over_worker or way.once for way in rules.move_ways):
         return None
-    bare = dataclasses.replace(rules, **{name: type(getattr(rules, name))() for name in LEAN_PARTS})
-    if bare.extended:  # (the same turn without the lean parts: nothing else may be left)
+    if without(rules, LEAN_PARTS).extended:  # (the same turn without the lean parts: nothing else may be left)
         return None
     return LeanMaskedTurn(rules)
 

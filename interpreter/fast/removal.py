@@ -26,7 +26,6 @@ for it, counted by hand.
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_right
 from random import Random
 
@@ -35,7 +34,7 @@ from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import BELOW_LEVEL_3, ON_A_BLOCK, free_bits, height_digits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
-from .shape import FastRules
+from .shape import FastRules, without
 
 
 def removal_picker(rules: FastRules) -> RemovalAfterTurn | None:
@@ -44,7 +43,7 @@ def removal_picker(rules: FastRules) -> RemovalAfterTurn | None:
     if not rules.unmoved_removes or len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) \
             or rules.move_options or rules.build_options:
         return None
-    if dataclasses.replace(rules, unmoved_removes=False).extended:
+    if without(rules, frozenset(("unmoved_removes",))).extended:
         return None
     return RemovalAfterTurn(rules)
 

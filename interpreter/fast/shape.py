@@ -93,6 +93,17 @@ class MoveWay:
     once: str | None = None
 
 
+@dataclass(frozen=True)
+class ReserveTurn:
+    """'Once, place your extra worker on ... Then move and build with this worker': an announced
+    program, once per game (its `mark` on the card), whose worker waits on the card until then."""
+
+    name: str
+    mark: str
+    #: Where the worker may be placed (and the step's own filters: 'ground-level').
+    squares: Squares
+
+
 @dataclass
 class FastRules:
     climb: int
@@ -143,6 +154,12 @@ class FastRules:
     #: The end of the turn 'your unmoved worker may remove a block from an unoccupied neighboring
     #: space' (removal.py counts this turn).
     unmoved_removes: bool = False
+    #: A once-per-game program that places a worker from the card, then moves and builds with it
+    #: (reserve.py counts this turn with the plain one).
+    reserve_turn: ReserveTurn | None = None
+    #: Programs after the plain one, in order, of one step 'each of your workers moves' ('move')
+    #: or 'each of your workers builds' ('build') (every.py counts these turns with the plain one).
+    each_worker: tuple[str, ...] = ()
 
     @property
     def extended(self) -> bool:
@@ -151,7 +168,7 @@ class FastRules:
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
                     or self.force_before or self.second_build is not None or self.moves_again is not None
-                    or self.unmoved_removes)
+                    or self.unmoved_removes or self.reserve_turn is not None or bool(self.each_worker))
 
     @property
     def beyond_climbs(self) -> bool:
@@ -162,7 +179,8 @@ class FastRules:
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
-            or self.second_build is not None or self.moves_again is not None or self.unmoved_removes))
+            or self.second_build is not None or self.moves_again is not None or self.unmoved_removes
+            or self.reserve_turn is not None or bool(self.each_worker)))
 
     @property
     def beyond_moves_again(self) -> bool:
@@ -175,6 +193,14 @@ class FastRules:
             rule.reads_levels for rule in (
             *self.move_bans, *self.build_bans, *self.win_vetoes, *self.win_squares, *self.preferred_moves,
             *self.slides))
+
+
+def without(rules: FastRules, parts: frozenset[str]) -> FastRules:
+    """`rules` with the named extended parts taken out (set to their defaults): what a fast path
+    that knows those parts checks is left, `.extended` telling whether it knows them all."""
+    defaults = {f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
+                for f in dataclasses.fields(FastRules) if f.name in parts}
+    return dataclasses.replace(rules, **defaults)
 
 
 def win_table(wins: list[tuple[str, int]]) -> tuple[tuple[bool, ...], ...]:
@@ -352,8 +378,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     obliged, slides = _obligations(rules, others), _slides(rules, others)
     if obliged is None or slides is None:
         return None
-    if any(_places_tokens(o) or _has_setup(o) for o in (rules, *others)):
+    if any(_places_tokens(o) for o in (rules, *others)):
         return None  # the fast paths see no tokens: neither their blocking nor their leaving when built on
+    # (another seat's workers waiting on its card change nothing in this seat's turn: once on the
+    # board, they are workers like the others)
     if any(p.binds is not Owner.OPPONENTS for p in rules.prohibitions):
         return None  # (the seat's own prohibitions bind only its opponents: not its own turn)
     move, build = rules.board.get(Verb.MOVE), rules.board.get(Verb.BUILD)
@@ -363,13 +391,22 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     if len(move.filters) != 1 or not isinstance(move.filters[0], LevelChange) or move.filters[0].op is not Compare.LE:
         return None
-    programs = []
+    programs, reserve_turn, each_worker = [], None, []
     for program in rules.programs:
+        every = _each_worker(program)
+        if every is not None and programs:
+            each_worker.append(every)
+            continue
         if program.once_per_game is not None:
-            return None
+            reserve_turn = _reserve_turn(rules, program) if reserve_turn is None else None
+            if reserve_turn is None:
+                return None
+            continue
         steps = [_step(step) for step in program.steps]
         if any(step is None for step in steps):
             return None
+        if each_worker:
+            return None  # (every.py counts them after one plain program)
         programs.append(Program(program.name, program.announced, tuple(steps)))
     followups, removes_beyond, force_before, second_build, moves_again = [], False, False, None, None
     for followup in rules.followups:
@@ -455,6 +492,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None  # facts of a turn with several moves are not the board's: the chain keys them
     if second_build is not None and board_wins:
         return None  # (a first build that completes the winning tower ends the turn: no pair)
+    if _has_setup(rules) and reserve_turn is None:
+        return None  # (workers on the card that enter by another way)
     if unmoved_removes and board_wins:
         return None  # (a removal may undo the tower a build completed: removal.py counts no board)
     move_bans, build_bans, vetoes = bans
@@ -464,7 +503,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
                      slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends) and not unmoved_removes,
-                     unmoved_removes=unmoved_removes, dome_sex=dome_sex,
+                     unmoved_removes=unmoved_removes, reserve_turn=reserve_turn, each_worker=tuple(each_worker),
+                     dome_sex=dome_sex,
                      force_before=force_before, second_build=second_build, moves_again=moves_again,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
@@ -474,6 +514,40 @@ def _automatic_end(step: Step) -> bool:
     makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
     where they are, so that the turns' outcomes stay as many and as distinct."""
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+
+
+def _reserve_turn(rules: SeatRules, program: object) -> ReserveTurn | None:
+    """The program 'once, place your extra worker on <squares>; then move and build with this
+    worker', announced, exactly; else None."""
+    steps = program.steps
+    if not program.announced or len(steps) != 3:
+        return None
+    place = steps[0]
+    if not (place.verb is Verb.PLACE and place.actor == WorkerSelector(Role.RESERVE, Owner.YOURS)
+            and place.modality is Modality.MUST and place.repeat == ONCE and place.destination is not None
+            and place.destination.region is Region.ANYWHERE and place.destination.ref is None
+            and not (place.effects or place.cost) and place.target is None and place.guard is None
+            and place.token is None and place.per_game is None):
+        return None
+    if (_step(steps[1]), _step(steps[2])) != (StepSpec("move", "that", False, False, ()),
+                                              StepSpec("build", "that", False, False, ())):
+        return None
+    squares = _as_squares(rules, Verb.MOVE, (*place.destination.filters, *place.filters))
+    return None if squares is None else ReserveTurn(program.name, program.once_per_game, squares)
+
+
+def _each_worker(program: object) -> str | None:
+    """'move' or 'build' for a program of one step 'each of your workers moves' ('... builds'),
+    not announced, with nothing else to it; else None."""
+    if program.announced or program.once_per_game is not None or len(program.steps) != 1:
+        return None
+    step = program.steps[0]
+    if step.verb not in (Verb.MOVE, Verb.BUILD) or step.actor != WorkerSelector(Role.EVERY, Owner.YOURS) \
+            or step.modality is not Modality.MUST or step.repeat != ONCE or step.destination is not None \
+            or step.piece is not Piece.NEXT or step.filters or step.effects or step.cost or step.target is not None \
+            or step.guard is not None or step.token is not None or step.per_game is not None or not step.can_win:
+        return None
+    return step.verb.value
 
 
 def _unmoved_removes(step: Step) -> bool:

@@ -1,0 +1,242 @@
+"""The walks on a level counted (fast/walks.py): 'if your workers do not move up or down, they
+may each move any number of times (even zero), and then either builds'.
+
+Positions made for the count: a corridor of one level, a corridor with a side square where the
+two workers can pass each other, a worker boxed in, workers that cannot walk at all, and random
+positions, flat or built up. On each the fast engine must agree with the generic chain
+(`disagreement`: outcomes, order, every index of the counted draw, the state after each turn),
+the count must be what is counted here by hand, and the turns must be what the text says: no
+walk goes up or down, a turn with a move up or down is the plain turn. And the gate takes the
+seat with exactly these two programs, nothing more."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from santorini.interpreter.engine.engine import Engine
+from santorini.interpreter.fast.walks import LevelWalks, walks_picker
+from santorini.interpreter.games.game import new_game, parse_players
+from santorini.interpreter.games.packs import load_pack
+from santorini.interpreter.model.board import NEIGHBOURS, SQUARES, parse_square, square_name
+from santorini.interpreter.model.state import GameState, TurnRecord
+from test_fast_paths import _Drawn, _left, compiled, disagreement, games, positions
+from test_masked_picker import position
+
+WALKER = "Walker"
+WALKS = "Your Turn:\n  your workers may move any number of times, not up or down.\n  one of your workers builds.\n"
+
+
+def walls(workers: dict[str, str], open_squares: str) -> tuple[str, ...]:
+    """Every square but the workers' and `open_squares`."""
+    keep = {parse_square(s) for s in (*workers.values(), *open_squares.split())}
+    return tuple(square_name(s) for s in SQUARES if s not in keep)
+
+
+def walled(workers: dict[str, str], open_squares: str, heights: dict[str, int] | None = None,
+           cards: tuple[str, str] = ("Hermes", "Mortal"), females: tuple[str, ...] = ()):
+    """Hermes (seat A, to move) with every square domed but the workers' and `open_squares`."""
+    return position(cards, workers, heights or {}, walls(workers, open_squares), to_move=0, females=females)
+
+
+def agree(fast: Engine, generic: Engine, state: GameState) -> list[tuple]:
+    """Check that the walks picker draws this seat's turn and agrees with the generic chain;
+    return the generic chain's turns."""
+    assert isinstance(fast.pickers[state.to_move], LevelWalks)
+    problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
+    assert problem is None, problem
+    return generic.turns(state)
+
+
+def ends(state: GameState, steps: tuple) -> tuple[frozenset[int], int]:
+    """Where the mover's workers stand after a turn (as a set: the two are alike) and the square
+    built on."""
+    where = {w: state.worker_pos[w] for w in state.members[state.seats[state.to_move].team]}
+    for verb, worker, square in steps:
+        if verb == "move":
+            where[worker] = square
+    return frozenset(where.values()), steps[-1][2]
+
+
+def follows_the_text(state: GameState, turns: list[tuple]) -> None:
+    """No walk goes up or down: a move that changes level is the plain turn's only move, and the
+    worker that made it builds (or it won)."""
+    for steps in turns:
+        at = dict(enumerate(state.worker_pos))
+        moves = []
+        for verb, worker, square in steps:
+            if verb == "move":
+                moves.append((at[worker], square))
+                at[worker] = square
+        if any(state.heights[a] != state.heights[b] for a, b in moves):
+            assert len(moves) == 1 and (len(steps) == 1 or steps[1][1] == steps[0][1]), steps
+
+
+def test_a_corridor_of_one_level_where_the_workers_cannot_pass() -> None:
+    """A1 on a1 and A2 on e1, a corridor a1-e1, every other square domed (B's workers on a5 and
+    e5). The two can stand on any two of the five squares (A1 always on the left): a build on
+    an end square is next to 3 of the C(4, 2) = 6 pairs off it (3 pairs have no worker next to
+    it), one on a middle square next to 5 of them: 3 + 5 + 5 + 5 + 3 = 21 outcomes, of which the
+    4 plain turns (a step in, a build on either side) are four."""
+    fast, generic, state = walled({"A1": "a1", "B1": "a5", "A2": "e1", "B2": "e5"}, "b1 c1 d1")
+    turns = agree(fast, generic, state)
+    assert len(turns) == 21 and len({ends(state, t) for t in turns}) == 21
+    assert turns[:4] == [(("move", 0, 1), ("build", 0, 0)), (("move", 0, 1), ("build", 0, 2)),
+                         (("move", 2, 3), ("build", 2, 2)), (("move", 2, 3), ("build", 2, 4))]
+    for steps in turns:
+        at = {0: 0, 2: 4}
+        for verb, worker, square in steps[:-1]:
+            at[worker] = square
+        assert at[0] < at[2]  # neither passes the other
+    follows_the_text(state, turns)
+
+
+def test_a_side_square_lets_the_workers_pass() -> None:
+    """The corridor a1-e1 and b2 beside it: six squares, and two workers alike can stand on any
+    two of them (C(6, 2) = 15 sets). A build on s is next to C(5, 2) - C(5 - m, 2) of the sets
+    off s, m its neighbours among the six: a1 2, b1 3, c1 3, d1 2, e1 1, b2 3, so
+    7 + 9 + 9 + 7 + 4 + 9 = 45 outcomes; the 8 plain turns are among them."""
+    fast, generic, state = walled({"A1": "a1", "B1": "a5", "A2": "e1", "B2": "e5"}, "b1 c1 d1 b2")
+    turns = agree(fast, generic, state)
+    assert len(turns) == 45 and len({ends(state, t)[0] for t in turns}) == 15
+    follows_the_text(state, turns)
+
+
+def test_a_worker_boxed_in_leaves_the_walks_to_the_other() -> None:
+    """A1 on the corridor a1-e1, A2 on c3 with every square around it domed: A1 walks to each of
+    the five squares and builds next to it, 1 + 2 + 2 + 2 + 1 = 8 outcomes; A2 neither moves nor
+    builds."""
+    fast, generic, state = walled({"A1": "a1", "B1": "a5", "A2": "c3", "B2": "e5"}, "b1 c1 d1 e1")
+    turns = agree(fast, generic, state)
+    assert len(turns) == 8
+    assert all(worker == 0 for steps in turns for _, worker, _ in steps)
+    assert max(len(steps) for steps in turns) == 5  # four moves to e1, then a build on d1
+
+
+def test_workers_that_cannot_walk_build_where_they_stand() -> None:
+    """A1 on level 0 on a1, its three neighbours on level 1; A2 on level 2 on e5, its three on
+    level 1. No walk (every step is up or down): the walks' outcomes are the 6 builds next to
+    the workers where they stand (zero moves), after the plain turn's 6 moves of 3 builds each."""
+    levels = {"a2": 1, "b1": 1, "b2": 1, "e5": 2, "d5": 1, "e4": 1, "d4": 1}
+    fast, generic, state = walled({"A1": "a1", "B1": "c3", "A2": "e5", "B2": "a5"}, "a2 b1 b2 d5 e4 d4", levels)
+    turns = agree(fast, generic, state)
+    assert len(turns) == 18 + 6
+    assert all(len(steps) == 2 for steps in turns[:18])
+    assert sorted(steps[0][2] for steps in turns[18:]) == sorted(parse_square(s) for s in "a2 b1 b2 d5 e4 d4".split())
+    follows_the_text(state, turns)
+
+
+def test_an_opponent_that_forbids_moving_up_binds_the_plain_moves() -> None:
+    """Athena moved up on her last turn: Hermes' plain turn may not move up (to a1); the walks,
+    which never do, are as before."""
+    fast, generic, state = walled({"A1": "b2", "B1": "d4", "A2": "c3", "B2": "e5"}, "a1 b1 c2 d3 c4 d5",
+                                  {"a1": 1, "d4": 1, "d5": 1}, ("Hermes", "Athena"))
+    state.history.append(TurnRecord((1, (("move", 1, 18), ("build", 1, 23)),
+                                     (("move", 1, 17, 18, 0, 1), ("build", 1, 23, 1, False)))))
+    assert fast._forbidden(state, 0) == (True, False)
+    turns = agree(fast, generic, state)
+    assert not any(step[2] == 0 for steps in turns for step in steps if step[0] == "move")
+    assert any(len(steps) > 2 for steps in turns)
+    follows_the_text(state, turns)
+
+
+def test_workers_of_two_classes_and_a_lone_worker_are_counted_too() -> None:
+    """Workers told apart (a female and a male) swapped are another state, not the same one; a
+    team with one worker on the board walks alone: both are drawn from the chain's own search."""
+    open_squares = "b2 d2 b3 d3 d1"  # around c2 and c3; d1 on level 1
+    fast, generic, state = walled({"A1": "c2", "B1": "a1", "A2": "c3", "B2": "e5"}, open_squares, {"d1": 1},
+                                  females=("A1",))
+    swapped = state.copy()
+    for worker, square in ((0, 13), (2, 7), (0, 12)):
+        swapped.relocate(worker, square)
+    assert swapped.hash != state.hash
+    turns = agree(fast, generic, state)
+    assert 20 < len(turns) < 200
+    follows_the_text(state, turns)
+    fast, generic, state = walled({"A1": "c2", "B1": "a1", "B2": "e5"}, open_squares + " c3", {"d1": 1})
+    turns = agree(fast, generic, state)
+    assert 5 < len(turns) < 50 and all(worker == 0 for steps in turns for _, worker, _ in steps)
+
+
+def test_the_gate_takes_the_two_programs_and_nothing_more() -> None:
+    for pack in ("bga", "pantheon", "first-edition"):
+        engine = new_game(load_pack(pack), parse_players(["Hermes", "Mortal"])).engine
+        assert isinstance(engine.pickers[0], LevelWalks), pack
+        assert walks_picker(engine.shapes[1]) is None  # (the Mortal's turn is the plain one alone)
+    base = load_pack("bga").base.power
+    assert walks_picker(Engine(base, [[compiled(WALKS, WALKER)], []]).shapes[0]) is not None
+    second_build = "after your worker builds, it may build one additional time, not on the same space."
+    for extra in ("Your Build:\n  your worker may build a dome at any level.\n", f"Your Build:\n  {second_build}\n"):
+        shape = Engine(base, [[compiled(WALKS + extra, WALKER)], []]).shapes[0]
+        assert shape is None or walks_picker(shape) is None, extra
+    down = WALKS.replace("not up or down", "not up")  # walks that may go down: not walks on a level
+    assert walks_picker(Engine(base, [[compiled(down, WALKER)], []]).shapes[0]) is None
+    # an opponent's part the record holds beside them (Hera's veto of wins on the perimeter):
+    # the turn stays listed
+    assert new_game(load_pack("bga"), parse_players(["Hermes", "Hera"])).engine.pickers[0] is None
+
+
+@pytest.mark.parametrize("cards", [("Hermes", "Mortal"), ("Mortal", "Hermes"), ("Hermes", "Athena"),
+                                   ("Hermes", "Minotaur"), ("Apollo", "Hermes")])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(place=positions())
+def test_random_positions_agree_with_the_chain(cards: tuple[str, str], place) -> None:  # noqa: ANN001
+    game, generic = games("bga", cards)
+    state = place.on(GameState(seats=game.state.seats, team_letters=game.state.team_letters))
+    hermes = cards.index("Hermes")
+    state.to_move = hermes
+    assert game.engine.pickers[hermes] is not None
+    problem = disagreement(game.engine, generic, state, seeds=[1, 2, 3])
+    assert problem is None, problem
+    follows_the_text(state, generic.turns(state))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_wide_levels_every_index_is_the_listed_turn(seed: int) -> None:
+    """Boards of few levels, where the workers' components are wide and the walks many (up to
+    thousands of outcomes): every index of the count is the listed turn, and a few of them
+    played give the generic chain's state."""
+    game, generic = games("bga", ("Hermes", "Mortal"))
+    state = GameState(seats=game.state.seats, team_letters=game.state.team_letters)
+    rng = random.Random(seed)
+    squares = rng.sample(SQUARES, 4)
+    for square in SQUARES:
+        state.set_height(square, rng.choice((0, 0, 0, 0, 1, 2)))
+        if square not in squares and rng.randrange(15) == 0:
+            state.set_dome(square, True)
+    for index, square in enumerate(squares):
+        state.add_worker(index % 2, index // 2 + 1, square)
+    fast = game.engine
+    turns = generic.turns(state)
+    assert fast.turns(state) == turns
+    for index in range(len(turns)):
+        drawn = _Drawn(index)
+        assert fast.random_turn(state, drawn) == turns[index], index
+        assert (drawn.bound, drawn.calls) == (len(turns), 1)
+    for index in random.Random(len(turns)).sample(range(len(turns)), min(4, len(turns))):
+        played = state.copy()
+        fast.play_in_place(played, fast.random_turn(played, _Drawn(index)))
+        assert _left(played) == _left(generic.play(state, turns[index]))
+    follows_the_text(state, turns)
+
+
+def test_the_flat_start_reaches_every_set_of_two_squares() -> None:
+    """On the empty board of S0 (A on b3 and d3, B on c4 and c2) the two workers can stand on
+    any two of the 23 squares B leaves, and the plain turn's outcomes are among the walks': the
+    count is that of (two squares, a free square next to one of them), made here by brute force
+    without any walk."""
+    game, generic = games("bga", ("Hermes", "Mortal"))
+    state = GameState(seats=game.state.seats, team_letters=game.state.team_letters)
+    for index, name in enumerate(("b3", "c4", "d3", "c2")):
+        state.add_worker(index % 2, index // 2 + 1, parse_square(name))
+    free = [s for s in SQUARES if s not in (parse_square("c4"), parse_square("c2"))]
+    expected = sum(1 for a in free for b in free if a < b
+                   for s in free if s not in (a, b) and (s in NEIGHBOURS[a] or s in NEIGHBOURS[b]))
+    turns = generic.turns(state)
+    assert len(turns) == expected
+    for index in range(len(turns)):
+        assert game.engine.random_turn(state, _Drawn(index)) == turns[index], index
