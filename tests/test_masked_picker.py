@@ -305,7 +305,7 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
            "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A",
-           "Ares": "A", "Jason": "A", "Castor & Pollux": "A"}
+           "Ares": "A", "Jason": "A", "Castor & Pollux": "A", "Morpheus": "A"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -430,7 +430,7 @@ def test_the_levels_as_bits_are_the_squares_of_each_height() -> None:
 
 def test_neighbouring_pairs_count_each_square_s_neighbours() -> None:
     """board.neighbouring_pairs counts by shifts what a loop over the squares counts."""
-    from santorini.interpreter.model.board import AROUND_BITS, neighbouring_pairs
+    from santorini.interpreter.model.board import AROUND_BITS, grown, neighbouring_pairs
 
     rng = random.Random(9)
     full = (1 << 25) - 1
@@ -441,6 +441,12 @@ def test_neighbouring_pairs_count_each_square_s_neighbours() -> None:
         squares, others = rng.getrandbits(25), rng.getrandbits(25)
         assert neighbouring_pairs(squares, others) == sum(
             (others & AROUND_BITS[s]).bit_count() for s in range(25) if squares >> s & 1)
+        around = squares
+        for s in range(25):
+            if squares >> s & 1:
+                around |= AROUND_BITS[s]
+        assert grown(squares) == around  # (board.grown: the squares and those around them)
+    assert grown(1 << 4) == 1 << 3 | 1 << 4 | 1 << 8 | 1 << 9  # e1: d1, e1, d2, e2, no wrap to a2
 
 
 def test_the_unmoved_worker_removes_a_block_and_an_undone_build_is_one_outcome() -> None:
@@ -560,3 +566,23 @@ def test_each_worker_moves_or_builds_with_one_worker_left_or_none() -> None:
     assert len(turns) == 15, turns
     fast, generic, state = position(("Castor & Pollux", "Mortal"), {"B1": "e5", "B2": "e4"}, {}, to_move=0)
     assert generic.turns(state) == [] and fast.random_turn(state, random.Random(1)) is None
+
+
+def test_builds_paid_from_coins_gained_at_the_start_of_the_turn() -> None:
+    """Morpheus: 'Start of your turn: place a coin on your card. Your build: your worker cannot
+    build as normal; instead spend any number of coins (even zero) and build that many times.'
+    One coin on the card, so two this turn. A1 on a1 can only move to a2 (domes on b1, b2, b3;
+    A2 boxed in on e1); around a2 it may build on a1 (level 0) and a3 (level 3: a dome only). By
+    hand, in the chain's order: no build; a1; a1 twice; a1 then a3; a3 (a3 then a1 is a1 then
+    a3): 5 turns, with 2, 1, 0, 0 and 1 coins left."""
+    fast, generic, state = position(("Morpheus", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "e4"},
+                                    {"a3": 3}, domes=("b1", "b2", "b3", "d1", "d2", "e2"), to_move=0)
+    state.set_counter(0, "coin", 1)
+    from santorini.interpreter.fast.paid import PaidBuilds
+    assert isinstance(fast.pickers[0], PaidBuilds)
+    agree(fast, generic, state)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    assert turns == ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
+                     "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"], turns
+    left = [fast.play(state, steps).counters.get((0, "coin"), 0) for steps in generic.turns(state)]
+    assert left == [2, 1, 0, 0, 1]

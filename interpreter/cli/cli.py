@@ -1,4 +1,4 @@
-"""The `santorini` command: check, scenario, perft, cards, show, play, replay, bench.
+"""The `santorini` command: check, scenario, perft, cards, show, play, replay, bench, balance.
 
 Exit codes: 0 ok, 1 failed (a scenario failed, a check found faults, a replay parted ways),
 2 bad input (an unknown name, a malformed file or argument). Errors are one clear message, never a
@@ -446,3 +446,7 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
     click.echo("wins: " + ", ".join(f"{seat} {count} ({count / result.games:.1%})" for seat, count in result.wins.items()))
     click.echo(f"elapsed: {result.elapsed:.2f}")
     click.echo(f"games/s: {result.games / result.elapsed:.1f}")
+
+
+from .balance import balance  # noqa: E402 - at the end: it reads this module's options
+main.add_command(balance)

@@ -69,6 +69,7 @@ from .bits import free_bits, level_bits
 from .counted import Picker
 from .every import every_picker
 from .masked_lean import lean_picker
+from .paid import paid_picker
 from .removal import removal_picker
 from .reserve import reserve_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
@@ -97,6 +98,8 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker 
         return reserve_picker(rules)  # (reserve.py's, alone)
     if rules.each_worker:
         return every_picker(rules)  # (every.py's, alone)
+    if rules.paid_builds is not None or rules.gains:
+        return paid_picker(rules)  # (paid.py's, alone)
     if rules.turn_ends and turn_end is None:
         return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \

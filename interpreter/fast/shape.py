@@ -160,6 +160,11 @@ class FastRules:
     #: Programs after the plain one, in order, of one step 'each of your workers moves' ('move')
     #: or 'each of your workers builds' ('build') (every.py counts these turns with the plain one).
     each_worker: tuple[str, ...] = ()
+    #: What the start of the turn adds to counters on the card: (counter, amount) each ('you gain
+    #: 1 coin'), and the counter that pays for each build of a build step replaced by 'may build
+    #: any number of times instead, spending 1 coin each time' (paid.py counts this turn).
+    gains: tuple[tuple[str, int], ...] = ()
+    paid_builds: str | None = None
 
     @property
     def extended(self) -> bool:
@@ -168,7 +173,8 @@ class FastRules:
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
                     or self.force_before or self.second_build is not None or self.moves_again is not None
-                    or self.unmoved_removes or self.reserve_turn is not None or bool(self.each_worker))
+                    or self.unmoved_removes or self.reserve_turn is not None or bool(self.each_worker)
+                    or bool(self.gains) or self.paid_builds is not None)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -180,7 +186,8 @@ class FastRules:
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
             or self.second_build is not None or self.moves_again is not None or self.unmoved_removes
-            or self.reserve_turn is not None or bool(self.each_worker)))
+            or self.reserve_turn is not None or bool(self.each_worker) or bool(self.gains)
+            or self.paid_builds is not None))
 
     @property
     def beyond_moves_again(self) -> bool:
@@ -370,7 +377,9 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     if bans is None or rules.lose_when_stuck is False:
         return None
     unmoved_removes = len(rules.turn_ends) == 1 and _unmoved_removes(rules.turn_ends[0])
-    if rules.turn_starts or not (unmoved_removes or all(_automatic_end(step) for step in rules.turn_ends)):
+    gains = tuple((change.counter.value, change.amount) for change in rules.turn_starts)
+    if any(amount <= 0 for _, amount in gains) or not (unmoved_removes or all(_automatic_end(step)
+                                                                                for step in rules.turn_ends)):
         return None
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
@@ -430,10 +439,14 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
             return None
         followups.append(FollowUp(trigger.verb.value, step))
     move_options, build_options, move_ways, build_under, unmoved_build = [], [], [], False, False
-    dome_sex = None
+    dome_sex, paid_builds = None, None
     for verb, options in rules.options.items():
         for option in options:
             step = option.step
+            paid = _paid_builds(option) if verb is Verb.BUILD and len(options) == 1 else None
+            if paid is not None:
+                paid_builds = paid
+                continue
             # 'your unmoved worker builds instead': the one option that replaces the step
             instead = option.instead and verb is Verb.BUILD and len(options) == 1 and step.modality is Modality.MUST \
                 and step.repeat == ONCE and option.once_per_game is None and step.guard is None and step.target is None
@@ -504,7 +517,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
                      slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends) and not unmoved_removes,
                      unmoved_removes=unmoved_removes, reserve_turn=reserve_turn, each_worker=tuple(each_worker),
-                     dome_sex=dome_sex,
+                     gains=gains, paid_builds=paid_builds, dome_sex=dome_sex,
                      force_before=force_before, second_build=second_build, moves_again=moves_again,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
@@ -534,6 +547,19 @@ def _reserve_turn(rules: SeatRules, program: object) -> ReserveTurn | None:
         return None
     squares = _as_squares(rules, Verb.MOVE, (*place.destination.filters, *place.filters))
     return None if squares is None else ReserveTurn(program.name, program.once_per_game, squares)
+
+
+def _paid_builds(option: object) -> str | None:
+    """The counter of the build option 'your worker may build any number of times instead,
+    spending 1 <counter> each time', exactly; else None."""
+    step = option.step
+    if not option.instead or option.once_per_game is not None or step.repeat != ANY_NUMBER \
+            or step.modality is not Modality.MAY or step.actor != WorkerSelector(Role.SUBJECT) \
+            or step.destination is not None or step.piece is not Piece.NEXT or step.filters or step.effects \
+            or step.target is not None or step.guard is not None or step.token is not None or step.per_game is not None \
+            or not step.can_win or len(step.cost) != 1 or step.cost[0].amount != -1:
+        return None
+    return step.cost[0].counter.value
 
 
 def _each_worker(program: object) -> str | None:

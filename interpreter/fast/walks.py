@@ -39,9 +39,9 @@ import dataclasses
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST, grown
 from ..model.state import GameState
-from .bits import free_bits
+from .bits import free_bits, level_digits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, StepSpec
 
@@ -50,11 +50,9 @@ WALK_STEPS = (StepSpec("move", "each", True, True, ("not_up_or_down",)), StepSpe
 
 #: SQUARE_OF[bit]: the square of a one-bit set.
 _SQUARE_OF = {bit: square for square, bit in enumerate(SQUARE_BITS)}
-_LEFT_COLUMN = sum(SQUARE_BITS[s] for s in SQUARES if s % 5 == 0)
-_RIGHT_COLUMN = sum(SQUARE_BITS[s] for s in SQUARES if s % 5 == 4)
 #: ON_LEVEL[h]: translates heights to '1' on level h, '0' elsewhere (the level's squares as one
 #: binary number, read from the reversed heights).
-_ON_LEVEL = tuple(bytes.maketrans(bytes(range(4)), bytes(b"01"[h == level] for h in range(4))) for level in range(4))
+_ON_LEVEL = tuple(level_digits(frozenset((level,))) for level in range(4))
 
 
 def walks_picker(rules: FastRules) -> LevelWalks | None:
@@ -90,20 +88,14 @@ def _nothing_else(rules: FastRules) -> bool:
     return True
 
 
-def _grown(bits: int) -> int:
-    """The squares of `bits` and those around them."""
-    bits |= bits << 5 | bits >> 5
-    return (bits | (bits << 1 & ~_LEFT_COLUMN) | (bits >> 1 & ~_RIGHT_COLUMN)) & ALL_BITS
-
-
 def _component(square: int, level: int) -> int:
     """The squares of `level` (bits) connected to `square` by steps between them."""
     reached = SQUARE_BITS[square]
     while True:
-        grown = _grown(reached) & level
-        if grown == reached:
+        larger = grown(reached) & level
+        if larger == reached:
             return reached
-        reached = grown
+        reached = larger
 
 
 def _nth(bits: int, index: int) -> int:
@@ -162,7 +154,7 @@ class LevelWalks:
         walks = 0
         if reach1 >> start2 & 1:  # one component: every set of two of its squares
             size = reach1.bit_count()
-            near = _grown(reach1) & open_
+            near = grown(reach1) & open_
             while near:
                 low = near & -near
                 near ^= low
@@ -172,7 +164,7 @@ class LevelWalks:
         else:  # two components: every pair of a square of each
             reach2 = _component(start2, level2)
             size1, size2 = reach1.bit_count(), reach2.bit_count()
-            near = (_grown(reach1) | _grown(reach2)) & open_
+            near = (grown(reach1) | grown(reach2)) & open_
             while near:
                 low = near & -near
                 near ^= low

@@ -62,6 +62,12 @@ _OFF_WEST = sum(1 << s for s in SQUARES if s % SIZE)
 _OFF_EAST = sum(1 << s for s in SQUARES if s % SIZE != SIZE - 1)
 
 
+def grown(squares: int) -> int:
+    """The squares of `squares` (bits) and those around them, by shifts (a flood fill's step)."""
+    squares |= squares << SIZE | squares >> SIZE
+    return (squares | (squares & _OFF_EAST) << 1 | (squares & _OFF_WEST) >> 1) & ALL_BITS
+
+
 def neighbouring_pairs(squares: int, others: int) -> int:
     """The number of (a square of `squares`, a square of `others` around it) pairs, bits in and
     out: sum(popcount(others & AROUND_BITS[s]) for s in squares), by eight shifts, one per

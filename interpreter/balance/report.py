@@ -1,0 +1,243 @@
+"""The report of a balance run: a page (Markdown or HTML) with its pictures beside it, and the raw
+results as a CSV table, all from the game records alone.
+
+Everything on the page is sorted and every figure comes from sorted tallies, so the same games give
+the same page, byte for byte, whatever order they were played or stored in: two runs of one plan
+can be compared with `diff`, and a report rebuilt from the store is the report that was printed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from . import plots
+from .page import Block, Format, Heading, Image, Inline, Link, Paragraph, Strong, Table, render
+from .ratings import bradley_terry, rating_errors
+from .raw import read_raw, write_raw
+from .records import EndKind, GameResult
+from .stats import (
+    BAND,
+    Z95,
+    OpponentRow,
+    card_scores,
+    cards_of,
+    end_counts,
+    first_seat_advantage,
+    length_summary,
+    opponent_rows,
+    win_matrix,
+)
+
+__all__ = ["RESULTS_CSV", "read_raw", "write_report"]
+
+RESULTS_CSV = "results.csv"
+LENGTHS_PNG = "lengths.png"
+HEAT_MAP_PNG = "matrix.png"
+DASH = "–"
+
+
+def write_report(results: Sequence[GameResult], out_dir: Path, *, pack: str, agent: str, gods: Sequence[str],
+                 matrix: bool, html: bool = False) -> Path:
+    """Write the report of `results` into `out_dir` (made if missing) and return the page's path:
+    `report.md` (or `report.html`), a win-rate plot per god of `gods`, the length histogram, the
+    heat map when `matrix`, and `results.csv`."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = sorted(results, key=lambda r: (r.matchup, r.index, r.seed, r.agent))
+    write_raw(results, out_dir / RESULTS_CSV)
+    gods = list(dict.fromkeys(gods))
+    subject = f"every pair of {pack}" if matrix or not gods else f"{', '.join(gods)} in {pack}"
+    blocks: list[Block] = [Heading(1, f"Balance report: {subject}, {agent}")]
+    blocks += _parameters(results, pack, agent, gods)
+    blocks += _summary(results)
+    slugs = _slugs(gods)
+    for god in gods:
+        blocks += _god_section(results, god, out_dir, slugs[god])
+    ratings = bradley_terry(results)
+    blocks += _ratings(results, ratings)
+    blocks += _lengths(results, out_dir)
+    blocks += _ends(results)
+    if matrix:
+        blocks += _matrix(results, ratings, out_dir)
+    blocks += [Heading(2, "Raw results"),
+               Paragraph(("Every game, one row each: ", Link(RESULTS_CSV, RESULTS_CSV),
+                          " (columns first, second, index, seed, agent, winner, end, turns; winner is the seat, "
+                          "0 for A, 1 for B, empty when no one won). "
+                          "santorini.interpreter.balance.report.read_raw loads it back."))]
+    form = Format.HTML if html else Format.MARKDOWN
+    page = out_dir / f"report.{form.value}"
+    page.write_text(render(blocks, form, title=f"Balance report ({pack}, {agent})"), encoding="utf-8")
+    return page
+
+
+def _parameters(results: list[GameResult], pack: str, agent: str, gods: list[str]) -> list[Block]:
+    per_matchup = Counter(result.matchup for result in results)
+    agents = sorted({result.agent for result in results})
+    rows: list[tuple[Inline, ...]] = [
+        ("pack", pack), ("agent", agent), ("games", str(len(results))),
+        ("seat-ordered matchups", str(len(per_matchup))),
+        ("games per seat-ordered matchup", _span(per_matchup.values())),
+        ("gods reported", ", ".join(gods) or DASH), ("cards in the run", ", ".join(cards_of(results)) or DASH),
+    ]
+    if agents and agents != [agent]:
+        rows.append(("agents in the results", ", ".join(agents)))
+    return [Heading(2, "Run"), Table(("parameter", "value"), tuple(rows))]
+
+
+def _span(values: Iterable[int]) -> str:
+    counts = sorted(values)
+    if not counts:
+        return DASH
+    return str(counts[0]) if counts[0] == counts[-1] else f"{counts[0]}{DASH}{counts[-1]}"
+
+
+def _summary(results: list[GameResult]) -> list[Block]:
+    seat = first_seat_advantage(results)
+    no_winner = sum(result.winner is None for result in results)
+    if seat.rate is None:
+        first = "Seat A (who moves first): no decided games."
+    else:
+        first = (f"Seat A (who moves first) won {seat.first_wins} of {seat.decided} decided games: "
+                 f"{_percent(seat.rate)} (95% interval {_interval(seat.low, seat.high)}). Every pair plays "
+                 "both seat orders, so the cards cancel out: this is the worth of moving first, under this "
+                 "agent.")
+    return [Heading(2, "Summary"), Paragraph((first,)),
+            Paragraph((f"Games with no winner (the turn limit): {no_winner} of {len(results)}; each counts "
+                       "half a win to both cards in the win rates and the ratings, and is left out of the "
+                       "first-seat rates.",))]
+
+
+def _god_section(results: list[GameResult], god: str, out_dir: Path, slug: str) -> list[Block]:
+    rows = opponent_rows(results, god)
+    blocks: list[Block] = [Heading(2, god)]
+    if not rows:
+        return blocks + [Paragraph((f"{god} played no games in this run.",))]
+    flagged = [row.opponent for row in rows if row.unbalanced]
+    low, high = BAND
+    blocks.append(Paragraph((
+        f"{god}'s win rate against each opponent, both seat orders pooled. First seat: the share of the "
+        "pair's decided games won by seat A. A matchup is ",
+        Strong("unbalanced"), f" when its 95% interval lies wholly outside {low:.0%}{DASH}{high:.0%}"
+        + (f": {', '.join(flagged)}." if flagged else "; none is."))))
+    blocks.append(Table(
+        ("opponent", "games", "win rate", "95% interval", "first seat", "mean turns",
+         *(kind.value for kind in EndKind), "flag"),
+        tuple(_opponent_cells(row) for row in rows), numeric=frozenset(range(1, 6 + len(EndKind)))))
+    if any(row.mirror for row in rows):
+        blocks.append(Paragraph(("The mirror row's win rate is 50% by construction; its first-seat rate is "
+                                 "the figure to read.",)))
+    if any(not row.mirror for row in rows):
+        name = f"winrate-{slug}.png"
+        plots.win_rate_plot(rows, out_dir / name)
+        blocks.append(Image(name, f"{god}: win rate against each opponent, with 95% intervals"))
+    return blocks
+
+
+def _opponent_cells(row: OpponentRow) -> tuple[Inline, ...]:
+    first = DASH if row.first_seat_rate is None else _percent(row.first_seat_rate)
+    return (f"{row.opponent} (mirror)" if row.mirror else row.opponent, str(row.games), _percent(row.rate),
+            DASH if row.mirror else _interval(row.low, row.high), first, f"{row.mean_turns:.1f}",
+            *(str(row.ends[kind]) for kind in EndKind), Strong("unbalanced") if row.unbalanced else "")
+
+
+def _ratings(results: list[GameResult], ratings: dict[str, float]) -> list[Block]:
+    if not ratings:
+        return []
+    scores = card_scores(results)
+    errors = rating_errors(results)
+    rows = []
+    for rank, card in enumerate(_by_rating(ratings), 1):
+        games, score = scores.get(card, (0, 0.0))
+        rows.append((str(rank), card, _signed(ratings[card]), f"±{round(Z95 * errors[card])}", str(games),
+                     _percent(score / games) if games else DASH))
+    return [Heading(2, "Ratings"),
+            Paragraph(("Bradley–Terry ratings fitted to every game of the run (mirrors aside) by maximum "
+                       "likelihood, with a weak prior (one virtual no-winner game against an average card), on "
+                       "the Elo scale: 400·log10 of the strength, centred so that the run's cards average 0. A "
+                       "gap of 100 points means about 64% expected score, 200 about 76%. The 95% column is 1.96 "
+                       "standard errors of the rating (from the curvature of the likelihood): cards whose ranges "
+                       "overlap are not clearly told apart by these games. The figures compare cards within "
+                       "this run, under this agent; games and win rate leave mirrors out.",)),
+            Table(("rank", "card", "rating", "95%", "games", "win rate"), tuple(rows),
+                  numeric=frozenset({0, 2, 3, 4, 5}))]
+
+
+def _lengths(results: list[GameResult], out_dir: Path) -> list[Block]:
+    summary = length_summary(results)
+    blocks: list[Block] = [Heading(2, "Game lengths")]
+    if summary is None:
+        return blocks + [Paragraph(("No games.",))]
+    blocks.append(Table(("games", "mean", "median", "quartiles", "shortest", "longest"),
+                        ((str(summary.games), f"{summary.mean:.1f}", _number(summary.median),
+                          f"{_number(summary.q1)}{DASH}{_number(summary.q3)}", str(summary.shortest),
+                          str(summary.longest)),),
+                        numeric=frozenset(range(6))))
+    plots.length_histogram(results, out_dir / LENGTHS_PNG)
+    return blocks + [Paragraph(("Turns count plies: each seat's turn is one.",)),
+                     Image(LENGTHS_PNG, "histogram of game lengths by end kind")]
+
+
+_END_TEXT = {
+    EndKind.CLIMB: "a worker moved up onto the winning level",
+    EndKind.POWER: "a power gave the win (or the loss)",
+    EndKind.STUCK: "a player could not complete a turn",
+    EndKind.LIMIT: "no winner within the turn limit",
+}
+
+
+def _ends(results: list[GameResult]) -> list[Block]:
+    counts = end_counts(results)
+    total = len(results)
+    rows = tuple((kind.value, _END_TEXT[kind], str(counts[kind]), _percent(counts[kind] / total) if total else DASH)
+                 for kind in EndKind)
+    return [Heading(2, "How games ended"), Table(("end", "meaning", "games", "share"), rows,
+                                                 numeric=frozenset({2, 3}))]
+
+
+def _matrix(results: list[GameResult], ratings: dict[str, float], out_dir: Path) -> list[Block]:
+    cards = _by_rating(ratings)
+    blocks: list[Block] = [Heading(2, "Win-rate matrix"),
+                           Paragraph(("Each cell is the row card's win rate against the column card, in percent, "
+                                      "both seat orders pooled; cards in order of rating. A grey, hatched cell is a "
+                                      "pair that was not played (a ban, or a card against itself).",))]
+    if not cards:
+        return blocks + [Paragraph(("No games.",))]
+    plots.heat_map(cards, win_matrix(results, cards), out_dir / HEAT_MAP_PNG)
+    return blocks + [Image(HEAT_MAP_PNG, "heat map of the win-rate matrix")]
+
+
+def _by_rating(ratings: dict[str, float]) -> list[str]:
+    """Cards from the highest rating down; ties (to the tenth of a point shown) by name."""
+    return sorted(ratings, key=lambda card: (-round(ratings[card], 1), card))
+
+
+def _slugs(gods: list[str]) -> dict[str, str]:
+    """A file-name-safe stem per god, unique within the report."""
+    slugs: dict[str, str] = {}
+    for god in gods:
+        base = re.sub(r"[^a-z0-9]+", "-", god.lower()).strip("-") or "card"
+        slug, n = base, 2
+        while slug in slugs.values():
+            slug, n = f"{base}-{n}", n + 1
+        slugs[god] = slug
+    return slugs
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"{100 * low:.1f}{DASH}{100 * high:.1f}%"
+
+
+def _signed(value: float) -> str:
+    rounded = round(value)
+    return "0" if rounded == 0 else f"{rounded:+d}"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if value == int(value) else f"{value:.1f}"

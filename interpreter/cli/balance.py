@@ -1,0 +1,140 @@
+"""`santorini balance`: play a card against others (or a whole pack) many times, and report.
+
+The work is done by santorini.interpreter.balance (run.py); this module reads the options, shows
+progress, and prints the plan, a summary per opponent and where the report is.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .cli import PACK_OPTION, bad_input, reports_bad_input
+
+if TYPE_CHECKING:
+    from ..balance.records import GameResult
+
+#: The exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells give it.
+EXIT_INTERRUPTED = 130
+
+#: The summary's columns.
+HEADERS = ("god", "opponent", "games", "win rate", "95% interval", "first seat", "turns", "climb/power/stuck/limit", "")
+
+
+@click.command()
+@PACK_OPTION
+@click.option("--gods", "gods", multiple=True, metavar="NEW[,NEW2]",
+              help="The cards under test, separated by commas (repeatable); Mortal is a card too.")
+@click.option("--against", default="all", show_default=True, metavar="all|G1,G2",
+              help="Their opponents: 'all' (every card of the pack, Mortal included, that the bans allow and "
+                   "that two players may hold) or cards separated by commas.")
+@click.option("--matrix", is_flag=True, help="Play every pair of the pack's two-player cards, Mortal included "
+                                             "(bans respected, no card against itself), instead of --gods.")
+@click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Games per seat order: each pair plays 2 x N games, N with each card in the first seat.")
+@click.option("--agent", default="mcts:400", show_default=True,
+              help="The agent both seats play with: random, greedy, mcts:ITERATIONS, external:COMMAND.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (local) or CPUs (local Ray); default: the number of cores. 1 plays in "
+                   "this process.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local: a pool of processes on this machine; ray: Ray tasks (pip install "
+                   "'santorini-rules[ray]').")
+@click.option("--address", default=None, help="With --backend ray: the address of a running Ray cluster "
+                                              "(default: start Ray on this machine).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The run's seed: game i of a matchup is seeded from (seed, matchup, i).")
+@click.option("--out", "out", type=click.Path(file_okay=False), default="balance-run", show_default=True,
+              help="The run's folder: results.sqlite (results as they arrive; the same command again "
+                   "resumes), the report and the raw results. A folder holds one run: a run with other "
+                   "settings (agent, seed, games, cards, pack rules) is refused there.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Turns (both seats') after which a game ends with no winner.")
+@click.option("--batch", type=click.IntRange(min=1), default=None,
+              help="Games per task sent to a worker (default: about 8 tasks per worker, at most 32 games).")
+@click.option("--html", is_flag=True, help="Write the report as HTML (report.html) instead of Markdown (report.md).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def balance(pack_name: str, gods: tuple[str, ...], against: str, matrix: bool, games: int, agent: str,
+            jobs: int | None, backend: str, address: str | None, seed: int, out: str, max_turns: int,
+            batch: int | None, html: bool, quiet: bool) -> None:
+    """Balance run: play cards against each other with an agent, in both seat orders, and report
+    win rates (95% Wilson intervals), the first seat's advantage, game lengths, how games end, and
+    ratings. Results are stored as they arrive; run the same command again to resume.
+
+    \b
+    santorini balance --gods MyGod --against Mortal,OtherGod --games 4 --agent greedy
+    santorini balance --pack my-pack --gods MyGod --games 100 --agent mcts:400 --jobs 8
+    santorini balance --matrix --games 50 --backend ray --address ray://head:10001"""
+    from ..balance.backends import Backend, default_jobs
+    from ..balance.plan import split_names
+    from ..balance.run import make_plan, run_balance
+    from ..balance.store import FILE_NAME
+    if address is not None and backend != Backend.RAY.value:
+        bad_input("--address names a Ray cluster; give --backend ray with it")
+    names = tuple(name for text in gods for name in split_names(text))
+    plan = make_plan(pack_name, names, split_names(against), matrix, games, agent, seed, max_turns)
+    chosen = Backend(backend)
+    workers = jobs or default_jobs()
+    folder = Path(out)
+    spec = plan.spec
+    click.echo(f"plan: {len(plan.matchups)} matchups (seat-ordered) x {games} games = {len(plan.tasks)} games; "
+               f"pack {spec.pack}, agent {spec.agent}, seed {spec.seed}")
+    with ExitStack() as stack:
+        advance = [lambda steps: None]
+
+        def started(stored: int, to_play: int) -> None:
+            where = f"{chosen.value}, {workers} job{'s' if workers != 1 else ''}" if address is None \
+                else f"ray at {address}"
+            click.echo(f"store {folder / FILE_NAME}: {stored} stored, {to_play} to play ({where})")
+            if to_play and not quiet:
+                from .progress import progress
+                advance[0] = stack.enter_context(progress("games", to_play, "games"))
+
+        try:
+            outcome = run_balance(plan, folder, chosen, workers, address, batch, on_start=started,
+                                  on_results=lambda results: advance[0](len(results)))
+        except KeyboardInterrupt:
+            stack.close()  # the progress bar first
+            click.echo(f"interrupted: the games played so far are stored in {folder / FILE_NAME}; run the same "
+                       "command again to play the rest", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+    if outcome.played:
+        click.echo(f"played {outcome.played} games in {outcome.seconds:.1f} s ({outcome.rate:.2f} games/s)")
+    _summary(outcome.results, spec.gods, matrix)
+    from ..balance.report import write_report
+    page = write_report(outcome.results, folder, pack=spec.pack, agent=spec.agent, gods=list(spec.gods),
+                        matrix=matrix, html=html)
+    click.echo(f"report: {page}")
+
+
+def _summary(results: list[GameResult], gods: tuple[str, ...], matrix: bool) -> None:
+    """Per opponent of each card under test, one row; for a matrix, the ratings instead."""
+    from ..balance.ratings import bradley_terry
+    from ..balance.stats import opponent_rows
+    from .display import show_table
+    if matrix:
+        ratings = sorted(bradley_terry(results).items(), key=lambda item: (-item[1], item[0]))
+        rows = [(name, f"{round(rating):+d}") for name, rating in ratings]
+        show_table(("card", "rating (Bradley-Terry, Elo scale)"), rows, _aligned([("card", "rating"), *rows], 1))
+        return
+    rows = []
+    for god in gods:
+        for row in opponent_rows(results, god):
+            first = "-" if row.first_seat_rate is None else f"{row.first_seat_rate:.0%}"
+            ends = "/".join(str(count) for count in row.ends.values())
+            rows.append((row.god, row.opponent, str(row.games), f"{row.rate:.1%}", f"{row.low:.0%}-{row.high:.0%}",
+                         first, f"{row.mean_turns:.1f}", ends, "UNBALANCED" if row.unbalanced else ""))
+    show_table(HEADERS, rows, _aligned([HEADERS, *rows], 2))
+
+
+def _aligned(rows: Sequence[Sequence[str]], names: int) -> list[str]:
+    """Plain lines in columns (for a pipe or a file): the first `names` columns left, figures right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) if column < names else cell.rjust(width)
+                      for column, (cell, width) in enumerate(zip(row, widths))).rstrip() for row in rows]

@@ -1,0 +1,159 @@
+"""The plain turn whose build is any number of builds, each paid from a counter, counted.
+
+'Start of your turn: you gain 1 coin. Your build: your worker may build any number of times
+instead, spending 1 coin each time' (`FastRules.gains`, `FastRules.paid_builds`): the moved
+worker builds 0 to K times, K the coins on the card once the turn's gain is made, each build an
+ordinary one around it (the same square again included, a dome only on level 3).
+
+The outcomes of one move are what its builds add, square by square: c_s pieces on each square s
+around the destination that is free once the worker has moved, 0 <= c_s <= 4 - height (the
+blocks left, and the dome), sum c_s <= K. Two different sets of counts leave different boards,
+and the coins left (K - sum c_s) follow from the board. Their number depends only on how many of
+the squares can take 1, 2, 3 or 4 pieces and on K: `_ways` counts the vectors once per such
+shape (a product of polynomials, truncated), and keeps it.
+
+The chain's order: after the move, the turn with no build, then each first build in neighbour
+order and, depth first, its extensions. A set of builds is first found in its builds' order
+around the destination (a later square, or the same one again: any other order of the same
+builds comes after it in a depth-first walk), so the outcomes are the non-decreasing sequences
+of build squares, in that order; `decode` skips whole subtrees by their sizes (`_ways` again).
+A winning move ends the turn: one outcome, played by the engine. tests/test_fast_paths.py
+compares the picker with the generic chain, every index, and tests/test_masked_picker.py has a
+position counted by hand.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import lru_cache
+from random import Random
+
+from ..engine.actions import actions
+from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
+from ..model.state import GameState
+from .bits import free_bits, level_bits
+from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .shape import FastRules, without
+
+
+def paid_picker(rules: FastRules) -> PaidBuilds | None:
+    """The counting picker of the plain turn whose build is replaced by paid builds, with the
+    turn's gains, and nothing else; else None."""
+    if rules.paid_builds is None or len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) \
+            or rules.move_options or rules.build_options or rules.followups:
+        return None
+    if without(rules, frozenset(("gains", "paid_builds"))).extended:
+        return None
+    return PaidBuilds(rules)
+
+
+@lru_cache(maxsize=None)
+def _ways(shape: tuple[int, int, int, int], budget: int) -> int:
+    """The vectors (c_s), 0 <= c_s <= cap_s, sum <= budget, for shape[k] squares of cap k + 1."""
+    coefficients = [1]  # of the product of (1 + x + ... + x^cap), truncated at the budget
+    for cap, squares in enumerate(shape, start=1):
+        for _ in range(squares):
+            grown = [0] * min(len(coefficients) + cap, budget + 1)
+            for degree, value in enumerate(coefficients):
+                if value:
+                    for extra in range(min(cap, budget - degree) + 1):
+                        grown[degree + extra] += value
+            coefficients = grown
+    return sum(coefficients)
+
+
+def _shape(caps: list[int]) -> tuple[int, int, int, int]:
+    """How many of the caps are 1, 2, 3 and 4 (a cap of 0 adds nothing)."""
+    return (caps.count(1), caps.count(2), caps.count(3), caps.count(4))
+
+
+class PaidBuilds:
+    """A picker (counted.py's Picker) for the plain turn with paid builds."""
+
+    def __init__(self, rules: FastRules) -> None:
+        self.kinds = _Moves(rules).kinds
+        self.gains, self.counter = rules.gains, rules.paid_builds
+
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+        kinds = self.kinds[forbid_up][forbid_down]
+        heights, positions, seat = st.heights, st.worker_pos, st.to_move
+        counters = st.counters
+        gained = tuple((name, counters.get((seat, name), 0) + amount) for name, amount in self.gains)
+        budget = dict(gained).get(self.counter, counters.get((seat, self.counter), 0))
+        free = free_bits(st)
+        _, level_1, level_2, level_3 = level_bits(heights)
+        level_0 = ~(level_1 | level_2 | level_3)
+        total = 0
+        ends: list[int] = []
+        moves: list[tuple[int, int, int]] = []  # (worker, destination, its kind)
+        for worker in st.members.get(team, ()):
+            origin = positions[worker]
+            if origin < 0:
+                continue
+            kind_of = kinds[heights[origin]]
+            open_ = free | SQUARE_BITS[origin]
+            for to, bit, around in NEIGHBOUR_BITS[origin]:
+                if not free & bit:
+                    continue
+                kind = kind_of[heights[to]]
+                if kind == A_WIN:
+                    total += 1
+                elif kind == A_MOVE:
+                    builds = open_ & around
+                    # (the squares by the pieces they can take: 1 on level 3, ..., 4 on level 0)
+                    total += _ways(((builds & level_3).bit_count(), (builds & level_2).bit_count(),
+                                    (builds & level_1).bit_count(), (builds & level_0).bit_count()), budget) \
+                        if builds and budget else 1
+                else:
+                    continue
+                ends.append(total)
+                moves.append((worker, to, kind))
+        if not total:
+            return None
+        index = rng.randrange(total)
+        entry = bisect_right(ends, index)
+        if entry:
+            index -= ends[entry - 1]
+        worker, to, kind = moves[entry]
+        move = actions("move", worker)[to]
+        started = tuple(("counter", seat, name, value) for name, value in gained)
+        if kind == A_WIN:
+            return (move,), None
+        origin = positions[worker]
+        squares = [s for s in NEIGHBOURS[to] if (free | SQUARE_BITS[origin]) >> s & 1]
+        built = self.decode(squares, [4 - heights[s] for s in squares], budget, index)
+        steps, events = [move], [*started, ("move", worker, origin, to, heights[origin], heights[to])]
+        height_now = {s: heights[s] for s in squares}
+        coins = budget
+        for square in built:
+            steps.append(actions("build", worker)[square])
+            events.append(build_event(worker, square, height_now[square]))
+            height_now[square] += 1
+            coins -= 1
+            events.append(("counter", seat, self.counter, coins))
+        return tuple(steps), tuple(events)
+
+    @staticmethod
+    def decode(squares: list[int], caps: list[int], budget: int, index: int) -> list[int]:
+        """The `index`-th non-decreasing sequence of build squares (positions in `squares`), in
+        the chain's depth-first order: the squares built on, in order."""
+        built: list[int] = []
+        used = [0] * len(squares)
+        start = 0
+        while index:
+            index -= 1  # (this node's own turn: no more builds)
+            for place in range(start, len(squares) if budget > 0 else start):
+                if used[place] >= caps[place]:
+                    continue
+                left = [caps[place] - used[place] - 1, *caps[place + 1:]]  # (a later square: none used yet)
+                size = _ways(_shape(left), budget - 1)
+                if index < size:
+                    built.append(squares[place])
+                    used[place] += 1
+                    budget -= 1
+                    start = place
+                    break
+                index -= size
+            else:  # pragma: no cover - the counts agree
+                raise AssertionError("a counted turn was not found")
+        return built
