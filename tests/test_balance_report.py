@@ -339,3 +339,13 @@ def test_the_guides_python_example_runs(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(tmp_path)
     exec(compile(example, "docs/balance.md", "exec"), {})  # noqa: S102 - our own guide
     assert (tmp_path / "pan-again" / "report.html").exists()
+
+
+def test_the_example_report_in_the_docs_is_what_its_raw_results_give(tmp_path: Path) -> None:
+    """docs/balance.md shows a real run (docs/balance-example/): its report.md must be what the
+    report writes from its own results.csv, so that the page cannot drift from the code."""
+    example = Path(__file__).resolve().parent.parent / "docs" / "balance-example"
+    results = read_raw(example / "results.csv")
+    assert len(results) == 200 and {r.agent for r in results} == {"mcts:100"}
+    page = write_report(results, tmp_path, pack="bga", agent="mcts:100", gods=["Apollo"], matrix=False)
+    assert page.read_text(encoding="utf-8") == (example / "report.md").read_text(encoding="utf-8")

@@ -28,14 +28,13 @@ tests/test_masked_picker.py has positions made for it, counted by hand.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import free_bits
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
 #: The programs each_worker may name, in the order this module takes them.
@@ -62,34 +61,13 @@ class EveryWorkerTurns:
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
-        heights, positions = st.heights, st.worker_pos
+        positions = st.worker_pos
         free = free_bits(st)
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         if not workers:
             return None  # (no worker, no turn of any program)
-        total = 0
-        ends: list[int] = []
-        moves: list[tuple[int, int, int]] = []  # (worker, destination, its kind) of the plain turn
-        for worker in workers:
-            origin = positions[worker]
-            kind_of = kinds[heights[origin]]
-            open_ = free | SQUARE_BITS[origin]
-            for to, bit, around in NEIGHBOUR_BITS[origin]:
-                if not free & bit:
-                    continue
-                kind = kind_of[heights[to]]
-                if kind == A_WIN:
-                    total += 1
-                elif kind == A_MOVE:
-                    size = (open_ & around).bit_count()
-                    if not size:
-                        continue
-                    total += size
-                else:
-                    continue
-                ends.append(total)
-                moves.append((worker, to, kind))
-        plain = total
+        count = PlainCount(st, team, kinds, free)
+        total = plain = count.total
         sizes, listed = [], []  # (with three workers or more, the turns are listed: `listed_turns`)
         for verb in self.programs:
             if len(workers) > 2:
@@ -112,17 +90,7 @@ class EveryWorkerTurns:
                     return self.decode_moves(st, kinds, free, workers, index) if verb == "move" \
                         else self.decode_builds(st, free, workers, index)
                 index -= size
-        entry = bisect_right(ends, index)
-        if entry:
-            index -= ends[entry - 1]
-        worker, to, kind = moves[entry]
-        move = actions("move", worker)[to]
-        if kind == A_WIN:
-            return (move,), None
-        origin = positions[worker]
-        square = nth_free(to, free | SQUARE_BITS[origin], index)
-        return (move, actions("build", worker)[square]), \
-            (("move", worker, origin, to, heights[origin], heights[to]), build_event(worker, square, heights[square]))
+        return count.draw(index)
 
     # ---- every worker moves
     @staticmethod

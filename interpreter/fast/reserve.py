@@ -19,14 +19,13 @@ every index, and tests/test_masked_picker.py has a position made for it, counted
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS, SQUARES, neighbouring_pairs
+from ..model.board import NEIGHBOUR_BITS, SQUARES, neighbouring_pairs
 from ..model.state import GameState
 from .bits import free_bits, level_bits
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
 NO_LEVELS = (0, 0, 0, 0)
@@ -53,51 +52,17 @@ class ReserveTurnPicker:
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
-        heights, positions = st.heights, st.worker_pos
         free = free_bits(st)
-        total = 0
-        ends: list[int] = []
-        moves: list[tuple[int, int, int]] = []  # (worker, destination, its kind) of the plain turn
-        for worker in st.members.get(team, ()):
-            origin = positions[worker]
-            if origin < 0:
-                continue
-            kind_of = kinds[heights[origin]]
-            open_ = free | SQUARE_BITS[origin]
-            for to, bit, around in NEIGHBOUR_BITS[origin]:
-                if not free & bit:
-                    continue
-                kind = kind_of[heights[to]]
-                if kind == A_WIN:
-                    total += 1
-                elif kind == A_MOVE:
-                    size = (open_ & around).bit_count()
-                    if not size:
-                        continue
-                    total += size
-                else:
-                    continue
-                ends.append(total)
-                moves.append((worker, to, kind))
+        plain = PlainCount(st, team, kinds, free)
         placed = self.placed_worker(st, team)
         places = self.places(st, free) if placed >= 0 else 0
         extra = self.count_placed(st, kinds, free, places) if places else 0
-        if not total + extra:
+        if not plain.total + extra:
             return None
-        index = rng.randrange(total + extra)
-        if index >= total:
-            return self.decode_placed(st, placed, kinds, free, places, index - total)
-        entry = bisect_right(ends, index)
-        if entry:
-            index -= ends[entry - 1]
-        worker, to, kind = moves[entry]
-        move = actions("move", worker)[to]
-        if kind == A_WIN:
-            return (move,), None
-        origin = positions[worker]
-        square = nth_free(to, free | SQUARE_BITS[origin], index)
-        return (move, actions("build", worker)[square]), \
-            (("move", worker, origin, to, heights[origin], heights[to]), build_event(worker, square, heights[square]))
+        index = rng.randrange(plain.total + extra)
+        if index >= plain.total:
+            return self.decode_placed(st, placed, kinds, free, places, index - plain.total)
+        return plain.draw(index)
 
     def placed_worker(self, st: GameState, team: int) -> int:
         """The worker the placed turn would place (the first of the team's on the card), or -1

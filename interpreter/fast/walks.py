@@ -39,7 +39,7 @@ import dataclasses
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST, grown
+from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST, grown
 from ..model.state import GameState
 from .bits import free_bits, level_digits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
