@@ -17,7 +17,7 @@ from santorini.dsl.vocabulary import Sex
 
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
-from santorini.interpreter.model.board import parse_square
+from santorini.interpreter.model.board import parse_square, square_name
 from santorini.interpreter.model.notation import format_turn
 from santorini.interpreter.model.state import GameState
 from test_fast_paths import disagreement, games
@@ -305,7 +305,7 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
            "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A",
-           "Ares": "A", "Jason": "A", "Castor & Pollux": "A", "Morpheus": "A"}
+           "Ares": "A", "Jason": "A", "Castor & Pollux": "A", "Morpheus": "A", "Europa & Talus": "AB", "Clio": "B"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -586,3 +586,54 @@ def test_builds_paid_from_coins_gained_at_the_start_of_the_turn() -> None:
                      "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"], turns
     left = [fast.play(state, steps).counters.get((0, "coin"), 0) for steps in generic.turns(state)]
     assert left == [2, 1, 0, 0, 1]
+
+
+def test_a_token_placed_after_the_turn_that_every_worker_treats_as_a_dome() -> None:
+    """Europa & Talus: 'End of your turn: you may relocate your Talus token to an unoccupied space
+    neighboring the worker that moved. All players treat the space containing the Talus token as
+    if it contains only a dome.' The talus is on b1, a dome on b2; A1 on a1 can only move to a2
+    (A2 is boxed in on e1). Around a2 it builds on a1, a3 (level 3: a dome) or b3, never on b1.
+    By hand: after each build the talus stays, or goes to a free space around a2 other than b1
+    (where it is): a1, a3 (not after the dome there) or b3: 4 + 3 + 4 = 11 turns. The Mortal's
+    B1 on c1 may not move to b1 nor build there."""
+    fast, generic, state = position(("Europa & Talus", "Mortal"), {"A1": "a1", "B1": "c1", "A2": "e1", "B2": "e5"},
+                                    {"a3": 3, "b2": 3}, domes=("b2", "d1", "d2", "e2"), to_move=0)
+    state.set_token(parse_square("b1"), ("talus", 0))
+    from santorini.interpreter.fast.token_after import TokenAfterTurn
+    assert isinstance(fast.pickers[0], TokenAfterTurn)
+    agree(fast, generic, state)
+    turns = [format_turn(state, steps) for steps in generic.turns(state)]
+    expected = [f"move A1 a2; build A1 {b}" + (f"; token talus {p}" if p else "")
+                for b, places in (("a1", ("a1", "a3", "b3")), ("a3", ("a1", "b3")), ("b3", ("a1", "a3", "b3")))
+                for p in ("", *places)]
+    assert sorted(turns) == sorted(expected), turns
+    state.to_move = 1
+    agree(fast, generic, state)
+    assert not any("b1" in turn for turn in (format_turn(state, steps) for steps in generic.turns(state)))
+
+
+def test_a_token_on_each_block_built_up_to_three_and_one_built_on_leaves() -> None:
+    """Clio: 'Place a coin token on each of the first 3 blocks your workers build. Opponents treat
+    spaces containing your coin tokens as if they contain only a dome.' A1 on a1 can only move to
+    a2 (domes on b1, b2; A2 boxed in on e1) and builds on a1, a3 (level 1, a coin on it) or b3: 3
+    turns, as without the coins. With 2 coins placed so far, each build places the third: on a1,
+    on b3, and on a3 again once the build there took the old one away. With 3 placed, none; the
+    build on a3 still takes its coin away. The Mortal's B1 on a4 cannot move or build on a3."""
+    for placed, coins_after in ((2, ({"a1", "a3"}, {"a3"}, {"a3", "b3"})), (3, ({"a3"}, set(), {"a3"}))):
+        fast, generic, state = position(("Clio", "Mortal"), {"A1": "a1", "B1": "a4", "A2": "e1", "B2": "e5"},
+                                        {"a3": 1}, domes=("b1", "b2", "d1", "d2", "e2"), to_move=0)
+        state.set_token(parse_square("a3"), ("coin", 0))
+        state.set_counter(0, "coin tokens placed", placed)
+        from santorini.interpreter.fast.token_on_built import TokenOnBuilt
+        assert isinstance(fast.pickers[0], TokenOnBuilt)
+        agree(fast, generic, state)
+        turns = generic.turns(state)
+        assert [format_turn(state, steps) for steps in turns] == [
+            "move A1 a2; build A1 a1", "move A1 a2; build A1 a3", "move A1 a2; build A1 b3"]
+        for steps, coins in zip(turns, coins_after):
+            after = fast.play(state, steps)
+            assert {square_name(s) for s, token in after.tokens.items() if token == ("coin", 0)} == coins
+            assert after.counters.get((0, "coin tokens placed"), 0) == min(3, placed + 1)
+        state.to_move = 1
+        agree(fast, generic, state)
+        assert not any("a3" in format_turn(state, steps) for steps in generic.turns(state))

@@ -108,17 +108,21 @@ def test_the_playout_plays_inline_the_seats_of_the_plain_turn() -> None:
 def test_the_playout_plays_the_turn_by_turn_game_to_every_end() -> None:
     """Won games, a turn limit, three players with a seat stuck and out (the loop stops there and
     the game settles it), inline seats beside seats played by their pickers, by their list of
-    turns, and under a prohibition: the final states agree with the turn-by-turn games."""
+    turns, and under a prohibition, and picked turns with blocks taken away, counters and tokens:
+    the final states agree with the turn-by-turn games."""
     pack = load_pack("bga")
     for gods, seed, limit in ((["Mortal", "Pan"], "won", 1000), (["Mortal", "Mortal"], "limit", 9),
                               (["Pan", "Pan", "Pan"], "three", 1000), (["Artemis", "Mortal"], "picked", 1000),
                               (["Mortal", "Athena"], "bound", 1000), (["Hestia", "Pan"], "listed", 1000),
-                              (["Medusa", "Pan", "Pan"], "removed", 1000), (["Apollo", "Minotaur"], "forced", 1000)):
+                              (["Medusa", "Pan", "Pan"], "removed", 1000), (["Apollo", "Minotaur"], "forced", 1000),
+                              # picked turns the loop plays itself: a block taken away, counters, tokens
+                              (["Ares", "Mortal"], "unbuild", 1000), (["Morpheus", "Mortal"], "coins", 1000),
+                              (["Mortal", "Europa & Talus"], "token", 1000), (["Clio", "Mortal"], "coin tokens", 1000)):
         results = []
         for agent in (RandomAgent, StepwiseAgent):
             for n in range(12):  # enough games for wins by both seats, and a stuck seat of three
                 game = new_game(pack, parse_players(gods))
-                assert any(game.engine.inline_seats)
+                assert any(game.engine.inline_seats) or all(p is not None for p in game.engine.pickers)
                 rng = random.Random(f"{seed}{n}")
                 log = run_game(game, [agent(rng) for _ in gods], max_turns=limit)
                 results.append((agent is RandomAgent, log, final(game.state)))

@@ -165,6 +165,16 @@ class _Compiler:
         return None
 
 
+def token_squares(st: GameState, tokens: tuple[tuple[int, str], ...]) -> int:
+    """The squares holding a token of `tokens` ((holder's seat, kind) each), as bits: those a
+    seat treats as domes (shape.FastRules.dome_tokens). A holder out of the game has none left."""
+    bits = 0
+    for square, (kind, holder) in st.tokens.items():
+        if (holder, kind) in tokens and holder not in st.out:
+            bits |= 1 << square
+    return bits
+
+
 def free_bits(st: GameState) -> int:
     """The squares with no worker and no dome, as bits."""
     return ALL_BITS ^ st.blocked_bits()
@@ -187,4 +197,4 @@ def target_bits(conditions: tuple[Condition, ...], team: int, verb: Verb) -> tup
     return compiled, compiler.reads_levels
 
 
-__all__ = ["PERIMETER_BITS", "SquareBits", "free_bits", "level_bits", "target_bits"]
+__all__ = ["PERIMETER_BITS", "SquareBits", "free_bits", "level_bits", "target_bits", "token_squares"]

@@ -72,6 +72,8 @@ from .masked_lean import lean_picker
 from .paid import paid_picker
 from .removal import removal_picker
 from .reserve import reserve_picker
+from .token_after import token_after_picker
+from .token_on_built import token_on_built_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
@@ -100,12 +102,19 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker 
         return every_picker(rules)  # (every.py's, alone)
     if rules.paid_builds is not None or rules.gains:
         return paid_picker(rules)  # (paid.py's, alone)
+    if rules.token_after is not None:
+        return token_after_picker(rules)  # (token_after.py's, alone)
+    if rules.token_on_built is not None:
+        return token_on_built_picker(rules)  # (token_on_built.py's, alone)
+    lean = lean_picker(rules)
+    if lean is not None:
+        return lean
     if rules.turn_ends and turn_end is None:
         return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
             or rules.build_options or not rules.extended or without(rules, MASKED_PARTS).extended:
         return None  # (a part that another picker counts, or none: moves again is repeated.py's)
-    return lean_picker(rules) or MaskedTurn(rules, turn_end)
+    return MaskedTurn(rules, turn_end)
 
 
 class MaskedTurn:

@@ -23,7 +23,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
-from .bits import free_bits, level_bits
+from .bits import free_bits, level_bits, token_squares
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
@@ -31,7 +31,8 @@ NO_LEVELS = (0, 0, 0, 0)
 
 #: The parts of FastRules the lean form understands (besides the plain turn's own): a seat with
 #: any other extended part is masked.py's.
-LEAN_PARTS = frozenset(("move_bans", "build_bans", "win_vetoes", "win_squares", "tower_wins", "move_ways"))
+LEAN_PARTS = frozenset(("move_bans", "build_bans", "win_vetoes", "win_squares", "tower_wins", "move_ways",
+                        "dome_tokens"))
 
 
 def lean_picker(rules: FastRules) -> LeanMaskedTurn | None:
@@ -44,6 +45,8 @@ def lean_picker(rules: FastRules) -> LeanMaskedTurn | None:
         return None
     if without(rules, LEAN_PARTS).extended:  # (the same turn without the lean parts: nothing else may be left)
         return None
+    if rules.dome_tokens and (rules.move_bans or rules.build_bans or rules.win_vetoes or rules.win_squares):
+        return None  # (squares read by bits.py know no tokens: 'unoccupied' there is not the chain's then)
     return LeanMaskedTurn(rules)
 
 
@@ -66,6 +69,7 @@ class LeanMaskedTurn:
         self.move_bans, self.build_bans = rules.move_bans, rules.build_bans
         self.win_vetoes, self.win_squares = rules.win_vetoes, rules.win_squares
         self.tower_wins = rules.tower_wins
+        self.dome_tokens = rules.dome_tokens
         self.reads_levels = rules.reads_levels
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
@@ -74,6 +78,8 @@ class LeanMaskedTurn:
         kinds_from, win_from = self.kinds[forbid_up][forbid_down], self.can_win[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos
         free = free_bits(st)
+        if self.dome_tokens and st.tokens:
+            free &= ~token_squares(st, self.dome_tokens)  # (spaces the seat treats as domes)
         no_build = _union(self.build_bans, st, -1, -1, levels) if self.build_bans else 0
         total = 0
         ends: list[int] = []

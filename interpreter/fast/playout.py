@@ -27,7 +27,7 @@ from .bits import free_bits
 from .plain import A_MOVE, A_WIN, _turn_pairs
 
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
-SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter"))
+SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token"))
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
 Playout = Callable[[GameState, Sequence[Random], int, list], None]
@@ -49,7 +49,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     on, and return it (None: it has none).
     `winning_turn(state, seat, steps)`: play a winning turn drawn here. `pickers[seat]`: the
     counting picker of a seat not played inline (counted.py's Picker), whose turn the loop
-    draws and, when its events are only moves, forces, builds, removals of a block and counters, plays itself, as
+    draws and, when its events are only moves, forces, builds, removals of a block, counters and tokens,
+    plays itself, as
     `Engine._apply_found` would (`found(state, seat, steps, events)` plays the others)."""
     worker_keys, build_keys = ZOBRIST.worker, ZOBRIST.build
     height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
@@ -117,8 +118,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         count = len(played)
 
         def simple(events: tuple, key: int, free: int, dome_bits: int) -> tuple[int, int, int] | None:
-            """Play a picked turn whose events are only moves, forces, builds, removals of a block and
-            changes of a counter, as
+            """Play a picked turn whose events are only moves, forces, builds, removals of a block,
+            changes of a counter and tokens, as
             `apply_events` would, on the loop's arrays and locals: (hash, free squares, domes'
             bits) after it, or None (nothing played) for a turn with another kind of event."""
             for event in events:
@@ -141,6 +142,15 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 if event[0] == "counter":  # (the state's own change: its hash is the loop's meanwhile)
                     st.hash = key
                     st.set_counter(event[1], event[2], event[3])
+                    key = st.hash
+                    continue
+                if event[0] == "token":  # (as apply_events: from where it was, to where it goes)
+                    _, seat_of, kind, origin, square = event
+                    st.hash = key
+                    if origin >= 0:
+                        st.set_token(origin, None)
+                    if square >= 0:
+                        st.set_token(square, (kind, seat_of))
                     key = st.hash
                     continue
                 if event[0] == "unbuild":  # (state.set_height)

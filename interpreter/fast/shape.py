@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves,
+from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves, PieceIs,
                                LevelChange, Modality, OccupiedBy, Owner, Piece, Prohibition, Quantity, Region, Role,
                                Not, SameSpace, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, TargetLevel,
                                Verb, WorkerSelector)
@@ -165,6 +165,15 @@ class FastRules:
     #: any number of times instead, spending 1 coin each time' (paid.py counts this turn).
     gains: tuple[tuple[str, int], ...] = ()
     paid_builds: str | None = None
+    #: The tokens this seat treats as domes: (holder's seat, token kind) of each such rule of any
+    #: seat ('all workers treat the space with your talus token as if it contains only a dome').
+    dome_tokens: tuple[tuple[int, str], ...] = ()
+    #: The end of the turn 'you may place your <kind> token on an unoccupied space neighboring the
+    #: moved worker' (moving it there from wherever it is): the token's kind (token_after.py).
+    token_after: str | None = None
+    #: The follow-up 'after your worker builds a block, a <kind> token is placed on its space, up
+    #: to N times in the game': (kind, N or None) (token_on_built.py).
+    token_on_built: tuple[str, int | None] | None = None
 
     @property
     def extended(self) -> bool:
@@ -174,7 +183,8 @@ class FastRules:
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
                     or self.force_before or self.second_build is not None or self.moves_again is not None
                     or self.unmoved_removes or self.reserve_turn is not None or bool(self.each_worker)
-                    or bool(self.gains) or self.paid_builds is not None)
+                    or bool(self.gains) or self.paid_builds is not None or bool(self.dome_tokens)
+                    or self.token_after is not None or self.token_on_built is not None)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -187,7 +197,8 @@ class FastRules:
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
             or self.second_build is not None or self.moves_again is not None or self.unmoved_removes
             or self.reserve_turn is not None or bool(self.each_worker) or bool(self.gains)
-            or self.paid_builds is not None))
+            or self.paid_builds is not None or bool(self.dome_tokens) or self.token_after is not None
+            or self.token_on_built is not None))
 
     @property
     def beyond_moves_again(self) -> bool:
@@ -377,9 +388,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     if bans is None or rules.lose_when_stuck is False:
         return None
     unmoved_removes = len(rules.turn_ends) == 1 and _unmoved_removes(rules.turn_ends[0])
+    token_after = _token_after(rules.turn_ends[0]) if len(rules.turn_ends) == 1 else None
     gains = tuple((change.counter.value, change.amount) for change in rules.turn_starts)
-    if any(amount <= 0 for _, amount in gains) or not (unmoved_removes or all(_automatic_end(step)
-                                                                                for step in rules.turn_ends)):
+    if any(amount <= 0 for _, amount in gains) or not (unmoved_removes or token_after is not None or all(
+            _automatic_end(step) for step in rules.turn_ends)):
         return None
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
@@ -387,8 +399,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     obliged, slides = _obligations(rules, others), _slides(rules, others)
     if obliged is None or slides is None:
         return None
-    if any(_places_tokens(o) for o in (rules, *others)):
-        return None  # the fast paths see no tokens: neither their blocking nor their leaving when built on
+    on_built = [found for f in rules.followups if (found := _token_on_built(f)) is not None]
+    dome_tokens = _dome_tokens(rules, others, {kind for kind, _ in on_built})
+    if dome_tokens is None:
+        return None  # (a token this seat might build on, or move onto: the fast paths keep off tokens)
     # (another seat's workers waiting on its card change nothing in this seat's turn: once on the
     # board, they are workers like the others)
     if any(p.binds is not Owner.OPPONENTS for p in rules.prohibitions):
@@ -418,7 +432,11 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
             return None  # (every.py counts them after one plain program)
         programs.append(Program(program.name, program.announced, tuple(steps)))
     followups, removes_beyond, force_before, second_build, moves_again = [], False, False, None, None
+    token_on_built = None
     for followup in rules.followups:
+        if _token_on_built(followup) is not None and token_on_built is None:
+            token_on_built = _token_on_built(followup)
+            continue
         if _removes_beyond(followup):
             removes_beyond = True
             continue
@@ -515,9 +533,12 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
-                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends) and not unmoved_removes,
+                     slides=slides, unmoved_build=unmoved_build,
+                     turn_ends=bool(rules.turn_ends) and not unmoved_removes and token_after is None,
                      unmoved_removes=unmoved_removes, reserve_turn=reserve_turn, each_worker=tuple(each_worker),
-                     gains=gains, paid_builds=paid_builds, dome_sex=dome_sex,
+                     gains=gains, paid_builds=paid_builds, dome_tokens=dome_tokens, token_after=token_after,
+                     token_on_built=token_on_built,
+                     dome_sex=dome_sex,
                      force_before=force_before, second_build=second_build, moves_again=moves_again,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
@@ -660,10 +681,54 @@ def _is_climb(part: object) -> bool:
     return isinstance(part, LevelChange) and part.op is Compare.LE and part.amount >= 0
 
 
-def _places_tokens(rules: SeatRules) -> bool:
+def _token_kinds(rules: SeatRules) -> set[str]:
+    """The kinds of token the seat's steps put on the board."""
     steps = [*rules.turn_ends, *(f.step for f in rules.followups),
              *(s for p in rules.programs for s in p.steps)]
-    return bool(rules.dome_likes) or any(step.verb is Verb.TOKEN for step in steps)
+    return {step.token.value for step in steps if step.token is not None}
+
+
+def _dome_tokens(rules: SeatRules, others: list[SeatRules], own: set[str]) -> tuple[tuple[int, str], ...] | None:
+    """The (holder, kind) of the tokens this seat treats as domes, if every token any seat puts
+    on the board is one of them (so that the seat never meets a token but as a dome: never builds
+    on one, which takes it away, nor moves or puts one there), but the seat's own tokens of the
+    kinds `own`, whose taking away when built on its picker writes; else None."""
+    binding = []
+    for holder in (rules, *others):
+        for rule in holder.dome_likes:
+            if rule.binds is Owner.ANYONES or (rule.binds is Owner.OPPONENTS and holder.team != rules.team):
+                binding.append((holder.seat, rule.token.value))
+    for holder in (rules, *others):
+        if any((holder.seat, kind) not in binding and not (holder is rules and kind in own)
+               for kind in _token_kinds(holder)):
+            return None
+    return tuple(binding)
+
+
+def _token_on_built(followup: object) -> tuple[str, int | None] | None:
+    """(kind, limit) of the follow-up 'after your worker builds a block, a <kind> token is placed
+    on its space, up to N times in the game', exactly; else None."""
+    trigger, step = followup.trigger, followup.step
+    if followup.timing is not FollowUpTiming.AFTER or trigger.verb is not Verb.BUILD \
+            or trigger.owner is not Owner.YOURS or trigger.filters != (PieceIs(Piece.BLOCK),):
+        return None
+    if step.verb is not Verb.TOKEN or step.token is None or step.modality is not Modality.AUTOMATIC \
+            or step.actor != WorkerSelector(Role.THAT, Owner.YOURS) or step.repeat != ONCE \
+            or step.destination != SpaceSelector(Region.SINGLE, SpaceRef.LAST_BUILT) or step.filters \
+            or step.effects or step.cost or step.target is not None or step.guard is not None:
+        return None
+    return step.token.value, step.per_game
+
+
+def _token_after(step: Step) -> str | None:
+    """The token of the end of the turn 'you may place your <kind> token on an unoccupied space
+    neighboring the moved worker', exactly; else None."""
+    if step.verb is not Verb.TOKEN or step.token is None or step.modality is not Modality.MAY \
+            or step.actor != WorkerSelector(Role.MOVED, Owner.YOURS) or step.repeat != ONCE \
+            or step.destination != NEIGHBOURING_UNOCCUPIED or step.filters or step.effects or step.cost \
+            or step.target is not None or step.guard is not None or step.per_game is not None:
+        return None
+    return step.token.value
 
 
 def _has_setup(rules: SeatRules) -> bool:
