@@ -305,7 +305,8 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
            "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A",
-           "Ares": "A", "Jason": "A", "Castor & Pollux": "A", "Morpheus": "A", "Europa & Talus": "AB", "Clio": "B"}
+           "Ares": "A", "Jason": "A", "Castor & Pollux": "A", "Morpheus": "A", "Europa & Talus": "AB", "Clio": "AB",
+           "Poseidon": "A"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -637,3 +638,46 @@ def test_a_token_on_each_block_built_up_to_three_and_one_built_on_leaves() -> No
         state.to_move = 1
         agree(fast, generic, state)
         assert not any("a3" in format_turn(state, steps) for steps in generic.turns(state))
+
+
+def test_a_picker_defers_a_state_it_does_not_count_to_the_list() -> None:
+    """every.py counts teams of one or two workers; with three (no shipped setup has them) it
+    answers DEFERRED, draws nothing, and the engine draws from the list of turns instead: the
+    same turns at every index, in the random games of the playout too."""
+    from santorini.interpreter.fast.counted import DEFERRED
+
+    fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c1", "B2": "e4",
+                                                                    "A3": "c3"}, {"b2": 1}, to_move=0)
+    rng = random.Random(4)
+    assert fast.pickers[0](state, state.seats[0].team, False, False, rng) is DEFERRED
+    assert rng.random() == random.Random(4).random()  # (nothing drawn)
+    agree(fast, generic, state)
+    for seed in range(3):
+        game_state = state.copy()
+        played = fast.playout(game_state, [random.Random(seed), random.Random(seed + 10)], 6)
+        stepwise, rngs = state.copy(), [random.Random(seed), random.Random(seed + 10)]
+        for steps in played:
+            assert generic.random_turn(stepwise, rngs[stepwise.to_move]) == steps
+            stepwise = generic.play(stepwise, steps)
+        assert stepwise.hash == game_state.hash
+
+
+def test_the_unmoved_worker_builds_up_to_three_times_and_equal_boards_are_one() -> None:
+    """Poseidon: 'End of your turn: if your unmoved worker is on the ground level, it may build up
+    to three times.' Domes on a2, b2, d1, d2, b3, c3, d3; A1 on a1, A2 on c2, all on level 0.
+    A1 to b1 builds on a1 or c1; A2 then builds 0-3 times on c1: a1 with 0-3 on c1 (4), and c1
+    with 0-3 more on c1 (4: the dome the fourth): 8. A2 to b1 builds on c1 or c2, and A1 (on a1)
+    has no free square around it: 2. A2 to c1 builds on b1 or c2, then A1 0-3 times on b1: c2
+    with 0-3 on b1 (4), and b1 with 0-3 more (4): 8. By hand, 18; a board reached both ways
+    (A2 on c1 building b1, then A1 once on b1, is b1 twice by A1) counted once."""
+    fast, generic, state = position(("Poseidon", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c2", "B2": "e4"},
+                                    {}, domes=("a2", "b2", "d1", "d2", "b3", "c3", "d3"), to_move=0)
+    from santorini.interpreter.fast.unmoved_builds import UnmovedBuilds
+    assert isinstance(fast.pickers[0], UnmovedBuilds)
+    turns = agree(fast, generic, state)
+    assert len(turns) == 18, turns
+    assert sum(t.startswith("A1 b1 ") for t in turns) == 8 and sum(t.startswith("A2 b1 ") for t in turns) == 2
+    # off the ground level, the unmoved worker does not build
+    fast, generic, state = position(("Poseidon", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c2", "B2": "e4"},
+                                    {"c2": 1}, domes=("a2", "b2", "d1", "d2", "b3", "c3", "d3"), to_move=0)
+    assert sum(t.startswith("A1 b1 ") for t in agree(fast, generic, state)) == 2

@@ -29,7 +29,7 @@ import dataclasses
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
                                WorkerSelector)
-from ..fast.counted import counted_picker
+from ..fast.counted import DEFERRED, counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
 from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
@@ -522,9 +522,10 @@ class Engine:
             picked = picker(state, team, up, down, rng)
             if picked is None:
                 return None
-            steps, events = picked  # (events None: a win or a forcing move, applied step by step)
-            self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
-            return steps
+            if picked is not DEFERRED:  # (DEFERRED: drawn from the list below)
+                steps, events = picked  # (events None: a win or a forcing move, applied step by step)
+                self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
+                return steps
         turns = self.turns(state)
         if not turns:
             return None

@@ -39,8 +39,22 @@ from ..model.state import BIT_AT, GameState
 from .plain import A_MOVE, A_WIN, NO_MOVE, _Moves, is_plain
 
 #: picker(state, team, forbid_up, forbid_down, rng) -> (turn, its events) or None when there is
-#: none; the events may be None, and the engine then applies the turn step by step (a win).
-Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None"]
+#: none; the events may be None, and the engine then applies the turn step by step (a win). Or
+#: DEFERRED: a state the picker does not count (a shape it knows only in its common form, such
+#: as a team of two workers), for which it has drawn nothing: the engine lists the turns instead.
+Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None | Deferred"]
+
+
+class Deferred:
+    """The type of DEFERRED, a picker's answer 'list this one' (see Picker)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DEFERRED"
+
+
+DEFERRED = Deferred()
 
 #: BELOW[s]: the squares numbered below s, as bits (NEIGHBOURS lists squares in ascending order,
 #: so these are the squares that come before s in any neighbour list).

@@ -5,8 +5,9 @@ A seat may have, after the plain turn, the programs 'each of your workers moves'
 moves once, in the order the player picks, and none builds) and 'each of your workers builds'
 (none moves; every worker builds once, in any order): `FastRules.each_worker`. The step chain
 lists the plain turn's outcomes, then each such program's new ones, the workers' orders in the
-team's order (A first, then B first). Here a team has at most two workers on the board (the gate
-of `every_picker` is the setup's count, and workers only leave).
+team's order (A first, then B first). The closed forms below are for a team of one or two
+workers on the board, which every shipped setup gives; with more, the picker answers DEFERRED and
+the engine lists the turns.
 
 Moves, with workers A on a and B on b, F the free squares: the first move ends the turn if it
 wins, and the board is then the plain turn's win (nothing is built): no new outcome. Otherwise
@@ -34,6 +35,7 @@ from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import free_bits
+from .counted import DEFERRED
 from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
@@ -66,16 +68,14 @@ class EveryWorkerTurns:
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         if not workers:
             return None  # (no worker, no turn of any program)
+        if len(workers) > 2:
+            return DEFERRED  # (the closed forms below are for two workers, what every setup gives)
         count = PlainCount(st, team, kinds, free)
         total = plain = count.total
-        sizes, listed = [], []  # (with three workers or more, the turns are listed: `listed_turns`)
+        sizes = []
         for verb in self.programs:
-            if len(workers) > 2:
-                listed.append(listed_turns(st, kinds, workers, verb))
-                size = len(listed[-1])
-            else:
-                size = self.count_moves(st, kinds, free, workers) if verb == "move" \
-                    else self.count_builds(st, free, workers)
+            size = self.count_moves(st, kinds, free, workers) if verb == "move" \
+                else self.count_builds(st, free, workers)
             sizes.append(size)
             total += size
         if not total:
@@ -83,10 +83,8 @@ class EveryWorkerTurns:
         index = rng.randrange(total)
         if index >= plain:
             index -= plain
-            for number, (verb, size) in enumerate(zip(self.programs, sizes)):
+            for verb, size in zip(self.programs, sizes):
                 if index < size:
-                    if listed:
-                        return listed[number][index]
                     return self.decode_moves(st, kinds, free, workers, index) if verb == "move" \
                         else self.decode_builds(st, free, workers, index)
                 index -= size
@@ -239,75 +237,3 @@ class EveryWorkerTurns:
                 (build_event(first, p, height), build_event(second, q, second_height))
         raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
 
-
-def listed_turns(st: GameState, kinds: tuple, workers: list[int], verb: str) -> list[tuple]:
-    """The new outcomes of an every-worker program, (steps, events) each, in the chain's order,
-    found by walking it: each worker in turn (the workers in the team's order at each choice),
-    each of its steps, the board after them kept once. For a team of three workers or more,
-    which no shipped setup has: the closed forms above are for two."""
-    heights, positions = list(st.heights), list(st.worker_pos)
-    domes = list(st.domes)
-    occupied = {positions[w] for w in range(len(positions)) if positions[w] >= 0}
-    seen: set = set()
-    found: list[tuple] = []
-
-    classes, teams = st.worker_class, st.worker_team
-
-    def board() -> tuple:  # (workers alike are interchangeable on it, as in the state's hash)
-        return tuple(sorted((teams[w], classes[w], square) for w, square in enumerate(positions))), \
-            tuple(heights), tuple(domes)
-
-    def walk(remaining: tuple[int, ...], steps: tuple, events: tuple) -> None:
-        if not remaining:
-            key = board()
-            if key not in seen:
-                seen.add(key)
-                found.append((steps, events))
-            return
-        for worker in remaining:
-            rest = tuple(w for w in remaining if w != worker)
-            origin = positions[worker]
-            for square in NEIGHBOURS[origin]:
-                if square in occupied or domes[square]:
-                    continue
-                if verb == "move":
-                    kind = kinds[heights[origin]][heights[square]]
-                    if not kind:
-                        continue
-                    step = actions("move", worker)[square]
-                    if kind == A_WIN:  # the turn ends: a win (the plain turn's boards are in `seen`)
-                        positions[worker] = square
-                        key = (*board(), "won")
-                        positions[worker] = origin
-                        if key not in seen:
-                            seen.add(key)
-                            found.append(((*steps, step), None))
-                        continue
-                    event = ("move", worker, origin, square, heights[origin], heights[square])
-                    occupied.discard(origin)
-                    occupied.add(square)
-                    positions[worker] = square
-                    walk(rest, (*steps, step), (*events, event))
-                    positions[worker] = origin
-                    occupied.discard(square)
-                    occupied.add(origin)
-                else:
-                    height = heights[square]
-                    event = build_event(worker, square, height)
-                    if height == 3:
-                        domes[square] = True
-                    else:
-                        heights[square] = height + 1
-                    walk(rest, (*steps, actions("build", worker)[square]), (*events, event))
-                    domes[square] = False
-                    heights[square] = height
-    if verb == "move":  # the boards of the plain turn's wins: one worker moved, the others where they stand
-        for worker in workers:
-            origin = positions[worker]
-            for square in NEIGHBOURS[origin]:
-                if square not in occupied and not domes[square] and kinds[heights[origin]][heights[square]] == A_WIN:
-                    positions[worker] = square
-                    seen.add((*board(), "won"))
-                    positions[worker] = origin
-    walk(tuple(workers), (), ())
-    return found

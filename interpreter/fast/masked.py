@@ -74,6 +74,7 @@ from .removal import removal_picker
 from .reserve import reserve_picker
 from .token_after import token_after_picker
 from .token_on_built import token_on_built_picker
+from .unmoved_builds import unmoved_builds_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
@@ -106,6 +107,8 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker 
         return token_after_picker(rules)  # (token_after.py's, alone)
     if rules.token_on_built is not None:
         return token_on_built_picker(rules)  # (token_on_built.py's, alone)
+    if rules.unmoved_builds is not None:
+        return unmoved_builds_picker(rules)  # (unmoved_builds.py's, alone)
     lean = lean_picker(rules)
     if lean is not None:
         return lean

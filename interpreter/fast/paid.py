@@ -9,14 +9,14 @@ The outcomes of one move are what its builds add, square by square: c_s pieces o
 around the destination that is free once the worker has moved, 0 <= c_s <= 4 - height (the
 blocks left, and the dome), sum c_s <= K. Two different sets of counts leave different boards,
 and the coins left (K - sum c_s) follow from the board. Their number depends only on how many of
-the squares can take 1, 2, 3 or 4 pieces and on K: `_ways` counts the vectors once per such
+the squares can take 1, 2, 3 or 4 pieces and on K: `ways` counts the vectors once per such
 shape (a product of polynomials, truncated), and keeps it.
 
 The chain's order: after the move, the turn with no build, then each first build in neighbour
 order and, depth first, its extensions. A set of builds is first found in its builds' order
 around the destination (a later square, or the same one again: any other order of the same
 builds comes after it in a depth-first walk), so the outcomes are the non-decreasing sequences
-of build squares, in that order; `decode` skips whole subtrees by their sizes (`_ways` again).
+of build squares, in that order; `nth_builds` skips whole subtrees by their sizes (`ways` again).
 A winning move ends the turn: one outcome, played by the engine. tests/test_fast_paths.py
 compares the picker with the generic chain, every index, and tests/test_masked_picker.py has a
 position counted by hand.
@@ -48,7 +48,7 @@ def paid_picker(rules: FastRules) -> PaidBuilds | None:
 
 
 @lru_cache(maxsize=None)
-def _ways(shape: tuple[int, int, int, int], budget: int) -> int:
+def ways(shape: tuple[int, int, int, int], budget: int) -> int:
     """The vectors (c_s), 0 <= c_s <= cap_s, sum <= budget, for shape[k] squares of cap k + 1."""
     coefficients = [1]  # of the product of (1 + x + ... + x^cap), truncated at the budget
     for cap, squares in enumerate(shape, start=1):
@@ -62,7 +62,7 @@ def _ways(shape: tuple[int, int, int, int], budget: int) -> int:
     return sum(coefficients)
 
 
-def _shape(caps: list[int]) -> tuple[int, int, int, int]:
+def shape_of(caps: list[int]) -> tuple[int, int, int, int]:
     """How many of the caps are 1, 2, 3 and 4 (a cap of 0 adds nothing)."""
     return (caps.count(1), caps.count(2), caps.count(3), caps.count(4))
 
@@ -101,7 +101,7 @@ class PaidBuilds:
                 elif kind == A_MOVE:
                     builds = open_ & around
                     # (the squares by the pieces they can take: 1 on level 3, ..., 4 on level 0)
-                    total += _ways(((builds & level_3).bit_count(), (builds & level_2).bit_count(),
+                    total += ways(((builds & level_3).bit_count(), (builds & level_2).bit_count(),
                                     (builds & level_1).bit_count(), (builds & level_0).bit_count()), budget) \
                         if builds and budget else 1
                 else:
@@ -121,7 +121,7 @@ class PaidBuilds:
             return (move,), None
         origin = positions[worker]
         squares = [s for s in NEIGHBOURS[to] if (free | SQUARE_BITS[origin]) >> s & 1]
-        built = self.decode(squares, [4 - heights[s] for s in squares], budget, index)
+        built = nth_builds(squares, [4 - heights[s] for s in squares], budget, index)
         steps, events = [move], [*started, ("move", worker, origin, to, heights[origin], heights[to])]
         height_now = {s: heights[s] for s in squares}
         coins = budget
@@ -133,27 +133,29 @@ class PaidBuilds:
             events.append(("counter", seat, self.counter, coins))
         return tuple(steps), tuple(events)
 
-    @staticmethod
-    def decode(squares: list[int], caps: list[int], budget: int, index: int) -> list[int]:
-        """The `index`-th non-decreasing sequence of build squares (positions in `squares`), in
-        the chain's depth-first order: the squares built on, in order."""
-        built: list[int] = []
-        used = [0] * len(squares)
-        start = 0
-        while index:
-            index -= 1  # (this node's own turn: no more builds)
-            for place in range(start, len(squares) if budget > 0 else start):
-                if used[place] >= caps[place]:
-                    continue
-                left = [caps[place] - used[place] - 1, *caps[place + 1:]]  # (a later square: none used yet)
-                size = _ways(_shape(left), budget - 1)
-                if index < size:
-                    built.append(squares[place])
-                    used[place] += 1
-                    budget -= 1
-                    start = place
-                    break
-                index -= size
-            else:  # pragma: no cover - the counts agree
-                raise AssertionError("a counted turn was not found")
-        return built
+
+
+def nth_builds(squares: list[int], caps: list[int], budget: int, index: int) -> list[int]:
+    """The `index`-th way to build at most `budget` times on `squares` (in the order the chain
+    tries them), at most caps[i] pieces on squares[i], in the chain's depth-first order: the
+    non-decreasing sequences of squares, each after its prefix. The squares built on, in order."""
+    built: list[int] = []
+    used = [0] * len(squares)
+    start = 0
+    while index:
+        index -= 1  # (this node's own turn: no more builds)
+        for place in range(start, len(squares) if budget > 0 else start):
+            if used[place] >= caps[place]:
+                continue
+            left = [caps[place] - used[place] - 1, *caps[place + 1:]]  # (a later square: none used yet)
+            size = ways(shape_of(left), budget - 1)
+            if index < size:
+                built.append(squares[place])
+                used[place] += 1
+                budget -= 1
+                start = place
+                break
+            index -= size
+        else:  # pragma: no cover - the counts agree
+            raise AssertionError("a counted turn was not found")
+    return built

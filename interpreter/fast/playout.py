@@ -24,6 +24,7 @@ from ..engine.walk import Action
 from ..model.board import BEYOND, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST
 from ..model.state import GameState, TurnRecord
 from .bits import free_bits
+from .counted import DEFERRED
 from .plain import A_MOVE, A_WIN, _turn_pairs
 
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
@@ -186,16 +187,19 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                         picked = picker(st, team, up, down, rngs[seat])
                         if picked is None:
                             return
-                        steps, events = picked
-                        played_here = simple(events, key, free, dome_bits) if events is not None else None
-                        if played_here is not None:
-                            key, free, dome_bits = played_here
-                            record(TurnRecord((seat, steps, events)))
-                            append(steps)
-                            count += 1
-                            seat = following[seat]
-                            continue
-                        found(st, seat, steps, events)
+                        if picked is DEFERRED:  # (a state the picker leaves to the list of turns)
+                            steps = other_turn(st, seat, rngs[seat])
+                        else:
+                            steps, events = picked
+                            played_here = simple(events, key, free, dome_bits) if events is not None else None
+                            if played_here is not None:
+                                key, free, dome_bits = played_here
+                                record(TurnRecord((seat, steps, events)))
+                                append(steps)
+                                count += 1
+                                seat = following[seat]
+                                continue
+                            found(st, seat, steps, events)
                     else:
                         steps = other_turn(st, seat, rngs[seat])
                     if steps is None or st.winner is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves, PieceIs,
                                LevelChange, Modality, OccupiedBy, Owner, Piece, Prohibition, Quantity, Region, Role,
                                Not, SameSpace, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, TargetLevel,
-                               Verb, WorkerSelector)
+                               Verb, WorkerSelector, WorkersAre)
 from ...dsl.vocabulary.hooks import Reserve
 from ...dsl.vocabulary.parts import (DOWN, NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
                                      ON_LAST_BUILT, UNOCCUPIED, UP)
@@ -174,6 +174,9 @@ class FastRules:
     #: The follow-up 'after your worker builds a block, a <kind> token is placed on its space, up
     #: to N times in the game': (kind, N or None) (token_on_built.py).
     token_on_built: tuple[str, int | None] | None = None
+    #: The end of the turn 'if your unmoved worker is on <levels>, it may build up to N times':
+    #: (N, the levels it may stand on) (unmoved_builds.py).
+    unmoved_builds: tuple[int, tuple[int, ...]] | None = None
 
     @property
     def extended(self) -> bool:
@@ -184,7 +187,8 @@ class FastRules:
                     or self.force_before or self.second_build is not None or self.moves_again is not None
                     or self.unmoved_removes or self.reserve_turn is not None or bool(self.each_worker)
                     or bool(self.gains) or self.paid_builds is not None or bool(self.dome_tokens)
-                    or self.token_after is not None or self.token_on_built is not None)
+                    or self.token_after is not None or self.token_on_built is not None
+                    or self.unmoved_builds is not None)
 
     @property
     def beyond_climbs(self) -> bool:
@@ -198,7 +202,7 @@ class FastRules:
             or self.second_build is not None or self.moves_again is not None or self.unmoved_removes
             or self.reserve_turn is not None or bool(self.each_worker) or bool(self.gains)
             or self.paid_builds is not None or bool(self.dome_tokens) or self.token_after is not None
-            or self.token_on_built is not None))
+            or self.token_on_built is not None or self.unmoved_builds is not None))
 
     @property
     def beyond_moves_again(self) -> bool:
@@ -389,8 +393,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     unmoved_removes = len(rules.turn_ends) == 1 and _unmoved_removes(rules.turn_ends[0])
     token_after = _token_after(rules.turn_ends[0]) if len(rules.turn_ends) == 1 else None
+    unmoved_builds = _unmoved_builds(rules.turn_ends[0]) if len(rules.turn_ends) == 1 else None
     gains = tuple((change.counter.value, change.amount) for change in rules.turn_starts)
-    if any(amount <= 0 for _, amount in gains) or not (unmoved_removes or token_after is not None or all(
+    if any(amount <= 0 for _, amount in gains) or not (unmoved_removes or token_after is not None
+                                                       or unmoved_builds is not None or all(
             _automatic_end(step) for step in rules.turn_ends)):
         return None
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
@@ -525,6 +531,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None  # (a first build that completes the winning tower ends the turn: no pair)
     if _has_setup(rules) and reserve_turn is None:
         return None  # (workers on the card that enter by another way)
+    if unmoved_builds is not None and board_wins:
+        return None  # (a build of the unmoved worker may complete the winning tower)
     if unmoved_removes and board_wins:
         return None  # (a removal may undo the tower a build completed: removal.py counts no board)
     move_bans, build_bans, vetoes = bans
@@ -534,10 +542,11 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
                      slides=slides, unmoved_build=unmoved_build,
-                     turn_ends=bool(rules.turn_ends) and not unmoved_removes and token_after is None,
+                     turn_ends=bool(rules.turn_ends) and not unmoved_removes and token_after is None
+                     and unmoved_builds is None,
                      unmoved_removes=unmoved_removes, reserve_turn=reserve_turn, each_worker=tuple(each_worker),
                      gains=gains, paid_builds=paid_builds, dome_tokens=dome_tokens, token_after=token_after,
-                     token_on_built=token_on_built,
+                     token_on_built=token_on_built, unmoved_builds=unmoved_builds,
                      dome_sex=dome_sex,
                      force_before=force_before, second_build=second_build, moves_again=moves_again,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
@@ -595,6 +604,22 @@ def _each_worker(program: object) -> str | None:
             or step.guard is not None or step.token is not None or step.per_game is not None or not step.can_win:
         return None
     return step.verb.value
+
+
+def _unmoved_builds(step: Step) -> tuple[int, tuple[int, ...]] | None:
+    """(N, the levels) of the end of the turn 'if your unmoved worker is on <level>, it may build
+    up to N times' (the builds of the unmoved worker the guard names), exactly; else None."""
+    guard = step.guard
+    if step.verb is not Verb.BUILD or step.actor != WorkerSelector(Role.THAT, Owner.YOURS) \
+            or step.modality is not Modality.MAY or not step.repeat.up_to or step.repeat.times is None \
+            or step.destination is not None or step.piece is not Piece.NEXT or step.filters or step.effects \
+            or step.cost or step.target is not None or step.token is not None or step.per_game is not None \
+            or not step.can_win or not isinstance(guard, WorkersAre) \
+            or guard.selector != WorkerSelector(Role.UNMOVED, Owner.YOURS) or len(guard.filters) != 1 \
+            or not isinstance(guard.filters[0], TargetLevel):
+        return None
+    level = guard.filters[0]
+    return step.repeat.times, tuple(height for height in range(4) if level.op.holds(height, level.level))
 
 
 def _unmoved_removes(step: Step) -> bool:
