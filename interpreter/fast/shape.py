@@ -4,14 +4,19 @@ The fast paths (plain.py, counted.py, masked.py, enumeration.py, known_turns.py,
 playout loop, playout.py) were written for the turn shapes the simple gods give the plain turn,
 and then for parts that other cards add to it and that can be read as squares (bits.py). They
 read a small record of a seat's rules, `FastRules`, in their own terms (a climb limit, move
-options into an opponent's space, a dome at any level, follow-ups, a few step constraints; and,
-for masked.py alone, the `extended` parts: bans, vetoes, obligations and slides of other seats,
-move options with their own climb, other wins, automatic end-of-turn steps, and the unmoved
-workers' removal of a block, which removal.py counts). `fast_rules` builds that record from a seat's
-typed rules only when every part of them is in the tables below; a seat with any other part, or
-bound by another seat's part not listed here, gets None and runs on the generic step chain.
-A new part of the language is therefore never handled by a fast path until someone adds it here,
-with the tests that compare the fast paths with the chain (tests/test_fast_paths.py).
+options into an opponent's space, a dome at any level, follow-ups, a few step constraints; and
+the `extended` parts, each counted by the pickers that list it: bans, vetoes, obligations and
+slides of other seats, move options with their own climb, other wins, automatic end-of-turn
+steps (masked.py, and its lean form masked_lean.py); the unmoved workers' removal of a block
+(removal.py) or builds (unmoved_builds.py); a worker placed from the card (reserve.py); 'each
+of your workers moves / builds' (every.py); builds paid from a counter (paid.py); tokens read
+as domes, placed after the turn (token_after.py) or on each block built (token_on_built.py);
+walks on a level (walks.py); moving again (repeated.py)). `fast_rules` builds that record from
+a seat's typed rules only when every part of them is in the tables below; a seat with any other
+part, or bound by another seat's part not listed here, gets None and runs on the generic step
+chain. Each picker takes a seat only when its own list covers every extended part the seat has
+(`without`). A new part of the language is therefore never handled by a fast path until someone
+adds it here, with the tests that compare the fast paths with the chain (tests/test_fast_paths.py).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import itemgetter
 
 from .board import SQUARE_BITS, SQUARES, ZOBRIST
@@ -277,18 +278,21 @@ class GameState:
         return clone
 
 
+@lru_cache(maxsize=65536)  # (a digest per change of a card's state costs more than the rest of it)
 def mark_key(seat: int, name: str) -> int:
     """The hash key of a mark on a card: the same in every process (no salted hash())."""
     digest = hashlib.blake2b(f"{seat}:{name}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 
+@lru_cache(maxsize=65536)
 def token_key(square: int, kind: str, seat: int) -> int:
     """The hash key of a token on a square."""
     digest = hashlib.blake2b(f"{square}:{kind}:{seat}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 
+@lru_cache(maxsize=65536)
 def counter_key(seat: int, name: str, value: int) -> int:
     """The hash key of a counter's value (0 for none, so that an absent counter hashes as 0)."""
     if not value:
