@@ -681,3 +681,17 @@ def test_the_unmoved_worker_builds_up_to_three_times_and_equal_boards_are_one() 
     fast, generic, state = position(("Poseidon", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c2", "B2": "e4"},
                                     {"c2": 1}, domes=("a2", "b2", "d1", "d2", "b3", "c3", "d3"), to_move=0)
     assert sum(t.startswith("A1 b1 ") for t in agree(fast, generic, state)) == 2
+
+
+def test_two_workers_winning_back_on_their_own_squares_are_one_outcome() -> None:
+    """Triton: 'each time your worker moves into a perimeter space, it may immediately move
+    again'. A1 on a1 and A2 on e1, both on level 3, with a2 and e2 on level 2: each may step down
+    onto the perimeter and move again, back up onto its own square, a win. Both wins leave the
+    board as it was, won: one outcome, A1's (the chain's first). A miscount of this, found by a
+    random comparison, drew the wrong turn after it."""
+    fast, generic, state = position(("Triton", "Mortal"), {"A1": "a1", "B1": "c3", "A2": "e1", "B2": "c4"},
+                                    {"a1": 3, "a2": 2, "e1": 3, "e2": 2}, to_move=0)
+    agree(fast, generic, state)
+    home_wins = [t for t in (format_turn(state, steps) for steps in generic.turns(state))
+                 if t in ("move A1 a2; move A1 a1", "move A2 e2; move A2 e1")]
+    assert home_wins == ["move A1 a2; move A1 a1"], home_wins

@@ -7,7 +7,8 @@ only in where the worker stands, and the builds from a square are the same whate
 it. A worker's distinct outcomes are therefore one per free square around each square it can end
 on, and one per square a winning move reaches: `reach` finds those squares, without a path.
 Across workers, two outcomes meet only where both workers came back to their own squares and
-built on one square next to both; the chain keeps the first worker's.
+built on one square next to both, or both won by coming back onto their own squares (the board
+as it was, won); the chain keeps the first worker's.
 
 The draw decodes its index by walking the moves in the step chain's own order (depth first,
 each square's builds before the moves on from it, a square's moves on explored the first time
@@ -54,6 +55,7 @@ class RepeatedMoves:
         reached = self._reached(kinds, level_bits(heights))
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)
         returned = 0  # the builds of the workers so far that can come back to their own squares
+        won_home = False  # whether a worker so far can win by coming back onto its own square
         for worker in st.members.get(team, ()):
             origin = positions[worker]
             if origin < 0:
@@ -66,16 +68,20 @@ class RepeatedMoves:
                 home = free & AROUND_BITS[origin]
                 size -= (home & returned).bit_count()
                 returned |= home
+            # a win back on its own square leaves the board as it was, won: one outcome for all
+            home_won_before = won_home and bool(wins >> origin & 1)
+            size -= home_won_before
+            won_home = won_home or bool(wins >> origin & 1)
             if size:
                 total += size
-                groups.append((total, worker, met))
+                groups.append((total, worker, (met, home_won_before)))
         if not total:
             return None
         index = rng.randrange(total)
         start = 0
         for end, worker, met in groups:
             if index < end:
-                return self.decode(st, worker, index - start, kinds, free, onward, met)
+                return self.decode(st, worker, index - start, kinds, free, onward, *met)
             start = end
         raise AssertionError("the draw is below the total")  # pragma: no cover
 
@@ -117,11 +123,11 @@ class RepeatedMoves:
         return reached
 
     def decode(self, st: GameState, worker: int, index: int, kinds: tuple, free: int, onward: int,
-               met: int) -> tuple:
+               met: int, home_won: bool) -> tuple:
         """The worker's `index`-th turn in the chain's order: (steps, events), events None for a
         win (the engine plays it)."""
         heights, origin = st.heights, st.worker_pos[worker]
-        path, build = _nth_outcome(heights, origin, kinds, free | SQUARE_BITS[origin], onward, met, index)
+        path, build = _nth_outcome(heights, origin, kinds, free | SQUARE_BITS[origin], onward, met, home_won, index)
         moves = actions("move", worker)
         steps = tuple(moves[to] for to in path)
         if build < 0:
@@ -135,14 +141,16 @@ class RepeatedMoves:
 
 
 def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onward: int, met: int,
-                 index: int) -> tuple[tuple[int, ...], int]:
+                 home_won: bool, index: int) -> tuple[tuple[int, ...], int]:
     """(the squares moved to, the square built on, or -1 for a win) of one worker's `index`-th
     distinct outcome, in the step chain's order: depth first from its square, at each move the
     builds around the square arrived on (the first time it is arrived on), then the moves on
     from it (a square of `onward`, explored the first time: the chain's _first_visit); a winning
-    square once. A square's builds are skipped by their count, not one by one. `met`: builds
-    around the worker's own square that an earlier worker's return has made already."""
-    visited = ended = won = 0
+    square once. `met`: builds around the worker's own square that an earlier worker's return has
+    made already; `home_won`: an earlier worker's win back on its own square has made the win back
+    on this one's (the board as it was, won). A square's builds are skipped by their count."""
+    visited = ended = 0
+    won = SQUARE_BITS[origin] if home_won else 0
     left = index
 
     def moves_on(here: int, path: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
