@@ -182,7 +182,7 @@ def _level_reader(roles: list[tuple]) -> Callable[[bytearray, int], tuple[int, .
     return namespace["read"]
 
 
-def _drawn(counts: list[int], groups: list, total: int, rng: Random) -> tuple:
+def drawn(counts: list[int], groups: list, total: int, rng: Random) -> tuple:
     """The group (a worker, or what is counted of it) whose turns the drawn index falls among,
     and the index among them (`counts`: the index after each group's turns; a group without a
     turn ends where the one before does)."""
@@ -263,7 +263,7 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
             workers.append(worker)
         if not total:
             return None
-        worker, index = _drawn(counts, workers, total, rng)
+        worker, index = drawn(counts, workers, total, rng)
         origin = positions[worker]
         kind_of, free = kinds_from[heights[origin]], open_ | SQUARE_BITS[origin]
         for to, bit, around in neighbour_bits[origin]:  # the worker's moves again, to the drawn one
@@ -356,7 +356,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
             workers.append(worker)
         if not total:
             return None
-        worker, index = _drawn(counts, workers, total, rng)
+        worker, index = drawn(counts, workers, total, rng)
         # the drawn worker's groups, one per first move: the union of their squares so far, to the
         # group whose count passes the index
         origin = positions[worker]
@@ -507,7 +507,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
             groups.append(alternative)
         if not total:
             return None
-        (worker, plain, *alternative), index = _drawn(counts, groups, total, rng)
+        (worker, plain, *alternative), index = drawn(counts, groups, total, rng)
         origin, builds, moves = positions[worker], builds_of[worker], moves_of[worker]
         here = heights[origin]
         free = open_ | SQUARE_BITS[origin]

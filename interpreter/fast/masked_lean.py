@@ -17,12 +17,12 @@ seats take the lean form.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
+from .counted import drawn
 from .bits import free_bits, level_bits, token_squares
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
@@ -115,11 +115,7 @@ class LeanMaskedTurn:
                 moves.append((worker, to, kind, builds_on))
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(ends, index)
-        if entry:
-            index -= ends[entry - 1]
-        worker, to, kind, builds_on = moves[entry]
+        (worker, to, kind, builds_on), index = drawn(ends, moves, total, rng)
         move = actions("move", worker)[to]
         if kind == A_WIN:
             return (move,), None

@@ -24,13 +24,13 @@ position counted by hand.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import lru_cache
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
+from .counted import drawn
 from .bits import free_bits, level_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
@@ -110,11 +110,7 @@ class PaidBuilds:
                 moves.append((worker, to, kind))
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(ends, index)
-        if entry:
-            index -= ends[entry - 1]
-        worker, to, kind = moves[entry]
+        (worker, to, kind), index = drawn(ends, moves, total, rng)
         move = actions("move", worker)[to]
         started = tuple(("counter", seat, name, value) for name, value in gained)
         if kind == A_WIN:

@@ -26,12 +26,12 @@ for it, counted by hand.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
+from .counted import drawn
 from .bits import BELOW_LEVEL_3, ON_A_BLOCK, free_bits, height_digits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
@@ -95,11 +95,7 @@ class RemovalAfterTurn:
                 moves.append((worker, to, kind))
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(ends, index)
-        if entry:
-            index -= ends[entry - 1]
-        worker, to, kind = moves[entry]
+        (worker, to, kind), index = drawn(ends, moves, total, rng)
         move = actions("move", worker)[to]
         if kind == A_WIN:
             return (move,), None

@@ -24,14 +24,13 @@ chain, every index, and tests/test_masked_picker.py has a position counted by ha
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from random import Random
 
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import free_bits, level_bits
-from .counted import DEFERRED
+from .counted import DEFERRED, drawn
 from .paid import nth_builds, shape_of, ways
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
@@ -100,11 +99,7 @@ class UnmovedBuilds:
                 moves.append((worker, to, kind))
         if not total:
             return None
-        index = rng.randrange(total)
-        entry = bisect_right(ends, index)
-        if entry:
-            index -= ends[entry - 1]
-        worker, to, kind = moves[entry]
+        (worker, to, kind), index = drawn(ends, moves, total, rng)
         move = actions("move", worker)[to]
         if kind == A_WIN:
             return (move,), None
