@@ -225,28 +225,32 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             ends: list[int] = []
             moves: list[int] = []  # worker * 32 + to, as in plain_picker
             options = seat_options[seat]
-            for worker in seat_workers[seat]:
-                origin = positions[worker]
-                if origin < 0:
-                    continue
-                kind_of = kinds_from[heights[origin]]
-                around_free = free | square_bits[origin]
-                code = worker * 32
-                if options:  # a seat with move options: the moves into opponents' spaces too
-                    total = count_options(st, worker, origin, kind_of, free, options, teams[seat], total, ends, moves)
-                    continue
-                for to, bit, around in neighbour_bits[origin]:
-                    if not free & bit:
+            if options:  # a seat with move options: the moves into opponents' spaces too
+                for worker in seat_workers[seat]:
+                    origin = positions[worker]
+                    if origin >= 0:
+                        total = count_options(st, worker, origin, kinds_from[heights[origin]], free, options,
+                                              teams[seat], total, ends, moves)
+            else:
+                for worker in seat_workers[seat]:
+                    origin = positions[worker]
+                    if origin < 0:
                         continue
-                    kind = kind_of[heights[to]]
-                    if kind == a_move:
-                        total += (around_free & around).bit_count()
-                    elif kind:
-                        total += 1
-                    else:
-                        continue
-                    ends.append(total)
-                    moves.append(code + to)
+                    kind_of = kinds_from[heights[origin]]
+                    around_free = free | square_bits[origin]
+                    code = worker * 32
+                    for to, bit, around in neighbour_bits[origin]:
+                        if not free & bit:
+                            continue
+                        kind = kind_of[heights[to]]
+                        if kind == a_move:
+                            total += (around_free & around).bit_count()
+                        elif kind:
+                            total += 1
+                        else:
+                            continue
+                        ends.append(total)
+                        moves.append(code + to)
             if not total:
                 break
             index = draws[seat](total)
@@ -264,7 +268,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 append(steps)
                 return
             keys = own_keys[worker]
-            if free >> to & 1:
+            if not options or free >> to & 1:
                 for square in neighbours[to]:
                     if square == origin or free >> square & 1:
                         if not index:
