@@ -443,11 +443,12 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
             return None  # (every.py counts them after one plain program)
         programs.append(Program(program.name, program.announced, tuple(steps)))
     followups, removes_beyond, force_before, second_build, moves_again = [], False, False, None, None
-    token_on_built = None
+    if len(on_built) > 1:
+        return None  # (tokens of two kinds on each block: not a shape token_on_built.py counts)
+    token_on_built = on_built[0] if on_built else None
     for followup in rules.followups:
-        if _token_on_built(followup) is not None and token_on_built is None:
-            token_on_built = _token_on_built(followup)
-            continue
+        if token_on_built is not None and _token_on_built(followup) == token_on_built:
+            continue  # (read above, for the tokens)
         if _removes_beyond(followup):
             removes_beyond = True
             continue
