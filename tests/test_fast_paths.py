@@ -186,6 +186,11 @@ def disagreement(fast: Engine, generic: Engine, state: GameState, seeds) -> str 
         if picked != expected or (drawn.bound, drawn.calls) != (len(turns), 1):
             return differ(f"random_turn drawing index {index} (the bound asked, the draws)",
                           (picked, drawn.bound, drawn.calls), (expected, len(turns), 1))
+        said = getattr(fast.pickers[state.to_move], "event_kinds", None)  # (counted.Picker)
+        events = fast._picked[5] if fast._picked is not None else None
+        if said is not None and events is not None and not {event[0] for event in events} <= said:
+            return differ(f"the kinds of event of the turn picked at index {index}, against the picker's "
+                          "event_kinds", sorted({event[0] for event in events}), sorted(said))
         played = state.copy()  # played at once with the events the picker made for it
         fast.play_in_place(played, fast.random_turn(played, _Drawn(index)))
         if _left(played) != _left(generic.play(state, expected)):

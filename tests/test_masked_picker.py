@@ -19,6 +19,7 @@ from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import parse_square, square_name
 from santorini.interpreter.model.notation import format_turn
+from santorini.interpreter.fast.bits import free_bits
 from santorini.interpreter.model.state import GameState
 from test_fast_paths import disagreement, games
 
@@ -649,7 +650,7 @@ def test_a_picker_defers_a_state_it_does_not_count_to_the_list() -> None:
     fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c1", "B2": "e4",
                                                                     "A3": "c3"}, {"b2": 1}, to_move=0)
     rng = random.Random(4)
-    assert fast.pickers[0](state, state.seats[0].team, False, False, rng) is DEFERRED
+    assert fast.pickers[0](state, state.seats[0].team, False, False, rng, free_bits(state)) is DEFERRED
     assert rng.random() == random.Random(4).random()  # (nothing drawn)
     agree(fast, generic, state)
     for seed in range(3):

@@ -29,6 +29,7 @@ import dataclasses
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
                                WorkerSelector)
+from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
@@ -519,7 +520,7 @@ class Engine:
         if picker is not None:
             team = state.seats[state.to_move].team
             up, down = self._forbidden(state, team) if self.restricting else (False, False)
-            picked = picker(state, team, up, down, rng)
+            picked = picker(state, team, up, down, rng, free_bits(state))
             if picked is None:
                 return None
             if picked is not DEFERRED:  # (DEFERRED: drawn from the list below)

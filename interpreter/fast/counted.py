@@ -35,13 +35,17 @@ from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
 from ..engine.walk import Action
 from ..model.board import ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
-from ..model.state import BIT_AT, GameState
-from .plain import A_MOVE, A_WIN, NO_MOVE, _Moves, is_plain
+from ..model.state import GameState
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, _Moves, is_plain
 
-#: picker(state, team, forbid_up, forbid_down, rng) -> (turn, its events) or None when there is
-#: none; the events may be None, and the engine then applies the turn step by step (a win). Or
-#: DEFERRED: a state the picker does not count (a shape it knows only in its common form, such
-#: as a team of two workers), for which it has drawn nothing: the engine lists the turns instead.
+#: picker(state, team, forbid_up, forbid_down, rng, free) -> (turn, its events) or None when there
+#: is none; `free` is the squares with no worker and no dome, as bits (bits.free_bits), which
+#: every caller has at hand. The events may be None, and the engine then applies the turn step by
+#: step (a win). Or DEFERRED: a state the picker does not count (a shape it knows only in its
+#: common form, such as a team of two workers), for which it has drawn nothing: the engine lists
+#: the turns instead. A picker may say which kinds of event its turns can have, as its attribute
+#: `event_kinds` (a frozenset): the playout loop then plays them without checking each event
+#: (tests/test_fast_paths.py holds every picker to what it says).
 Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None | Deferred"]
 
 
@@ -236,12 +240,8 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     neighbour_bits, squares_of, builds_twice, a_move = NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
     moves_of, builds_of = _Steps("move"), _Steps("build")
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
-        taken = st.dome_bits  # (st.blocked_bits(), inlined)
-        for square in positions:
-            taken |= BIT_AT[square]
-        open_ = ALL_BITS ^ taken
         again = int(bytearray(heights)[::-1].translate(low), 2) if same else 0
         kinds_from = kinds[forbid_up][forbid_down]
         total, counts, workers = 0, [], []  # per worker: the index after its last turn
@@ -334,12 +334,9 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
                                                                      _SHIFTED, _INSIDE, _WON)
     neighbours, moves_of, builds_of = NEIGHBOURS, _Steps("move"), _Steps("build")
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
-        taken = st.dome_bits  # (st.blocked_bits(), inlined)
-        for square in positions:
-            taken |= BIT_AT[square]
-        open_ = ALL_BITS ^ taken  # where a move may end (never a start), and where a build may go
+        # open_: where a move may end (never a start), and where a build may go
         reach = readers[forbid_up][forbid_down](bytearray(heights)[::-1], open_ | open_ << 25)
         lanes = (open_ * shifted) & inside | won
         total, counts, workers = 0, [], []  # per worker: the index after its last turn
@@ -356,7 +353,11 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
             workers.append(worker)
         if not total:
             return None
-        worker, index = drawn(counts, workers, total, rng)
+        index = rng.randrange(total)  # (drawn, written out: its call costs 2 % of the turn)
+        entry = bisect_right(counts, index)
+        worker = workers[entry]
+        if entry:
+            index -= counts[entry - 1]
         # the drawn worker's groups, one per first move: the union of their squares so far, to the
         # group whose count passes the index
         origin = positions[worker]
@@ -409,6 +410,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
                             ("build", worker, square, height + (height < 3), height == 3))
                     index -= 1
         raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
+    pick.event_kinds = MOVES_AND_BUILDS  # (Picker)
     return pick
 
 
@@ -461,12 +463,8 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     around_bits, squares_of, spread, shifted, inside = AROUND_BITS, _SQUARES_OF, _SPREAD, _SHIFTED, _INSIDE
     neighbour_bits, swaps, moves_of, builds_of = NEIGHBOUR_BITS, _SWAPS, _Steps("move"), _Steps("build")
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
-        taken = st.dome_bits  # (st.blocked_bits(), inlined)
-        for square in positions:
-            taken |= BIT_AT[square]
-        open_ = ALL_BITS ^ taken
         codes_from = codes[forbid_up][forbid_down]
         total, counts, groups = 0, [], []  # per group: the index after its last turn; the group
         alternatives = []
@@ -507,7 +505,11 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
             groups.append(alternative)
         if not total:
             return None
-        (worker, plain, *alternative), index = drawn(counts, groups, total, rng)
+        index = rng.randrange(total)  # (drawn, written out: its call costs 2 % of the turn)
+        entry = bisect_right(counts, index)
+        worker, plain, *alternative = groups[entry]
+        if entry:
+            index -= counts[entry - 1]
         origin, builds, moves = positions[worker], builds_of[worker], moves_of[worker]
         here = heights[origin]
         free = open_ | SQUARE_BITS[origin]
@@ -572,4 +574,5 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                     ("build", worker, square, second + (second < 3), second == 3))
             break
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
+    pick.event_kinds = MOVES_AND_BUILDS | {"use"} if use else MOVES_AND_BUILDS  # (Picker)
     return pick

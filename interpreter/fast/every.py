@@ -34,7 +34,6 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
-from .bits import free_bits
 from .counted import DEFERRED
 from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
@@ -61,10 +60,10 @@ class EveryWorkerTurns:
         self.kinds = _Moves(rules).kinds
         self.programs = rules.each_worker
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         positions = st.worker_pos
-        free = free_bits(st)
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         if not workers:
             return None  # (no worker, no turn of any program)

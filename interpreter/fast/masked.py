@@ -134,7 +134,8 @@ class MaskedTurn:
                       rules.unmoved_build, rules.build_under, rules.dome_sex is not None, rules.removes_beyond,
                       rules.second_build)
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         pick = _Pick(self, st, team, forbid_up, forbid_down)
         entries = pick.count()
         if entries is None:

@@ -23,7 +23,7 @@ from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import free_bits, level_bits, token_squares
+from .bits import level_bits, token_squares
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
@@ -72,12 +72,12 @@ class LeanMaskedTurn:
         self.dome_tokens = rules.dome_tokens
         self.reads_levels = rules.reads_levels
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         levels = level_bits(st.heights) if self.reads_levels else NO_LEVELS
         move_bans, vetoes, win_squares = self.move_bans, self.win_vetoes, self.win_squares
         kinds_from, win_from = self.kinds[forbid_up][forbid_down], self.can_win[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos
-        free = free_bits(st)
         if self.dome_tokens and st.tokens:
             free &= ~token_squares(st, self.dome_tokens)  # (spaces the seat treats as domes)
         no_build = _union(self.build_bans, st, -1, -1, levels) if self.build_bans else 0

@@ -31,7 +31,7 @@ from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import free_bits, level_bits
+from .bits import level_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -74,13 +74,13 @@ class PaidBuilds:
         self.kinds = _Moves(rules).kinds
         self.gains, self.counter = rules.gains, rules.paid_builds
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         heights, positions, seat = st.heights, st.worker_pos, st.to_move
         counters = st.counters
         gained = tuple((name, counters.get((seat, name), 0) + amount) for name, amount in self.gains)
         budget = dict(gained).get(self.counter, counters.get((seat, self.counter), 0))
-        free = free_bits(st)
         _, level_1, level_2, level_3 = level_bits(heights)
         level_0 = ~(level_1 | level_2 | level_3)
         total = 0

@@ -16,8 +16,8 @@ from random import Random
 from .shape import FastRules, Program, win_table
 from ..engine.actions import actions
 from ..engine.walk import Action, StepFn, Walk
-from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import BIT_AT, GameState
+from ..model.board import AROUND_BITS, BEYOND, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.state import GameState
 
 _PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
 
@@ -47,6 +47,8 @@ def is_plain(program: Program, rules: FastRules, followups: bool = False) -> boo
 
 
 NO_MOVE, A_MOVE, A_WIN = 0, 1, 2
+#: The kinds of event of a turn that moves and builds (a picker's `event_kinds`: counted.Picker).
+MOVES_AND_BUILDS = frozenset(("move", "build"))
 
 
 def kinds_table(ways: Sequence[tuple[int, object]], win: tuple[tuple[bool, ...], ...], by_way: bool = False) -> tuple:
@@ -280,17 +282,13 @@ def plain_picker(program: Program, rules: FastRules
         blocked[origin] = 1  # (after dest: dest may be the origin)
         return turns
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, all_free: int
              ) -> tuple[tuple[Action, ...], tuple | None] | None:
         """(the turn, its events), or None when there is no turn; the events are given for the
         common turn (a move and a build) and left to the generic chain for the rest. (The code
         is written for the processor as much as for the reader: few kinds of operation, no call
         and no object made per move.)"""
         heights, blocked, positions = st.heights, st.blocked, st.worker_pos
-        all_blocked = st.dome_bits  # st.blocked_bits(), inlined
-        for square in positions:
-            all_blocked |= BIT_AT[square]
-        all_free = ALL_BITS ^ all_blocked
         kinds_from = kinds[forbid_up][forbid_down]
         total = 0
         # one entry per move, in parallel lists: the index after its last turn, and the move as
@@ -350,6 +348,7 @@ def plain_picker(program: Program, rules: FastRules
                                                build_event(worker, square, heights[square]))
                 index -= 1
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
+    pick.event_kinds = MOVES_AND_BUILDS  # (counted.Picker)
     return pick
 
 

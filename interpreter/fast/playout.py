@@ -28,7 +28,7 @@ from .counted import DEFERRED
 from .plain import A_MOVE, A_WIN, _turn_pairs
 
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
-SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token"))
+SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token", "use"))
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
 Playout = Callable[[GameState, Sequence[Random], int, list], None]
@@ -99,6 +99,10 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         return total
 
     seat_pickers = list(pickers) or [None] * len(inline_kinds)
+    #: Whether a seat's picker says that its turns have only kinds of event the loop plays (the
+    #: picker's `event_kinds`, counted.Picker): its events are then played without a check.
+    trusted = [kinds is not None and kinds <= SIMPLE for kinds in (getattr(picker, "event_kinds", None)
+                                                                   for picker in seat_pickers)]
 
     def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
@@ -115,68 +119,22 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         own_keys = [worker_keys[cls] for cls in classes]
         # kept in locals while inline turns are played, written back when the state is handed on
         seat, key, dome_bits, free = st.to_move, st.hash, st.dome_bits, free_bits(st)
-        append, record = played.append, history.append
+        append = played.append
+        # the turns played here, (seat, steps, events), made TurnRecords and added to the history
+        # in one go before anything else reads the state (a record each turn costs 2 % of a game)
+        pending: list[tuple] = []
+        note, record, record_all = pending.append, history.append, history.extend
         count = len(played)
 
-        def simple(events: tuple, key: int, free: int, dome_bits: int) -> tuple[int, int, int] | None:
-            """Play a picked turn whose events are only moves, forces, builds, removals of a block,
-            changes of a counter and tokens, as
-            `apply_events` would, on the loop's arrays and locals: (hash, free squares, domes'
-            bits) after it, or None (nothing played) for a turn with another kind of event."""
-            for event in events:
-                if event[0] not in SIMPLE:
-                    return None
-            for event in events:
-                if event[0] == "build":
-                    _, _, square, height, dome = event
-                    if dome:
-                        domes[square] = True
-                        blocked[square] = 1
-                        dome_bits ^= square_bits[square]
-                        free &= ~square_bits[square]
-                        key ^= dome_keys[square]
-                    else:
-                        heights_of = height_keys[square]
-                        key ^= heights_of[heights[square]] ^ heights_of[height]
-                        heights[square] = height
-                    continue
-                if event[0] == "counter":  # (the state's own change: its hash is the loop's meanwhile)
-                    st.hash = key
-                    st.set_counter(event[1], event[2], event[3])
-                    key = st.hash
-                    continue
-                if event[0] == "token":  # (as apply_events: from where it was, to where it goes)
-                    _, seat_of, kind, origin, square = event
-                    st.hash = key
-                    if origin >= 0:
-                        st.set_token(origin, None)
-                    if square >= 0:
-                        st.set_token(square, (kind, seat_of))
-                    key = st.hash
-                    continue
-                if event[0] == "unbuild":  # (state.set_height)
-                    _, _, square, height = event
-                    heights_of = height_keys[square]
-                    key ^= heights_of[heights[square]] ^ heights_of[height]
-                    heights[square] = height
-                    continue
-                worker, square = event[1], event[3]  # a move or a force: state.relocate
-                old = positions[worker]
-                if occupant[old] == worker:
-                    occupant[old] = -1
-                    blocked[old] = domes[old]
-                    if not domes[old]:
-                        free |= square_bits[old]
-                occupant[square] = worker
-                blocked[square] = 1
-                positions[worker] = square
-                free &= ~square_bits[square]
-                keys = own_keys[worker]
-                key ^= keys[old] ^ keys[square]
-            return key, free, dome_bits
         while count < limit:
             kinds_from = unbound[seat]
             if kinds_from is None:
+                if pending:  # (the commonest: one turn, the other seat's)
+                    if len(pending) == 1:
+                        record(TurnRecord(pending.pop()))
+                    else:
+                        record_all(map(TurnRecord, pending))
+                        pending.clear()
                 kinds = inline_kinds[seat]
                 st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
                 if kinds is None:  # another seat's turn: its picker's, or the engine's
@@ -184,17 +142,67 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                     if picker is not None:
                         team = teams[seat]
                         up, down = forbidden(st, team) if forbidden is not None else (False, False)
-                        picked = picker(st, team, up, down, rngs[seat])
+                        picked = picker(st, team, up, down, rngs[seat], free)
                         if picked is None:
                             return
                         if picked is DEFERRED:  # (a state the picker leaves to the list of turns)
                             steps = other_turn(st, seat, rngs[seat])
                         else:
                             steps, events = picked
-                            played_here = simple(events, key, free, dome_bits) if events is not None else None
-                            if played_here is not None:
-                                key, free, dome_bits = played_here
-                                record(TurnRecord((seat, steps, events)))
+                            simple = events is not None and trusted[seat]
+                            if events is not None and not simple:
+                                for event in events:
+                                    if event[0] not in SIMPLE:
+                                        break
+                                else:
+                                    simple = True
+                            if simple:  # played here, as `apply_events` would, on the loop's arrays and locals
+                                for event in events:
+                                    kind = event[0]
+                                    if kind == "move" or kind == "force":  # (the commonest first): state.relocate
+                                        worker, square = event[1], event[3]
+                                        old = positions[worker]
+                                        if occupant[old] == worker:
+                                            occupant[old] = -1
+                                            blocked[old] = domes[old]
+                                            if not domes[old]:
+                                                free |= square_bits[old]
+                                        occupant[square] = worker
+                                        blocked[square] = 1
+                                        positions[worker] = square
+                                        free &= ~square_bits[square]
+                                        keys = own_keys[worker]
+                                        key ^= keys[old] ^ keys[square]
+                                    elif kind == "build":
+                                        _, _, square, height, dome = event
+                                        if dome:
+                                            domes[square] = True
+                                            blocked[square] = 1
+                                            dome_bits ^= square_bits[square]
+                                            free &= ~square_bits[square]
+                                            key ^= dome_keys[square]
+                                        else:
+                                            heights_of = height_keys[square]
+                                            key ^= heights_of[heights[square]] ^ heights_of[height]
+                                            heights[square] = height
+                                    elif kind == "unbuild":  # (state.set_height)
+                                        _, _, square, height = event
+                                        heights_of = height_keys[square]
+                                        key ^= heights_of[heights[square]] ^ heights_of[height]
+                                        heights[square] = height
+                                    elif kind == "counter":  # (the state's change; its hash is the loop's meanwhile)
+                                        st.hash = key
+                                        st.set_counter(event[1], event[2], event[3])
+                                        key = st.hash
+                                    elif kind == "token":  # as apply_events: from where it was, to where it goes
+                                        _, seat_of, token, origin, square = event
+                                        st.hash = key
+                                        if origin >= 0:
+                                            st.set_token(origin, None)
+                                        if square >= 0:
+                                            st.set_token(square, (token, seat_of))
+                                        key = st.hash
+                                record(TurnRecord((seat, steps, events)))  # (none pending: see above)
                                 append(steps)
                                 count += 1
                                 seat = following[seat]
@@ -262,6 +270,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             origin = positions[worker]
             here, there = heights[origin], heights[to]
             if kinds_from[here][there] == a_win:
+                if pending:
+                    record_all(map(TurnRecord, pending))
                 st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
                 steps = (actions("move", worker)[to],)
                 winning_turn(st, seat, steps)
@@ -312,11 +322,13 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 build = ("build", worker, square, height + 1, False)
             key ^= keys[origin] ^ keys[to] ^ build_keys[square][height]  # (ZOBRIST.build: a block, or a dome on 3)
             if forced is None:
-                record(TurnRecord((seat, steps, (("move", worker, origin, to, here, there), build))))
+                note((seat, steps, (("move", worker, origin, to, here, there), build)))
             else:
-                record(TurnRecord((seat, steps, (("move", worker, origin, to, here, there), forced, build))))
+                note((seat, steps, (("move", worker, origin, to, here, there), forced, build)))
             append(steps)
             count += 1
             seat = following[seat]
+        if pending:
+            record_all(map(TurnRecord, pending))
         st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
     return playout

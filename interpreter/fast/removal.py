@@ -32,7 +32,7 @@ from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import BELOW_LEVEL_3, ON_A_BLOCK, free_bits, height_digits
+from .bits import BELOW_LEVEL_3, ON_A_BLOCK, height_digits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -54,10 +54,10 @@ class RemovalAfterTurn:
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos
-        free = free_bits(st)
         digits = height_digits(heights)
         blocks = int(digits.translate(ON_A_BLOCK), 2) & ~st.dome_bits  # (squares a removal may take from)
         below_3 = int(digits.translate(BELOW_LEVEL_3), 2)  # (a build there is a block, which a removal may undo)

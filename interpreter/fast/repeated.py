@@ -24,7 +24,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
-from .bits import free_bits, level_bits
+from .bits import level_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules
 
@@ -47,10 +47,10 @@ class RepeatedMoves:
         self.kinds = _Moves(rules).kinds
         self.again = rules.moves_again
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         onward = self.again.squares(st, -1, -1, NO_LEVELS)  # (squares of the board's edge: no level read)
-        free = free_bits(st)
         positions, heights = st.worker_pos, st.heights
         reached = self._reached(kinds, level_bits(heights))
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)

@@ -24,7 +24,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARES, neighbouring_pairs
 from ..model.state import GameState
-from .bits import free_bits, level_bits
+from .bits import level_bits
 from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
@@ -50,9 +50,9 @@ class ReserveTurnPicker:
         self.reserve = rules.reserve_turn
         self.use = ("use", -1, self.reserve.name)
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
-        free = free_bits(st)
         plain = PlainCount(st, team, kinds, free)
         placed = self.placed_worker(st, team)
         places = self.places(st, free) if placed >= 0 else 0

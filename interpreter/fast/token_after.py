@@ -26,7 +26,7 @@ from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import free_bits, level_bits, token_squares
+from .bits import level_bits, token_squares
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -51,10 +51,10 @@ class TokenAfterTurn:
         self.kinds = _Moves(rules).kinds
         self.kind, self.dome_tokens = rules.token_after, rules.dome_tokens
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos
-        free = free_bits(st)
         if st.tokens:
             free &= ~token_squares(st, self.dome_tokens)
         level_3 = level_bits(heights)[3]

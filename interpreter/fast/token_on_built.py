@@ -16,7 +16,7 @@ from __future__ import annotations
 from random import Random
 
 from ..model.state import GameState
-from .bits import free_bits, token_squares
+from .bits import token_squares
 from .plain import PlainCount, _Moves, is_plain
 from .shape import FastRules, without
 
@@ -41,8 +41,8 @@ class TokenOnBuilt:
         self.count = f"{self.kind} tokens placed"  # (the chain's counter of the tokens placed)
         self.dome_tokens = rules.dome_tokens
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
-        free = free_bits(st)
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         if self.dome_tokens and st.tokens:
             free &= ~token_squares(st, self.dome_tokens)
         plain = PlainCount(st, team, self.kinds[forbid_up][forbid_down], free)

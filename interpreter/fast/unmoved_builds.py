@@ -29,7 +29,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
-from .bits import free_bits, level_bits
+from .bits import level_bits
 from .counted import DEFERRED, drawn
 from .paid import nth_builds, shape_of, ways
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
@@ -54,13 +54,13 @@ class UnmovedBuilds:
         self.kinds = _Moves(rules).kinds
         self.times, self.levels = rules.unmoved_builds
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         if len(workers) > 2:
             return DEFERRED
-        free = free_bits(st)
         _, level_1, level_2, level_3 = level_bits(heights)
         level_0 = ~(level_1 | level_2 | level_3)
         times = self.times

@@ -111,14 +111,14 @@ class LevelWalks:
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds
 
-    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random) -> tuple | None:
+    def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
+                 free: int) -> tuple | None:
         positions, heights = st.worker_pos, st.heights
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         if len(workers) != 2 or st.worker_class[workers[0]] != st.worker_class[workers[1]]:
             return self.listed(st, workers, forbid_up, forbid_down, rng)
         first, second = workers
         start1, start2 = positions[first], positions[second]
-        free = free_bits(st)
         open_ = free | SQUARE_BITS[start1] | SQUARE_BITS[start2]  # no dome, no other worker
         kinds_from = self.kinds[forbid_up][forbid_down]
         # the plain turn: each move's builds (plain.py's count), and those of the moves on the

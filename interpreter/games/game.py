@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ...dsl.errors import SantoriniError
 from ..engine.engine import Action, Engine
-from ..model.board import SQUARES, square_name
+from ..model.board import SQUARES
 from ...dsl.vocabulary import Pairing, Teams
 from ..model.state import GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
