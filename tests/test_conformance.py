@@ -34,6 +34,7 @@ def invariants(state: GameState) -> None:
         if square >= 0:
             assert state.occupant[square] == worker
     assert state.blocked_bits() == sum(1 << square for square in SQUARES if state.blocked[square])
+    assert state.level_field == sum(1 << (25 * height + square) for square, height in enumerate(state.heights))
     if state.winner is None or len(state.team_letters) > 2:  # a game of two ends with the board as it is
         for seat in state.out:  # a player who is out has nothing left on the board
             assert not state.team_workers(state.seats[seat].team), f"seat {state.seats[seat].letter} is out but has workers"

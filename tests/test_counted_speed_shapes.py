@@ -29,7 +29,8 @@ def test_the_level_reader_gives_the_squares_of_each_set_and_pair() -> None:
             expected = [((squares_of_levels(heights, e[0]) | squares_of_levels(heights, e[1]) << 25)
                          if isinstance(e, tuple) else squares_of_levels(heights, e)) & within
                         for role in roles for e in role]
-            assert list(read(bytearray(heights)[::-1], within)) == expected, roles
+            field = sum(1 << (25 * height + square) for square, height in enumerate(heights))  # (GameState.level_field)
+            assert list(read(field, within)) == expected, roles
 
 
 def test_one_multiplication_counts_the_free_squares_around_a_set() -> None:

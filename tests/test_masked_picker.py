@@ -418,16 +418,19 @@ def test_moves_again_along_the_edge() -> None:
 
 
 def test_the_levels_as_bits_are_the_squares_of_each_height() -> None:
-    """bits.level_bits reads the heights through bytes.translate: check it square by square."""
-    from santorini.interpreter.fast.bits import level_bits
+    """The state keeps the squares of each level as one number (level_field), changed by
+    set_height alone: after random builds and removals, bits.levels_of reads back each height."""
+    from santorini.interpreter.fast.bits import levels_of
 
     rng = random.Random(5)
-    for heights in ([0] * 25, [3] * 25, [square % 4 for square in range(25)],
-                    *([rng.randrange(4) for _ in range(25)] for _ in range(200))):
-        levels = level_bits(heights)
-        for square, height in enumerate(heights):
+    state = GameState(seats=[], team_letters=[])
+    for _ in range(500):
+        state.set_height(rng.randrange(25), rng.randrange(4))
+        levels = levels_of(state.level_field)
+        for square, height in enumerate(state.heights):
             assert [levels[level] >> square & 1 for level in range(4)] == [int(level == height) for level in range(4)]
         assert levels[0] | levels[1] | levels[2] | levels[3] == (1 << 25) - 1
+    assert state.level_field >> 100 == 0 and state.copy().level_field == state.level_field
 
 
 def test_neighbouring_pairs_count_each_square_s_neighbours() -> None:

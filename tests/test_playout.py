@@ -72,6 +72,7 @@ def test_the_blocked_bits_follow_the_board() -> None:
     state = game.state
     assert any(state.domes) and log.winner
     assert state.blocked_bits() == sum(1 << square for square in SQUARES if state.blocked[square])
+    assert state.level_field == sum(1 << (25 * height + square) for square, height in enumerate(state.heights))
 
 
 def test_games_between_random_players_are_played_by_the_playout(monkeypatch) -> None:

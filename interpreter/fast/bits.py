@@ -7,7 +7,7 @@ a move may not win (another seat's veto). `target_bits` compiles a condition to 
 `(state, acting worker, its square, levels) -> bits` of the target squares where the condition
 holds, or returns None when some part of it is not one this module knows: the gate
 (shape.py) then leaves the seat to the generic chain. `levels[h]` is the bits of the squares of
-height h, made by `level_bits` once per turn when a compiled condition reads levels.
+height h, read from the state by `levels_of` once per turn when a compiled condition reads levels.
 
 What a step view's heights and piece are, and so what each part means here, follows
 conditions.py: a move's `here` is the level of the mover's square and `there` the target's; a
@@ -32,31 +32,10 @@ SquareBits = Callable[[GameState, int, int, tuple[int, ...]], int]
 PERIMETER_BITS = sum(1 << s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
 
 
-def level_digits(levels: frozenset[int]) -> bytes:
-    """A table for bytes.translate: a height to the digit '1' where it is one of `levels`, else
-    '0'; `int(height_digits(heights).translate(table), 2)` is then those squares as bits."""
-    return bytes.maketrans(bytes(range(4)), bytes(ord("1") if height in levels else ord("0") for height in range(4)))
-
-
-def height_digits(heights: list[int]) -> bytes:
-    """The heights as bytes, square 24 first (the most significant digit of a number in base 2)."""
-    return bytes(heights)[::-1]
-
-
-_DIGITS_1, _DIGITS_2, _DIGITS_3 = (level_digits(frozenset((level,))) for level in (1, 2, 3))
-#: Tables for the squares that hold a block (or a dome on one), and those below level 3.
-ON_A_BLOCK = level_digits(frozenset((1, 2, 3)))
-BELOW_LEVEL_3 = level_digits(frozenset((0, 1, 2)))
-
-
-def level_bits(heights: list[int]) -> tuple[int, int, int, int]:
-    """The squares of each height, as bits: levels[h] (level 0 is what the others leave). Read
-    as binary digits by C loops (bytes.translate, int): a third faster than a loop over the
-    squares, and every masked draw that reads levels makes it."""
-    digits = height_digits(heights)
-    one, two, three = int(digits.translate(_DIGITS_1), 2), int(digits.translate(_DIGITS_2), 2), \
-        int(digits.translate(_DIGITS_3), 2)
-    return ALL_BITS ^ (one | two | three), one, two, three
+def levels_of(field: int) -> tuple[int, int, int, int]:
+    """The squares of each height, as bits (levels[h]), from the state's `level_field`
+    (board.LEVEL_BIT): what every masked draw that reads levels starts from."""
+    return field & ALL_BITS, field >> 25 & ALL_BITS, field >> 50 & ALL_BITS, field >> 75
 
 
 class _Compiler:
@@ -197,4 +176,4 @@ def target_bits(conditions: tuple[Condition, ...], team: int, verb: Verb) -> tup
     return compiled, compiler.reads_levels
 
 
-__all__ = ["PERIMETER_BITS", "SquareBits", "free_bits", "level_bits", "target_bits", "token_squares"]
+__all__ = ["PERIMETER_BITS", "SquareBits", "free_bits", "levels_of", "target_bits", "token_squares"]

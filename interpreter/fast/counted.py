@@ -142,13 +142,21 @@ class _Swaps(dict):
 _SWAPS = _Swaps()
 
 # ---- the squares of each level --------------------------------------------------------------------
-#: IN_LEVELS[levels]: translates heights to '1' where the height is one of `levels` (bit h for
-#: level h), to read the squares of those levels as one binary number.
-_IN_LEVELS = tuple(bytes.maketrans(bytes(range(4)), bytes(b"01"[levels >> h & 1] for h in range(4)))
-                   for levels in range(16))
 _EVERY_LEVEL = 15
-#: AT_MOST[h]: the levels at most h (as IN_LEVELS's index).
+#: AT_MOST[h]: the levels at most h (a set of levels: bit h for level h).
 _AT_MOST = tuple((2 << h) - 1 for h in range(4))
+
+
+def _levels_source(levels: int) -> str:
+    """Python source for the squares of `levels` (bit h for level h), as bits, read from `field`,
+    the state's level_field (board.LEVEL_BIT: level h's squares at bits 25h on): the union of
+    the levels' fields, or the complement of the others' where they are fewer."""
+    def union(hs: list[int]) -> str:
+        parts = [f"field >> {25 * h}" if h else "field" for h in hs]
+        return parts[0] if hs == [3] else f"({' | '.join(parts)}) & ALL_BITS"
+    inside = [h for h in range(4) if levels >> h & 1]
+    outside = [h for h in range(4) if not levels >> h & 1]
+    return union(inside) if len(inside) <= len(outside) else f"ALL_BITS ^ {union(outside)}"
 
 
 def _levels_where(table: tuple, wanted: Callable[[int], bool]) -> tuple[int, ...]:
@@ -156,32 +164,31 @@ def _levels_where(table: tuple, wanted: Callable[[int], bool]) -> tuple[int, ...
     return tuple(sum(1 << there for there in range(4) if wanted(table[here][there])) for here in range(4))
 
 
-def _level_reader(roles: list[tuple]) -> Callable[[bytearray, int], tuple[int, ...]]:
-    """How a pick reads the squares by level. Each role is a 4-tuple, one entry per level
-    `here`: a set of levels (bit h for level h), say the levels a move from `here` may end on, or
-    a pair of sets, the squares of the second put at bits 25-49 (ends and wins as one number).
-    `read(bytearray(heights)[::-1], within)` (int() reads the last square as the highest bit)
-    gives the squares of every entry of every role, one role after the other, and with `within`.
-    Each distinct set is read once, by a translation and an int(), except the empty set and every
-    level, which cost nothing, and a set whose complement was read.
+def _level_reader(roles: list[tuple]) -> Callable[[int, int], tuple[int, ...]]:
+    """How a pick reads the squares by level. Each role is a tuple of entries, say one per level
+    `here`: a set of levels (bit h for level h), such as the levels a move from `here` may end
+    on, or a pair of sets, the squares of the second put at bits 25-49 (ends and wins as one
+    number). `read(state.level_field, within)` gives the squares of every entry of every role,
+    one role after the other, and with `within`. Each distinct set is read once, by a few shifts
+    of the level field (`_levels_source`), except the empty set and every level, which cost
+    nothing, and a set whose complement was read.
 
     The function is written out as source for the roles and compiled once: it runs once per
     pick, and a loop over the sets, or a table of what to combine, would cost as much again as
-    the translations. Its source holds only names made here and the sets' numbers."""
+    the reads. Its source holds only names made here and the sets' numbers."""
     entries = [entry if isinstance(entry, tuple) else (entry, 0) for role in roles for entry in role]
     names = {0: "0", _EVERY_LEVEL: "ALL_BITS"}
-    namespace: dict = {"ALL_BITS": ALL_BITS}
     lines = []
     for levels in sorted({levels for entry in entries for levels in entry} - set(names)):
         if _EVERY_LEVEL ^ levels in names:
             lines.append(f"    m{levels} = ALL_BITS ^ {names[_EVERY_LEVEL ^ levels]}")
         else:
-            namespace[f"T{levels}"] = _IN_LEVELS[levels]
-            lines.append(f"    m{levels} = int(reversed_heights.translate(T{levels}), 2)")
+            lines.append(f"    m{levels} = {_levels_source(levels)}")
         names[levels] = f"m{levels}"
     values = ", ".join((names[low] if not high else f"({names[low]} | {names[high]} << 25)") + " & within"
                        for low, high in entries)
-    source = "".join(line + "\n" for line in ["def read(reversed_heights, within):", *lines, f"    return ({values},)"])
+    source = "".join(line + "\n" for line in ["def read(field, within):", *lines, f"    return ({values},)"])
+    namespace: dict = {"ALL_BITS": ALL_BITS}
     exec(compile(source, "<counted.py: squares by level>", "exec"), namespace)  # noqa: S102 - our own source
     return namespace["read"]
 
@@ -236,13 +243,13 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     same = "same_space" in constraints
     second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
     kinds = _Moves(rules).kinds
-    low = _IN_LEVELS[_AT_MOST[second_limit]]  # (where a second piece may go on the same space)
+    read_low = _level_reader([(_AT_MOST[second_limit],)])  # (where a second piece may go on the same space)
     neighbour_bits, squares_of, builds_twice, a_move = NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
     moves_of, builds_of = _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
-        again = int(bytearray(heights)[::-1].translate(low), 2) if same else 0
+        again = read_low(st.level_field, ALL_BITS)[0] if same else 0
         kinds_from = kinds[forbid_up][forbid_down]
         total, counts, workers = 0, [], []  # per worker: the index after its last turn
         for worker in st.members.get(team, ()):
@@ -337,7 +344,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
         # open_: where a move may end (never a start), and where a build may go
-        reach = readers[forbid_up][forbid_down](bytearray(heights)[::-1], open_ | open_ << 25)
+        reach = readers[forbid_up][forbid_down](st.level_field, open_ | open_ << 25)
         lanes = (open_ * shifted) & inside | won
         total, counts, workers = 0, [], []  # per worker: the index after its last turn
         for worker in st.members.get(team, ()):

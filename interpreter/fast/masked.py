@@ -65,7 +65,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState, apply_events
-from .bits import free_bits, level_bits
+from .bits import free_bits, levels_of
 from .counted import Picker
 from .every import every_picker
 from .masked_lean import lean_picker
@@ -177,7 +177,7 @@ class _Pick:
         rules, moves = turn.rules, turn.moves
         self.turn, self.rules, self.st, self.team = turn, rules, st, team
         self.seat = st.to_move
-        self.levels = level_bits(st.heights) if turn.reads_levels else NO_LEVELS
+        self.levels = levels_of(st.level_field) if turn.reads_levels else NO_LEVELS
         self.used = bool(moves.once) and any((self.seat, name) in st.marks for name in moves.once)
         self.near = ((moves.spent if self.used else moves.kinds)[up][down],
                      (moves.spent_can_win if self.used else moves.can_win)[up][down])

@@ -23,7 +23,7 @@ from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import level_bits, token_squares
+from .bits import levels_of, token_squares
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
@@ -74,7 +74,7 @@ class LeanMaskedTurn:
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
                  free: int) -> tuple | None:
-        levels = level_bits(st.heights) if self.reads_levels else NO_LEVELS
+        levels = levels_of(st.level_field) if self.reads_levels else NO_LEVELS
         move_bans, vetoes, win_squares = self.move_bans, self.win_vetoes, self.win_squares
         kinds_from, win_from = self.kinds[forbid_up][forbid_down], self.can_win[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos

@@ -31,7 +31,7 @@ from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import level_bits
+from .bits import levels_of
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -81,7 +81,7 @@ class PaidBuilds:
         counters = st.counters
         gained = tuple((name, counters.get((seat, name), 0) + amount) for name, amount in self.gains)
         budget = dict(gained).get(self.counter, counters.get((seat, self.counter), 0))
-        _, level_1, level_2, level_3 = level_bits(heights)
+        _, level_1, level_2, level_3 = levels_of(st.level_field)
         level_0 = ~(level_1 | level_2 | level_3)
         total = 0
         ends: list[int] = []

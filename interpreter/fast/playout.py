@@ -6,8 +6,9 @@ your workers moves, that worker builds; no dome option, perhaps a move option in
 space: `inline_kinds`, `inline_options`) has its
 turn drawn and played here, inline: the same draw as `plain_picker` (plain.py) from the seat's
 generator, in the same order of outcomes, and the same changes to the state as
-`Engine._apply_found`. The loop keeps the free squares as one integer, and the hash and the domes'
-bits in locals, from one inline turn to the next, and calls nothing for them. Every other seat's
+`Engine._apply_found`. The loop keeps the free squares as one integer, and the hash, the domes'
+bits and the squares by level (the state's level_field) in locals, from one inline turn to the
+next, and calls nothing for them. Every other seat's
 turn, and a winning turn of any seat, is the engine's (`other_turn`, `winning_turn`); the loop
 writes its locals back to the state before and reads them again after. tests/test_playout.py and
 tests/test_conformance.py check that the games are those of asking each player for a turn.
@@ -21,7 +22,7 @@ from random import Random
 
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import BEYOND, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST
+from ..model.board import BEYOND, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST
 from ..model.state import GameState, TurnRecord
 from .bits import free_bits
 from .counted import DEFERRED
@@ -29,6 +30,9 @@ from .plain import A_MOVE, A_WIN, _turn_pairs
 
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
 SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token", "use"))
+
+#: _NEXT[n][seat]: the seat after `seat` of n, while none has left the game (GameState.next_seat).
+_NEXT = tuple(tuple((seat + 1) % count for seat in range(count)) for count in range(9))
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
 Playout = Callable[[GameState, Sequence[Random], int, list], None]
@@ -57,6 +61,10 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
     neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
     a_move, a_win = A_MOVE, A_WIN
+    #: level_bit[square][height]: the square's bit in the state's level_field; raised[square][h]:
+    #: what a block on a square of level h changes there
+    level_bit = LEVEL_BIT
+    raised = tuple(tuple(bits[h] ^ bits[h + 1] for h in range(3)) for bits in LEVEL_BIT)
     seat_options = list(inline_options) or [()] * len(inline_kinds)
     #: The kinds of an inline seat's moves when no power can forbid anything; None for a seat
     #: the loop hands to the engine, or whose moves a prohibition may bind (read each turn).
@@ -104,29 +112,35 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     trusted = [kinds is not None and kinds <= SIMPLE for kinds in (getattr(picker, "event_kinds", None)
                                                                    for picker in seat_pickers)]
 
+    #: each worker's ready-made turns (plain._turn_pairs), by worker index: the same in every
+    #: game, made for as many workers as a game has had
+    pairs_of: list[tuple] = []
+
     def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
         domes, classes, history, seats = st.domes, st.worker_class, st.history, st.seats
         teams = [info.team for info in seats]
         out = len(st.out)
-        following = [st.next_seat(seat) for seat in range(len(seats))]  # while no seat drops out
+        following = _NEXT[len(seats)] if not st.out and len(seats) < len(_NEXT) else \
+            [st.next_seat(seat) for seat in range(len(seats))]
         # each seat's workers, in the order they were placed (read again after another seat's turn)
         seat_workers = [st.members.get(team, ()) for team in teams]
         workers = len(positions)
         draws = [rng.randrange for rng in rngs]
-        # each worker's ready-made turns (plain._turn_pairs) and hash keys, looked up once a game
-        turn_pairs = [_turn_pairs("build", worker) for worker in range(len(positions))]
-        own_keys = [worker_keys[cls] for cls in classes]
+        while len(pairs_of) < workers:
+            pairs_of.append(_turn_pairs("build", len(pairs_of)))
+        turn_pairs = pairs_of
+        own_keys = [worker_keys[cls] for cls in classes]  # (each worker's hash keys)
         # kept in locals while inline turns are played, written back when the state is handed on
         seat, key, dome_bits, free = st.to_move, st.hash, st.dome_bits, free_bits(st)
+        levels = st.level_field
         append = played.append
         # the turns played here, (seat, steps, events), made TurnRecords and added to the history
         # in one go before anything else reads the state (a record each turn costs 2 % of a game)
         pending: list[tuple] = []
         note, record, record_all = pending.append, history.append, history.extend
-        count = len(played)
 
-        while count < limit:
+        for _ in range(limit - len(played)):  # (each pass plays one turn, or ends the game)
             kinds_from = unbound[seat]
             if kinds_from is None:
                 if pending:  # (the commonest: one turn, the other seat's)
@@ -136,7 +150,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                         record_all(map(TurnRecord, pending))
                         pending.clear()
                 kinds = inline_kinds[seat]
-                st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
+                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key, dome_bits, levels
                 if kinds is None:  # another seat's turn: its picker's, or the engine's
                     picker = seat_pickers[seat]
                     if picker is not None:
@@ -182,13 +196,15 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                             free &= ~square_bits[square]
                                             key ^= dome_keys[square]
                                         else:
-                                            heights_of = height_keys[square]
+                                            heights_of, at = height_keys[square], level_bit[square]
                                             key ^= heights_of[heights[square]] ^ heights_of[height]
+                                            levels ^= at[heights[square]] ^ at[height]
                                             heights[square] = height
                                     elif kind == "unbuild":  # (state.set_height)
                                         _, _, square, height = event
-                                        heights_of = height_keys[square]
+                                        heights_of, at = height_keys[square], level_bit[square]
                                         key ^= heights_of[heights[square]] ^ heights_of[height]
+                                        levels ^= at[heights[square]] ^ at[height]
                                         heights[square] = height
                                     elif kind == "counter":  # (the state's change; its hash is the loop's meanwhile)
                                         st.hash = key
@@ -204,7 +220,6 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                         key = st.hash
                                 record(TurnRecord((seat, steps, events)))  # (none pending: see above)
                                 append(steps)
-                                count += 1
                                 seat = following[seat]
                                 continue
                             found(st, seat, steps, events)
@@ -215,12 +230,12 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                             append(steps)
                         return
                     append(steps)
-                    count += 1
-                    key, dome_bits, free = st.hash, st.dome_bits, free_bits(st)
+                    key, dome_bits, free, levels = st.hash, st.dome_bits, free_bits(st), st.level_field
                     if len(positions) != workers:  # a power added a worker to the game
                         seat_workers = [st.members.get(team, ()) for team in teams]
                         workers = len(positions)
-                        turn_pairs = [_turn_pairs("build", worker) for worker in range(workers)]
+                        while len(pairs_of) < workers:
+                            pairs_of.append(_turn_pairs("build", len(pairs_of)))
                         own_keys = [worker_keys[cls] for cls in classes]
                     if len(st.out) != out:  # a power made a team lose during the turn
                         following = [st.next_seat(s) for s in range(len(seats))]
@@ -272,7 +287,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             if kinds_from[here][there] == a_win:
                 if pending:
                     record_all(map(TurnRecord, pending))
-                st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
+                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key, dome_bits, levels
                 steps = (actions("move", worker)[to],)
                 winning_turn(st, seat, steps)
                 append(steps)
@@ -319,6 +334,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 build = ("build", worker, square, 3, True)
             else:
                 heights[square] = height + 1
+                levels ^= raised[square][height]
                 build = ("build", worker, square, height + 1, False)
             key ^= keys[origin] ^ keys[to] ^ build_keys[square][height]  # (ZOBRIST.build: a block, or a dome on 3)
             if forced is None:
@@ -326,9 +342,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             else:
                 note((seat, steps, (("move", worker, origin, to, here, there), forced, build)))
             append(steps)
-            count += 1
             seat = following[seat]
         if pending:
             record_all(map(TurnRecord, pending))
-        st.to_move, st.hash, st.dome_bits = seat, key, dome_bits
+        st.to_move, st.hash, st.dome_bits, st.level_field = seat, key, dome_bits, levels
     return playout

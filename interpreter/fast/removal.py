@@ -29,10 +29,9 @@ from __future__ import annotations
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
+from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import BELOW_LEVEL_3, ON_A_BLOCK, height_digits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -58,9 +57,9 @@ class RemovalAfterTurn:
                  free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         heights, positions = st.heights, st.worker_pos
-        digits = height_digits(heights)
-        blocks = int(digits.translate(ON_A_BLOCK), 2) & ~st.dome_bits  # (squares a removal may take from)
-        below_3 = int(digits.translate(BELOW_LEVEL_3), 2)  # (a build there is a block, which a removal may undo)
+        levels = st.level_field
+        blocks = ALL_BITS & ~levels & ~st.dome_bits  # (squares a removal may take from: not on level 0)
+        below_3 = ALL_BITS ^ levels >> 75  # (a build there is a block, which a removal may undo)
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         total = 0
         ends: list[int] = []

@@ -24,7 +24,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
-from .bits import level_bits
+from .bits import levels_of
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules
 
@@ -52,7 +52,7 @@ class RepeatedMoves:
         kinds = self.kinds[forbid_up][forbid_down]
         onward = self.again.squares(st, -1, -1, NO_LEVELS)  # (squares of the board's edge: no level read)
         positions, heights = st.worker_pos, st.heights
-        reached = self._reached(kinds, level_bits(heights))
+        reached = self._reached(kinds, levels_of(st.level_field))
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)
         returned = 0  # the builds of the workers so far that can come back to their own squares
         won_home = False  # whether a worker so far can win by coming back onto its own square

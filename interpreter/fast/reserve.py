@@ -24,7 +24,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARES, neighbouring_pairs
 from ..model.state import GameState
-from .bits import level_bits
+from .bits import levels_of
 from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
@@ -77,7 +77,7 @@ class ReserveTurnPicker:
     def places(self, st: GameState, free: int) -> int:
         """The squares the worker may be placed on, as bits."""
         rule = self.reserve.squares
-        levels = level_bits(st.heights) if rule.reads_levels else NO_LEVELS
+        levels = levels_of(st.level_field) if rule.reads_levels else NO_LEVELS
         return rule.squares(st, -1, -1, levels) & free
 
     @staticmethod

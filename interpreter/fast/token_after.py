@@ -26,7 +26,7 @@ from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .bits import level_bits, token_squares
+from .bits import token_squares
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -57,7 +57,7 @@ class TokenAfterTurn:
         heights, positions = st.heights, st.worker_pos
         if st.tokens:
             free &= ~token_squares(st, self.dome_tokens)
-        level_3 = level_bits(heights)[3]
+        level_3 = st.level_field >> 75  # (levels_of(...)[3])
         total = 0
         ends: list[int] = []
         moves: list[tuple[int, int, int]] = []  # (worker, destination, its kind)

@@ -29,7 +29,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
-from .bits import level_bits
+from .bits import levels_of
 from .counted import DEFERRED, drawn
 from .paid import nth_builds, shape_of, ways
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
@@ -61,7 +61,7 @@ class UnmovedBuilds:
         workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
         if len(workers) > 2:
             return DEFERRED
-        _, level_1, level_2, level_3 = level_bits(heights)
+        _, level_1, level_2, level_3 = levels_of(st.level_field)
         level_0 = ~(level_1 | level_2 | level_3)
         times = self.times
 

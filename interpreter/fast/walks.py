@@ -41,7 +41,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST, grown
 from ..model.state import GameState
-from .bits import free_bits, level_digits
+from .bits import free_bits
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
 from .shape import FastRules, StepSpec
 
@@ -50,9 +50,6 @@ WALK_STEPS = (StepSpec("move", "each", True, True, ("not_up_or_down",)), StepSpe
 
 #: SQUARE_OF[bit]: the square of a one-bit set.
 _SQUARE_OF = {bit: square for square, bit in enumerate(SQUARE_BITS)}
-#: ON_LEVEL[h]: translates heights to '1' on level h, '0' elsewhere (the level's squares as one
-#: binary number, read from the reversed heights).
-_ON_LEVEL = tuple(level_digits(frozenset((level,))) for level in range(4))
 
 
 def walks_picker(rules: FastRules) -> LevelWalks | None:
@@ -146,10 +143,9 @@ class LevelWalks:
                 ends.append(base)
                 moves.append((worker, to))
         # the walks: each worker's component on its level
-        reversed_heights = bytes(heights)[::-1]
-        level1 = int(reversed_heights.translate(_ON_LEVEL[heights[start1]]), 2) & open_
-        level2 = level1 if heights[start2] == heights[start1] else \
-            int(reversed_heights.translate(_ON_LEVEL[heights[start2]]), 2) & open_
+        levels = st.level_field  # (board.LEVEL_BIT: the squares of level h at bits 25h on)
+        level1 = levels >> 25 * heights[start1] & open_
+        level2 = level1 if heights[start2] == heights[start1] else levels >> 25 * heights[start2] & open_
         reach1 = _component(start1, level1)
         walks = 0
         if reach1 >> start2 & 1:  # one component: every set of two of its squares

@@ -57,6 +57,10 @@ SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
 NEIGHBOUR_BITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple((n, SQUARE_BITS[n], AROUND_BITS[n]) for n in NEIGHBOURS[s]) for s in SQUARES)
 ALL_BITS = (1 << len(SQUARES)) - 1
+#: The squares of every level as one number (GameState.level_field): the squares of level h are
+#: bits 25h to 25h + 24, so that a count that reads the squares by level reads one integer that
+#: the state keeps, not the board. LEVEL_BIT[s][h] is square s's bit at level h.
+LEVEL_BIT: tuple[tuple[int, ...], ...] = tuple(tuple(1 << (len(SQUARES) * h + s) for h in range(4)) for s in SQUARES)
 #: The squares off column a (off column e): those with a neighbour to the west (to the east).
 _OFF_WEST = sum(1 << s for s in SQUARES if s % SIZE)
 _OFF_EAST = sum(1 << s for s in SQUARES if s % SIZE != SIZE - 1)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from .board import SQUARE_BITS, SQUARES, ZOBRIST
+from .board import ALL_BITS, LEVEL_BIT, SQUARE_BITS, SQUARES, ZOBRIST
 
 _WORKER_KEYS, _HEIGHT_KEYS = ZOBRIST.worker, ZOBRIST.height
 #: SQUARE_BITS with a 0 at the end, so that a worker's position -1 (off the board) gives no bit.
@@ -80,6 +80,10 @@ class GameState:
     #: The domed squares as bits (bit n for square n), kept by set_dome: with the workers'
     #: positions it gives `blocked` as one integer without a pass over the board.
     dome_bits: int = 0
+    #: The squares of each level as bits, all levels in one number (board.LEVEL_BIT), kept by
+    #: set_height: what the counting pickers read instead of the heights (every square is on
+    #: level 0 at first).
+    level_field: int = ALL_BITS
     #: Marks on the cards, (seat, name): a once-per-game power used. Part of the hash, since a
     #: later rule reads them.
     marks: set = field(default_factory=set)
@@ -161,8 +165,10 @@ class GameState:
 
     # ---- buildings
     def set_height(self, square: int, height: int) -> None:
-        keys = _HEIGHT_KEYS[square]
-        self.hash ^= keys[self.heights[square]] ^ keys[height]
+        keys, levels = _HEIGHT_KEYS[square], LEVEL_BIT[square]
+        old = self.heights[square]
+        self.hash ^= keys[old] ^ keys[height]
+        self.level_field ^= levels[old] ^ levels[height]
         self.heights[square] = height
 
     def set_dome(self, square: int, dome: bool) -> None:
