@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from santorini.interpreter.fast import counted
-from santorini.interpreter.model.board import AROUND_BITS, NEIGHBOURS, SQUARES
+from santorini.interpreter.model.board import AROUND_BITS, NEIGHBOURS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD, SQUARES
 
 
 def squares_of_levels(heights: list[int], levels: int) -> int:
@@ -22,7 +22,7 @@ def test_the_level_reader_gives_the_squares_of_each_set_and_pair() -> None:
     for _ in range(40):
         roles = [tuple(rng.randrange(16) if rng.random() < 0.5 else (rng.randrange(16), rng.randrange(16))
                        for _ in range(4)) for _ in range(rng.randrange(1, 4))]
-        read = counted._level_reader(roles)
+        read = counted.level_reader(roles)
         for _ in range(20):
             heights = [rng.randrange(4) for _ in SQUARES]
             within = rng.getrandbits(50)
@@ -37,11 +37,11 @@ def test_one_multiplication_counts_the_free_squares_around_a_set() -> None:
     rng = random.Random(5)
     for _ in range(2000):
         squares, free, wins = rng.getrandbits(25), rng.getrandbits(25), rng.getrandbits(25)
-        lanes = (free * counted._SHIFTED) & counted._INSIDE
+        lanes = (free * PAIR_SHIFTED) & PAIR_INSIDE
         expected = sum((free & AROUND_BITS[s]).bit_count() for s in SQUARES if squares >> s & 1)
-        assert ((squares * counted._SPREAD) & lanes).bit_count() == expected
+        assert ((squares * PAIR_SPREAD) & lanes).bit_count() == expected
         both = squares | wins << 25  # (the follow-up move's ends and wins, as one number)
-        assert ((both * counted._SPREAD) & (lanes | counted._WON)).bit_count() == expected + wins.bit_count()
+        assert ((both * PAIR_SPREAD) & (lanes | counted._WON)).bit_count() == expected + wins.bit_count()
 
 
 def test_the_swaps_table_counts_the_pairs_around_each_destination() -> None:

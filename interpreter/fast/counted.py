@@ -19,9 +19,9 @@ an opponent's space) or a dome option keeps the listing paths.
 
 The counts work on sets of squares as bits (bit n for square n), so that a worker's count is a
 few operations on integers rather than a walk over squares and their neighbours: the squares of
-each level, read once per pick (`_level_reader`); the sum, over a set S, of the free squares
+each level, read once per pick (`level_reader`); the sum, over a set S, of the free squares
 around each square of S, which is the number of neighbouring pairs (s in S, f free), counted by
-one multiplication (`_SPREAD`); and tables of the squares around one square (`_SWAPS`). Only the
+one multiplication (`PAIR_SPREAD`); and tables of the squares around one square (`_SWAPS`). Only the
 worker whose turn is drawn is walked again, in the enumeration's order, to find the turn.
 """
 
@@ -34,7 +34,8 @@ from random import Random
 from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES
+from ..model.board import (ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOUR_BITS, NEIGHBOURS, PAIR_INSIDE, PAIR_LANES,
+                           PAIR_SHIFTED, PAIR_SPREAD, SQUARE_BITS, SQUARES)
 from ..model.state import GameState
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, _Moves, is_plain
 
@@ -96,24 +97,10 @@ class _Steps(dict):
         return steps
 
 
-# ---- neighbouring pairs, counted by one multiplication ------------------------------------------
-# Eight lanes of 56 bits, one per direction (dx, dy), each holding a copy of a set at its offset:
-# `S * _SPREAD` puts S in every lane, `F * _SHIFTED` puts in lane k the squares s whose neighbour
-# s + step_k is in F (F moved back by the step), and `_INSIDE` keeps in lane k the squares that
-# have a neighbour in direction k (no step off the board or across its edge). The copies lie 56
-# bits apart, and a set spans 25 bits (50 for the follow-up move's ends and wins), moved by at
-# most 6: the partial products never overlap, so the multiplications carry nothing and no copy
-# reaches another lane's window. Then ((S * _SPREAD) & (F * _SHIFTED) & _INSIDE).bit_count() is
-# the sum over s in S of |F around s|; with `| _WON`, plus the number of squares of S >> 25 (bits
-# 25-49 of S: lane 0's copy of them, which no other copy reaches).
-_STEPS = tuple(dx + 5 * dy for dx, dy in DIRECTIONS)
-_LANES = tuple(56 * k + 8 for k in range(len(DIRECTIONS)))
-_SPREAD = sum(1 << lane for lane in _LANES)
-_SHIFTED = sum(1 << (lane - step) for lane, step in zip(_LANES, _STEPS))
-_INSIDE = sum(sum(1 << s for s in SQUARES if s + step in NEIGHBOURS[s]) << lane
-              for lane, step in zip(_LANES, _STEPS))
-_WON = ALL_BITS << (_LANES[0] + 25)
-assert all(lane - step >= 0 for lane, step in zip(_LANES, _STEPS)) and _LANES[1] - _LANES[0] >= 50 + 6
+#: WON: with `| WON` on the lanes, a pair count (board.PAIRPAIR_SPREAD) also counts the squares of S >> 25
+#: (bits 25-49 of S: lane 0's copy of them, which no other copy reaches): the follow-up move's
+#: ends and wins counted as one number.
+_WON = ALL_BITS << (PAIR_LANES[0] + 25)
 
 # ---- the squares around one square, as a table ----------------------------------------------------
 #: Square t around square s is bit t - s + 6 of `(bits << 6) >> s` (0..12; 6 would be s itself):
@@ -159,12 +146,12 @@ def _levels_source(levels: int) -> str:
     return union(inside) if len(inside) <= len(outside) else f"ALL_BITS ^ {union(outside)}"
 
 
-def _levels_where(table: tuple, wanted: Callable[[int], bool]) -> tuple[int, ...]:
+def levels_where(table: tuple, wanted: Callable[[int], bool]) -> tuple[int, ...]:
     """For each level here, the levels there (as bits) where `wanted(table[here][there])`."""
     return tuple(sum(1 << there for there in range(4) if wanted(table[here][there])) for here in range(4))
 
 
-def _level_reader(roles: list[tuple]) -> Callable[[int, int], tuple[int, ...]]:
+def level_reader(roles: list[tuple]) -> Callable[[int, int], tuple[int, ...]]:
     """How a pick reads the squares by level. Each role is a tuple of entries, say one per level
     `here`: a set of levels (bit h for level h), such as the levels a move from `here` may end
     on, or a pair of sets, the squares of the second put at bits 25-49 (ends and wins as one
@@ -243,7 +230,7 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     same = "same_space" in constraints
     second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
     kinds = _Moves(rules).kinds
-    read_low = _level_reader([(_AT_MOST[second_limit],)])  # (where a second piece may go on the same space)
+    read_low = level_reader([(_AT_MOST[second_limit],)])  # (where a second piece may go on the same space)
     neighbour_bits, squares_of, builds_twice, a_move = NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
     moves_of, builds_of = _Steps("move"), _Steps("build")
 
@@ -317,7 +304,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     the board, and so the builds, are the same whatever the path to E); and for each square
     where one of its paths wins, one. With ENDS the first set of squares and WINS the second,
     its count is |WINS| + the sum over ENDS of the free squares around each: one pair count
-    (`_SPREAD`), made on ENDS | WINS << 25 with the start added, whatever the order the
+    (`PAIR_SPREAD`), made on ENDS | WINS << 25 with the start added, whatever the order the
     squares were reached in. ENDS and WINS are the squares a move from the start may end on
     (by its level: the squares of each level, read once per pick), and those a move from each
     of those may end on; the outcomes of two workers differ in which worker stands where.
@@ -334,11 +321,11 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
         #              make one outcome: a second move that may come back is listed, not counted)
     kinds = _Moves(rules).kinds
     # READERS[up][down](...)[here]: ENDS | WINS << 25 of a move from a square of level `here`
-    readers = tuple(tuple(_level_reader([tuple(zip(_levels_where(kinds[up][down], lambda kind: kind == A_MOVE),
-                                                   _levels_where(kinds[up][down], lambda kind: kind == A_WIN)))])
+    readers = tuple(tuple(level_reader([tuple(zip(levels_where(kinds[up][down], lambda kind: kind == A_MOVE),
+                                                   levels_where(kinds[up][down], lambda kind: kind == A_WIN)))])
                           for down in (0, 1)) for up in (0, 1))
-    around_bits, paired, squares_of, spread, shifted, inside, won = (AROUND_BITS, _PAIRED, _SQUARES_OF, _SPREAD,
-                                                                     _SHIFTED, _INSIDE, _WON)
+    around_bits, paired, squares_of, spread, shifted, inside, won = (AROUND_BITS, _PAIRED, _SQUARES_OF, PAIR_SPREAD,
+                                                                     PAIR_SHIFTED, PAIR_INSIDE, _WON)
     neighbours, moves_of, builds_of = NEIGHBOURS, _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
@@ -467,7 +454,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     #: worker on level `here` is to the two programs, as the bits above
     codes = tuple(tuple(tuple(tuple(code(up, down, here, there) for there in range(4)) for here in range(4))
                         for down in (0, 1)) for up in (0, 1))
-    around_bits, squares_of, spread, shifted, inside = AROUND_BITS, _SQUARES_OF, _SPREAD, _SHIFTED, _INSIDE
+    around_bits, squares_of, spread, shifted, inside = AROUND_BITS, _SQUARES_OF, PAIR_SPREAD, PAIR_SHIFTED, PAIR_INSIDE
     neighbour_bits, swaps, moves_of, builds_of = NEIGHBOUR_BITS, _SWAPS, _Steps("move"), _Steps("build")
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:

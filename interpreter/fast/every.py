@@ -35,7 +35,7 @@ from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import DEFERRED
-from .plain import A_MOVE, A_WIN, PlainCount, _Moves, build_event, is_plain, nth_free
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
 #: The programs each_worker may name, in the order this module takes them.
@@ -55,6 +55,9 @@ def every_picker(rules: FastRules) -> EveryWorkerTurns | None:
 
 class EveryWorkerTurns:
     """A picker (counted.py's Picker) for the plain turn and the every-worker turns."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

@@ -24,7 +24,7 @@ from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
 from .bits import levels_of, token_squares
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
 NO_LEVELS = (0, 0, 0, 0)
@@ -62,6 +62,9 @@ def _union(rules: list[Squares], st: GameState, worker: int, origin: int, levels
 
 class LeanMaskedTurn:
     """A picker (counted.py's Picker) for the plain turn under masks of squares."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS
 
     def __init__(self, rules: FastRules) -> None:
         moves = _Moves(rules)

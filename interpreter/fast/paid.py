@@ -32,7 +32,7 @@ from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
 from .bits import levels_of
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
 
@@ -69,6 +69,9 @@ def shape_of(caps: list[int]) -> tuple[int, int, int, int]:
 
 class PaidBuilds:
     """A picker (counted.py's Picker) for the plain turn with paid builds."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS | {"counter"}
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

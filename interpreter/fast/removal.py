@@ -32,7 +32,7 @@ from ..engine.actions import actions
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
 
@@ -49,6 +49,9 @@ def removal_picker(rules: FastRules) -> RemovalAfterTurn | None:
 
 class RemovalAfterTurn:
     """A picker (counted.py's Picker) for the plain turn with the unmoved workers' removal."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS | {"unbuild"}
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

@@ -22,10 +22,10 @@ from __future__ import annotations
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, neighbouring_pairs
+from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
-from .bits import levels_of
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from .counted import level_reader, levels_where
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules
 
 NO_LEVELS = (0, 0, 0, 0)
@@ -43,16 +43,24 @@ class RepeatedMoves:
     """A picker (counted.py's Picker) for a turn whose worker may move again after moving onto
     some squares."""
 
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS
+
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds
         self.again = rules.moves_again
+        #: READERS[up][down](level_field, ALL_BITS): for a move from each level, the squares of
+        #: the levels it moves to (4 sets), then of those it wins on (4 more)
+        self.readers = tuple(tuple(level_reader([levels_where(self.kinds[up][down], lambda kind: kind == A_MOVE),
+                                                  levels_where(self.kinds[up][down], lambda kind: kind == A_WIN)])
+                                   for down in (0, 1)) for up in (0, 1))
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
                  free: int) -> tuple | None:
         kinds = self.kinds[forbid_up][forbid_down]
         onward = self.again.squares(st, -1, -1, NO_LEVELS)  # (squares of the board's edge: no level read)
         positions, heights = st.worker_pos, st.heights
-        reached = self._reached(kinds, levels_of(st.level_field))
+        reached = self.readers[forbid_up][forbid_down](st.level_field, ALL_BITS)
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)
         returned = 0  # the builds of the workers so far that can come back to their own squares
         won_home = False  # whether a worker so far can win by coming back onto its own square
@@ -86,41 +94,28 @@ class RepeatedMoves:
         raise AssertionError("the draw is below the total")  # pragma: no cover
 
     @staticmethod
-    def reach(heights: list[int], origin: int, reached: list[tuple[int, int]], open_: int,
+    def reach(heights: list[int], origin: int, reached: tuple[int, ...], open_: int,
               onward: int) -> tuple[int, int]:
         """(the squares the worker can end a non-winning move on, the squares a move of it wins
         on), as bits: from its square, and on from each square of `onward` it arrives on. A flood
         of bits: from each square explored, its open neighbours of the levels a move from its
-        own level reaches (`reached`, by level: `_reached`)."""
+        own level reaches (`reached`: the squares a move from each level moves to, then wins on)."""
+        around_bits = AROUND_BITS
         ends = wins = 0
-        frontier, explored = SQUARE_BITS[origin], 0
+        frontier, unexplored = SQUARE_BITS[origin], onward
         while frontier:
             low = frontier & -frontier
             frontier ^= low
             here = low.bit_length() - 1
-            moves_to, wins_to = reached[heights[here]]
-            around = open_ & AROUND_BITS[here]
-            wins |= around & wins_to
-            arrived = around & moves_to
+            level = heights[here]
+            around = open_ & around_bits[here]
+            wins |= around & reached[4 + level]
+            arrived = around & reached[level]
             ends |= arrived
-            new = arrived & onward & ~explored
-            explored |= new
+            new = arrived & unexplored
+            unexplored ^= new
             frontier |= new
         return ends, wins
-
-    @staticmethod
-    def _reached(kinds: tuple, levels: tuple[int, ...]) -> list[tuple[int, int]]:
-        """For a move from each level: (the squares of the levels it moves to, of those it wins on)."""
-        reached = []
-        for kind_of in kinds:
-            moves_to = wins_to = 0
-            for there, kind in enumerate(kind_of):
-                if kind == A_MOVE:
-                    moves_to |= levels[there]
-                elif kind == A_WIN:
-                    wins_to |= levels[there]
-            reached.append((moves_to, wins_to))
-        return reached
 
     def decode(self, st: GameState, worker: int, index: int, kinds: tuple, free: int, onward: int,
                met: int, home_won: bool) -> tuple:
@@ -152,15 +147,15 @@ def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onwa
     visited = ended = 0
     won = SQUARE_BITS[origin] if home_won else 0
     left = index
-
-    def moves_on(here: int, path: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
-        nonlocal visited, ended, won, left
-        kind_of = kinds[heights[here]]
-        for to in NEIGHBOURS[here]:
-            if not open_ >> to & 1:
+    # the search's stack, written out (no call per square): the moves left to try from each
+    # square on the path, each square's kinds of move, and the path of squares moved to
+    stack, kinds_at, path = [iter(NEIGHBOUR_BITS[origin])], [kinds[heights[origin]]], []
+    while stack:
+        kind_of = kinds_at[-1]
+        for to, bit, around in stack[-1]:
+            if not open_ & bit:
                 continue
             kind = kind_of[heights[to]]
-            bit = SQUARE_BITS[to]
             if kind == A_WIN:
                 if not won & bit:
                     won |= bit
@@ -170,19 +165,20 @@ def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onwa
             elif kind == A_MOVE:
                 if not ended & bit:
                     ended |= bit
-                    squares = open_ & AROUND_BITS[to] & ~(met if to == origin else 0)
+                    squares = open_ & around & ~(met if to == origin else 0)
                     size = squares.bit_count()
                     if left < size:
                         return (*path, to), nth_free(to, squares, left)
                     left -= size
-                if onward & bit and not visited & bit:
+                if onward & bit and not visited & bit:  # on from there, before the next move here
                     visited |= bit
-                    found = moves_on(to, (*path, to))
-                    if found is not None:
-                        return found
-        return None
-
-    found = moves_on(origin, ())
-    if found is None:
-        raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
-    return found
+                    path.append(to)
+                    stack.append(iter(NEIGHBOUR_BITS[to]))
+                    kinds_at.append(kinds[heights[to]])
+                    break
+        else:  # every move from the square tried: back to the one before
+            stack.pop()
+            kinds_at.pop()
+            if path:
+                path.pop()
+    raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree

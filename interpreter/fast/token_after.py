@@ -27,7 +27,7 @@ from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .counted import drawn
 from .bits import token_squares
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
 
@@ -46,6 +46,9 @@ def token_after_picker(rules: FastRules) -> TokenAfterTurn | None:
 
 class TokenAfterTurn:
     """A picker (counted.py's Picker) for the plain turn with the token placed after it."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS | {"token"}
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

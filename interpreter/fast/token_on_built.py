@@ -17,7 +17,7 @@ from random import Random
 
 from ..model.state import GameState
 from .bits import token_squares
-from .plain import PlainCount, _Moves, is_plain
+from .plain import MOVES_AND_BUILDS, PlainCount, _Moves, is_plain
 from .shape import FastRules, without
 
 
@@ -34,6 +34,9 @@ def token_on_built_picker(rules: FastRules) -> TokenOnBuilt | None:
 
 class TokenOnBuilt:
     """A picker (counted.py's Picker) for the plain turn with a token on each block built."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS | {"token", "counter"}
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

@@ -32,7 +32,7 @@ from ..model.state import GameState
 from .bits import levels_of
 from .counted import DEFERRED, drawn
 from .paid import nth_builds, shape_of, ways
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
 
@@ -49,6 +49,9 @@ def unmoved_builds_picker(rules: FastRules) -> UnmovedBuilds | None:
 
 class UnmovedBuilds:
     """A picker (counted.py's Picker) for the plain turn with the unmoved worker's builds."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

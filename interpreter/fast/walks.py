@@ -42,7 +42,7 @@ from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST, grown
 from ..model.state import GameState
 from .bits import free_bits
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, StepSpec
 
 #: The second program's steps, as the gate reads them.
@@ -104,6 +104,9 @@ def _nth(bits: int, index: int) -> int:
 
 class LevelWalks:
     """A picker (counted.py's Picker) for the plain turn beside the walks on a level."""
+
+    #: The kinds of event of its turns (counted.Picker).
+    event_kinds = MOVES_AND_BUILDS
 
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds

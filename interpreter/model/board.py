@@ -72,15 +72,30 @@ def grown(squares: int) -> int:
     return (squares | (squares & _OFF_EAST) << 1 | (squares & _OFF_WEST) >> 1) & ALL_BITS
 
 
+# ---- neighbouring pairs, counted by one multiplication ------------------------------------------
+# Eight lanes of 56 bits, one per direction (dx, dy), each holding a copy of a set at its offset:
+# `S * PAIR_SPREAD` puts S in every lane, `F * PAIR_SHIFTED` puts in lane k the squares s whose
+# neighbour s + step_k is in F (F moved back by the step), and `PAIR_INSIDE` keeps in lane k the
+# squares that have a neighbour in direction k (no step off the board or across its edge). The
+# copies lie 56 bits apart, and a set spans 25 bits (50 for a set with a second set at bits
+# 25-49), moved by at most 6: the partial products never overlap, so the multiplications carry
+# nothing and no copy reaches another lane's window. Then
+# ((S * PAIR_SPREAD) & (F * PAIR_SHIFTED) & PAIR_INSIDE).bit_count() is the sum over s in S of
+# |F around s|.
+_STEPS = tuple(dx + SIZE * dy for dx, dy in DIRECTIONS)
+PAIR_LANES = tuple(56 * k + 8 for k in range(len(DIRECTIONS)))
+PAIR_SPREAD = sum(1 << lane for lane in PAIR_LANES)
+PAIR_SHIFTED = sum(1 << (lane - step) for lane, step in zip(PAIR_LANES, _STEPS))
+PAIR_INSIDE = sum(sum(1 << s for s in SQUARES if s + step in NEIGHBOURS[s]) << lane
+                  for lane, step in zip(PAIR_LANES, _STEPS))
+assert all(lane - step >= 0 for lane, step in zip(PAIR_LANES, _STEPS)) and PAIR_LANES[1] - PAIR_LANES[0] >= 50 + 6
+
+
 def neighbouring_pairs(squares: int, others: int) -> int:
     """The number of (a square of `squares`, a square of `others` around it) pairs, bits in and
-    out: sum(popcount(others & AROUND_BITS[s]) for s in squares), by eight shifts, one per
-    direction, instead of a loop over the squares (a count of builds after many moves)."""
-    west, east = squares & _OFF_WEST, squares & _OFF_EAST
-    return ((east << 1 & others).bit_count() + (west >> 1 & others).bit_count()
-            + (squares << SIZE & others).bit_count() + (squares >> SIZE & others).bit_count()
-            + (east << SIZE + 1 & others).bit_count() + (west << SIZE - 1 & others).bit_count()
-            + (east >> SIZE - 1 & others).bit_count() + (west >> SIZE + 1 & others).bit_count())
+    out: sum(popcount(others & AROUND_BITS[s]) for s in squares), by two multiplications (the
+    lanes above) instead of a loop over the squares (a count of builds after many moves)."""
+    return ((squares * PAIR_SPREAD) & (others * PAIR_SHIFTED) & PAIR_INSIDE).bit_count()
 
 
 #: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b
