@@ -63,7 +63,7 @@ def pairs(pack_name: str) -> list[tuple[str, str]]:
 def final(state: GameState) -> tuple:
     """What a game leaves behind, to compare two ways of playing it."""
     return (state.hash, state.to_move, state.winner, sorted(state.out), state.history,
-            state.heights, state.domes, state.worker_pos, state.blocked_bits())
+            state.heights, state.domes, state.worker_pos, state.blocked_bits(), state.level_field)
 
 
 @pytest.mark.parametrize("pack", PACKS)

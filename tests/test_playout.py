@@ -25,7 +25,7 @@ class StepwiseAgent(RandomAgent):
 def final(state: GameState) -> tuple:
     """A copy of what a game leaves behind."""
     return (state.hash, state.to_move, state.winner, sorted(state.out), list(state.history),
-            list(state.heights), list(state.domes), list(state.worker_pos), state.blocked_bits())
+            list(state.heights), list(state.domes), list(state.worker_pos), state.blocked_bits(), state.level_field)
 
 
 def both_ways(pack: str, gods: list[str], seed: str, max_turns: int = 1000):

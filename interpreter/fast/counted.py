@@ -488,7 +488,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                             domed |= bit
             counts.append(total)
             groups.append((worker, True))
-            swapped = swaps[(builds1 << 6) >> origin << 13 | (dests << 6) >> origin][0]
+            swapped = swaps[(builds1 << 13 | dests) << 6 >> origin][0]  # (both relative to the start)
             if domed:
                 swapped += ((domed * spread) & (dests * shifted) & inside).bit_count()
             alternatives.append((worker, (builds1.bit_count() - 1) * reach - swapped + onto_reach,
@@ -530,7 +530,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                         index -= size
             raise AssertionError("a counted move was not found")  # pragma: no cover - counts agree
         builds1, dests, onto, reach = alternative
-        swapped_at = swaps[(builds1 << 6) >> origin << 13 | (dests << 6) >> origin][1]
+        swapped_at = swaps[(builds1 << 13 | dests) << 6 >> origin][1]
         for first, bit, around in squares_of[builds1]:  # the first builds, to the drawn one
             height = heights[first]
             size = reach - swapped_at[first - origin + 6]  # (less the swapped turns found before)

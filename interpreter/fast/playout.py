@@ -19,10 +19,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
+from types import FunctionType
 
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import BEYOND, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, ZOBRIST
+from ..model.board import BEYOND, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from ..model.state import GameState, TurnRecord
 from .bits import free_bits
 from .counted import DEFERRED
@@ -31,6 +32,10 @@ from .plain import A_MOVE, A_WIN, _turn_pairs
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
 SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token", "use"))
 
+#: The width of the state's hash (board.Zobrist's keys), and its bits: the playout keeps the level
+#: field above them, in the same number.
+_HASH_BITS = 64
+_HASH = (1 << _HASH_BITS) - 1
 #: _NEXT[n][seat]: the seat after `seat` of n, while none has left the game (GameState.next_seat).
 _NEXT = tuple(tuple((seat + 1) % count for seat in range(count)) for count in range(9))
 
@@ -57,14 +62,16 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     draws and, when its events are only moves, forces, builds, removals of a block, counters and tokens,
     plays itself, as
     `Engine._apply_found` would (`found(state, seat, steps, events)` plays the others)."""
-    worker_keys, build_keys = ZOBRIST.worker, ZOBRIST.build
-    height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
+    # The loop keeps the state's hash and its level_field in one number, `key`: the hash (64
+    # bits) below, the squares by level from bit 64 up, so that one xor makes what a build does
+    # to both. `build_keys[s][h]`: a piece built on s at height h (ZOBRIST.build, and the square's
+    # level); `height_keys[s][h]`: the square s at height h (ZOBRIST.height, and its level).
+    worker_keys, dome_keys = ZOBRIST.worker, ZOBRIST.dome
+    build_keys = tuple(tuple(ZOBRIST.build[s][h] ^ ((LEVEL_BIT[s][h] ^ LEVEL_BIT[s][h + 1]) << _HASH_BITS)
+                             for h in range(3)) + (ZOBRIST.build[s][3],) for s in SQUARES)
+    height_keys = tuple(tuple(ZOBRIST.height[s][h] ^ LEVEL_BIT[s][h] << _HASH_BITS for h in range(4)) for s in SQUARES)
     neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
     a_move, a_win = A_MOVE, A_WIN
-    #: level_bit[square][height]: the square's bit in the state's level_field; raised[square][h]:
-    #: what a block on a square of level h changes there
-    level_bit = LEVEL_BIT
-    raised = tuple(tuple(bits[h] ^ bits[h + 1] for h in range(3)) for bits in LEVEL_BIT)
     seat_options = list(inline_options) or [()] * len(inline_kinds)
     #: The kinds of an inline seat's moves when no power can forbid anything; None for a seat
     #: the loop hands to the engine, or whose moves a prohibition may bind (read each turn).
@@ -111,6 +118,9 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     #: picker's `event_kinds`, counted.Picker): its events are then played without a check.
     trusted = [kinds is not None and kinds <= SIMPLE for kinds in (getattr(picker, "event_kinds", None)
                                                                    for picker in seat_pickers)]
+    # a picker that is an object is called through its bound method (half the cost of a call)
+    seat_pickers = [picker if picker is None or isinstance(picker, FunctionType) else picker.__call__
+                    for picker in seat_pickers]
 
     #: each worker's ready-made turns (plain._turn_pairs), by worker index: the same in every
     #: game, made for as many workers as a game has had
@@ -132,8 +142,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         turn_pairs = pairs_of
         own_keys = [worker_keys[cls] for cls in classes]  # (each worker's hash keys)
         # kept in locals while inline turns are played, written back when the state is handed on
-        seat, key, dome_bits, free = st.to_move, st.hash, st.dome_bits, free_bits(st)
-        levels = st.level_field
+        seat, key, dome_bits, free = st.to_move, st.hash | st.level_field << _HASH_BITS, st.dome_bits, free_bits(st)
         append = played.append
         # the turns played here, (seat, steps, events), made TurnRecords and added to the history
         # in one go before anything else reads the state (a record each turn costs 2 % of a game)
@@ -150,7 +159,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                         record_all(map(TurnRecord, pending))
                         pending.clear()
                 kinds = inline_kinds[seat]
-                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key, dome_bits, levels
+                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> _HASH_BITS
                 if kinds is None:  # another seat's turn: its picker's, or the engine's
                     picker = seat_pickers[seat]
                     if picker is not None:
@@ -196,28 +205,26 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                             free &= ~square_bits[square]
                                             key ^= dome_keys[square]
                                         else:
-                                            heights_of, at = height_keys[square], level_bit[square]
+                                            heights_of = height_keys[square]
                                             key ^= heights_of[heights[square]] ^ heights_of[height]
-                                            levels ^= at[heights[square]] ^ at[height]
                                             heights[square] = height
                                     elif kind == "unbuild":  # (state.set_height)
                                         _, _, square, height = event
-                                        heights_of, at = height_keys[square], level_bit[square]
+                                        heights_of = height_keys[square]
                                         key ^= heights_of[heights[square]] ^ heights_of[height]
-                                        levels ^= at[heights[square]] ^ at[height]
                                         heights[square] = height
                                     elif kind == "counter":  # (the state's change; its hash is the loop's meanwhile)
-                                        st.hash = key
+                                        st.hash = key & _HASH
                                         st.set_counter(event[1], event[2], event[3])
-                                        key = st.hash
+                                        key = st.hash | key >> _HASH_BITS << _HASH_BITS
                                     elif kind == "token":  # as apply_events: from where it was, to where it goes
                                         _, seat_of, token, origin, square = event
-                                        st.hash = key
+                                        st.hash = key & _HASH
                                         if origin >= 0:
                                             st.set_token(origin, None)
                                         if square >= 0:
                                             st.set_token(square, (token, seat_of))
-                                        key = st.hash
+                                        key = st.hash | key >> _HASH_BITS << _HASH_BITS
                                 record(TurnRecord((seat, steps, events)))  # (none pending: see above)
                                 append(steps)
                                 seat = following[seat]
@@ -230,7 +237,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                             append(steps)
                         return
                     append(steps)
-                    key, dome_bits, free, levels = st.hash, st.dome_bits, free_bits(st), st.level_field
+                    key, dome_bits, free = st.hash | st.level_field << _HASH_BITS, st.dome_bits, free_bits(st)
                     if len(positions) != workers:  # a power added a worker to the game
                         seat_workers = [st.members.get(team, ()) for team in teams]
                         workers = len(positions)
@@ -287,7 +294,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             if kinds_from[here][there] == a_win:
                 if pending:
                     record_all(map(TurnRecord, pending))
-                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key, dome_bits, levels
+                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> _HASH_BITS
                 steps = (actions("move", worker)[to],)
                 winning_turn(st, seat, steps)
                 append(steps)
@@ -334,9 +341,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 build = ("build", worker, square, 3, True)
             else:
                 heights[square] = height + 1
-                levels ^= raised[square][height]
                 build = ("build", worker, square, height + 1, False)
-            key ^= keys[origin] ^ keys[to] ^ build_keys[square][height]  # (ZOBRIST.build: a block, or a dome on 3)
+            key ^= keys[origin] ^ keys[to] ^ build_keys[square][height]  # (a block and its level, or a dome on 3)
             if forced is None:
                 note((seat, steps, (("move", worker, origin, to, here, there), build)))
             else:
@@ -345,5 +351,5 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             seat = following[seat]
         if pending:
             record_all(map(TurnRecord, pending))
-        st.to_move, st.hash, st.dome_bits, st.level_field = seat, key, dome_bits, levels
+        st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> _HASH_BITS
     return playout

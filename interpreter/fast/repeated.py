@@ -124,7 +124,7 @@ class RepeatedMoves:
         heights, origin = st.heights, st.worker_pos[worker]
         path, build = _nth_outcome(heights, origin, kinds, free | SQUARE_BITS[origin], onward, met, home_won, index)
         moves = actions("move", worker)
-        steps = tuple(moves[to] for to in path)
+        steps = tuple(map(moves.__getitem__, path))
         if build < 0:
             return steps, None
         events, here = [], origin
