@@ -6,9 +6,9 @@ your workers moves, that worker builds; no dome option, perhaps a move option in
 space: `inline_kinds`, `inline_options`) has its
 turn drawn and played here, inline: the same draw as `plain_picker` (plain.py) from the seat's
 generator, in the same order of outcomes, and the same changes to the state as
-`Engine._apply_found`. The loop keeps the free squares as one integer, and the hash, the domes'
-bits and the squares by level (the state's level_field) in locals, from one inline turn to the
-next, and calls nothing for them. Every other seat's
+`Engine._apply_found`. The loop keeps the free squares as one integer, the domes' bits, and the
+hash with the squares by level (the state's level_field) above it in one number, in locals, from
+one inline turn to the next, and calls nothing for them. Every other seat's
 turn, and a winning turn of any seat, is the engine's (`other_turn`, `winning_turn`); the loop
 writes its locals back to the state before and reads them again after. tests/test_playout.py and
 tests/test_conformance.py check that the games are those of asking each player for a turn.
@@ -23,7 +23,7 @@ from types import FunctionType
 
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import BEYOND, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.board import BEYOND, HASH_BITS, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from ..model.state import GameState, TurnRecord
 from .bits import free_bits
 from .counted import DEFERRED
@@ -32,10 +32,8 @@ from .plain import A_MOVE, A_WIN, _turn_pairs
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
 SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token", "use"))
 
-#: The width of the state's hash (board.Zobrist's keys), and its bits: the playout keeps the level
-#: field above them, in the same number.
-_HASH_BITS = 64
-_HASH = (1 << _HASH_BITS) - 1
+#: The bits of the state's hash (board.HASH_BITS): the loop keeps the level field above them.
+_HASH = (1 << HASH_BITS) - 1
 #: _NEXT[n][seat]: the seat after `seat` of n, while none has left the game (GameState.next_seat).
 _NEXT = tuple(tuple((seat + 1) % count for seat in range(count)) for count in range(9))
 
@@ -67,9 +65,9 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     # to both. `build_keys[s][h]`: a piece built on s at height h (ZOBRIST.build, and the square's
     # level); `height_keys[s][h]`: the square s at height h (ZOBRIST.height, and its level).
     worker_keys, dome_keys = ZOBRIST.worker, ZOBRIST.dome
-    build_keys = tuple(tuple(ZOBRIST.build[s][h] ^ ((LEVEL_BIT[s][h] ^ LEVEL_BIT[s][h + 1]) << _HASH_BITS)
+    build_keys = tuple(tuple(ZOBRIST.build[s][h] ^ ((LEVEL_BIT[s][h] ^ LEVEL_BIT[s][h + 1]) << HASH_BITS)
                              for h in range(3)) + (ZOBRIST.build[s][3],) for s in SQUARES)
-    height_keys = tuple(tuple(ZOBRIST.height[s][h] ^ LEVEL_BIT[s][h] << _HASH_BITS for h in range(4)) for s in SQUARES)
+    height_keys = tuple(tuple(ZOBRIST.height[s][h] ^ LEVEL_BIT[s][h] << HASH_BITS for h in range(4)) for s in SQUARES)
     neighbour_bits, neighbours, square_bits = NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
     a_move, a_win = A_MOVE, A_WIN
     seat_options = list(inline_options) or [()] * len(inline_kinds)
@@ -142,7 +140,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         turn_pairs = pairs_of
         own_keys = [worker_keys[cls] for cls in classes]  # (each worker's hash keys)
         # kept in locals while inline turns are played, written back when the state is handed on
-        seat, key, dome_bits, free = st.to_move, st.hash | st.level_field << _HASH_BITS, st.dome_bits, free_bits(st)
+        seat, key, dome_bits, free = st.to_move, st.hash | st.level_field << HASH_BITS, st.dome_bits, free_bits(st)
         append = played.append
         # the turns played here, (seat, steps, events), made TurnRecords and added to the history
         # in one go before anything else reads the state (a record each turn costs 2 % of a game)
@@ -159,7 +157,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                         record_all(map(TurnRecord, pending))
                         pending.clear()
                 kinds = inline_kinds[seat]
-                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> _HASH_BITS
+                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> HASH_BITS
                 if kinds is None:  # another seat's turn: its picker's, or the engine's
                     picker = seat_pickers[seat]
                     if picker is not None:
@@ -216,7 +214,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                     elif kind == "counter":  # (the state's change; its hash is the loop's meanwhile)
                                         st.hash = key & _HASH
                                         st.set_counter(event[1], event[2], event[3])
-                                        key = st.hash | key >> _HASH_BITS << _HASH_BITS
+                                        key = st.hash | key >> HASH_BITS << HASH_BITS
                                     elif kind == "token":  # as apply_events: from where it was, to where it goes
                                         _, seat_of, token, origin, square = event
                                         st.hash = key & _HASH
@@ -224,7 +222,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                             st.set_token(origin, None)
                                         if square >= 0:
                                             st.set_token(square, (token, seat_of))
-                                        key = st.hash | key >> _HASH_BITS << _HASH_BITS
+                                        key = st.hash | key >> HASH_BITS << HASH_BITS
+                                    # ("use": a named option used, nothing on the board changes)
                                 record(TurnRecord((seat, steps, events)))  # (none pending: see above)
                                 append(steps)
                                 seat = following[seat]
@@ -237,7 +236,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                             append(steps)
                         return
                     append(steps)
-                    key, dome_bits, free = st.hash | st.level_field << _HASH_BITS, st.dome_bits, free_bits(st)
+                    key, dome_bits, free = st.hash | st.level_field << HASH_BITS, st.dome_bits, free_bits(st)
                     if len(positions) != workers:  # a power added a worker to the game
                         seat_workers = [st.members.get(team, ()) for team in teams]
                         workers = len(positions)
@@ -294,7 +293,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             if kinds_from[here][there] == a_win:
                 if pending:
                     record_all(map(TurnRecord, pending))
-                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> _HASH_BITS
+                st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> HASH_BITS
                 steps = (actions("move", worker)[to],)
                 winning_turn(st, seat, steps)
                 append(steps)
@@ -351,5 +350,5 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             seat = following[seat]
         if pending:
             record_all(map(TurnRecord, pending))
-        st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> _HASH_BITS
+        st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> HASH_BITS
     return playout

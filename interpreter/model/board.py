@@ -105,6 +105,11 @@ BEYOND: tuple[tuple[int, ...], ...] = tuple(
           for b in SQUARES) for a in SQUARES)
 
 
+#: The width of every hash key (the Zobrist keys here, the keys of marks, counters and tokens in
+#: state.py): a hash is below 2 ** HASH_BITS, and the playout loop keeps other bits above it.
+HASH_BITS = 64
+
+
 class Zobrist:
     """Random 64-bit keys whose XOR identifies a position, updated on every change.
 
@@ -116,17 +121,17 @@ class Zobrist:
 
     def __init__(self, classes: int = 16, seed: int = 20161) -> None:
         rng = random.Random(seed)
-        self.height = tuple(tuple(rng.getrandbits(64) for _ in range(4)) for _ in SQUARES)
-        self.dome = tuple(rng.getrandbits(64) for _ in SQUARES)
-        self.worker = tuple(tuple(rng.getrandbits(64) for _ in SQUARES) for _ in range(classes))
-        self.winner = tuple(rng.getrandbits(64) for _ in range(classes))
+        self.height = tuple(tuple(rng.getrandbits(HASH_BITS) for _ in range(4)) for _ in SQUARES)
+        self.dome = tuple(rng.getrandbits(HASH_BITS) for _ in SQUARES)
+        self.worker = tuple(tuple(rng.getrandbits(HASH_BITS) for _ in SQUARES) for _ in range(classes))
+        self.winner = tuple(rng.getrandbits(HASH_BITS) for _ in range(classes))
         #: build[s][h]: what building the next piece on s, at height h, does to the hash (a
         #: block for h < 3, a dome on level 3).
         self.build = tuple(tuple(self.height[s][h] ^ self.height[s][h + 1] for h in range(3)) + (self.dome[s],)
                            for s in SQUARES)
         #: Keys of the facts of a turn that a rule reads later (a worker moved up), by seat and by
         #: the fact's index among that seat's (drawn last, so the keys above stay as they were).
-        self._facts = tuple(tuple(rng.getrandbits(64) for _ in range(16)) for _ in range(classes))
+        self._facts = tuple(tuple(rng.getrandbits(HASH_BITS) for _ in range(16)) for _ in range(classes))
 
     def fact(self, seat: int, index: int) -> int:
         return self._facts[seat][index]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from .board import ALL_BITS, LEVEL_BIT, SQUARE_BITS, SQUARES, ZOBRIST
+from .board import ALL_BITS, HASH_BITS, LEVEL_BIT, SQUARE_BITS, SQUARES, ZOBRIST
 
 _WORKER_KEYS, _HEIGHT_KEYS = ZOBRIST.worker, ZOBRIST.height
 #: SQUARE_BITS with a 0 at the end, so that a worker's position -1 (off the board) gives no bit.
@@ -287,14 +287,14 @@ class GameState:
 @lru_cache(maxsize=65536)  # (a digest per change of a card's state costs more than the rest of it)
 def mark_key(seat: int, name: str) -> int:
     """The hash key of a mark on a card: the same in every process (no salted hash())."""
-    digest = hashlib.blake2b(f"{seat}:{name}".encode(), digest_size=8).digest()
+    digest = hashlib.blake2b(f"{seat}:{name}".encode(), digest_size=HASH_BITS // 8).digest()
     return int.from_bytes(digest, "little")
 
 
 @lru_cache(maxsize=65536)
 def token_key(square: int, kind: str, seat: int) -> int:
     """The hash key of a token on a square."""
-    digest = hashlib.blake2b(f"{square}:{kind}:{seat}".encode(), digest_size=8).digest()
+    digest = hashlib.blake2b(f"{square}:{kind}:{seat}".encode(), digest_size=HASH_BITS // 8).digest()
     return int.from_bytes(digest, "little")
 
 
@@ -303,7 +303,7 @@ def counter_key(seat: int, name: str, value: int) -> int:
     """The hash key of a counter's value (0 for none, so that an absent counter hashes as 0)."""
     if not value:
         return 0
-    digest = hashlib.blake2b(f"{seat}:{name}={value}".encode(), digest_size=8).digest()
+    digest = hashlib.blake2b(f"{seat}:{name}={value}".encode(), digest_size=HASH_BITS // 8).digest()
     return int.from_bytes(digest, "little")
 
 
