@@ -32,9 +32,9 @@ from __future__ import annotations
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
+from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
-from .counted import DEFERRED
+from .counted import DEFERRED, level_reader, levels_where
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, PlainCount, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, without
 
@@ -62,6 +62,11 @@ class EveryWorkerTurns:
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds
         self.programs = rules.each_worker
+        #: READERS[up][down](level_field, ALL_BITS): for a move from each level, the squares of
+        #: the levels it goes to without winning (4 sets), then of those it wins on (4 more)
+        self.readers = tuple(tuple(level_reader([levels_where(self.kinds[up][down], lambda kind: kind == A_MOVE),
+                                                 levels_where(self.kinds[up][down], lambda kind: kind == A_WIN)])
+                                   for down in (0, 1)) for up in (0, 1))
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
                  free: int) -> tuple | None:
@@ -74,9 +79,10 @@ class EveryWorkerTurns:
             return DEFERRED  # (the closed forms below are for two workers, what every setup gives)
         count = PlainCount(st, team, kinds, free)
         total = plain = count.total
+        reach = self.readers[forbid_up][forbid_down](st.level_field, ALL_BITS) if "move" in self.programs else ()
         sizes = []
         for verb in self.programs:
-            size = self.count_moves(st, kinds, free, workers) if verb == "move" \
+            size = self.count_moves(st, reach, free, workers) if verb == "move" \
                 else self.count_builds(st, free, workers)
             sizes.append(size)
             total += size
@@ -87,42 +93,35 @@ class EveryWorkerTurns:
             index -= plain
             for verb, size in zip(self.programs, sizes):
                 if index < size:
-                    return self.decode_moves(st, kinds, free, workers, index) if verb == "move" \
+                    return self.decode_moves(st, reach, free, workers, index) if verb == "move" \
                         else self.decode_builds(st, free, workers, index)
                 index -= size
         return count.draw(index)
 
     # ---- every worker moves
     @staticmethod
-    def targets(st: GameState, kinds: tuple, worker: int, open_: int) -> tuple[int, int]:
-        """(the squares of `open_` a move of the worker goes to without winning, those it wins on)."""
-        heights = st.heights
-        kind_of = kinds[heights[st.worker_pos[worker]]]
-        moves = wins = 0
-        for to, bit, _ in NEIGHBOUR_BITS[st.worker_pos[worker]]:
-            if open_ & bit:
-                kind = kind_of[heights[to]]
-                if kind == A_MOVE:
-                    moves |= bit
-                elif kind == A_WIN:
-                    wins |= bit
-        return moves, wins
+    def targets(st: GameState, reach: tuple[int, ...], worker: int, open_: int) -> tuple[int, int]:
+        """(the squares of `open_` a move of the worker goes to without winning, those it wins on);
+        `reach`: the squares a move from each level goes to, then wins on (READERS)."""
+        origin = st.worker_pos[worker]
+        level, around = st.heights[origin], AROUND_BITS[origin] & open_
+        return around & reach[level], around & reach[4 + level]
 
-    def move_sets(self, st: GameState, kinds: tuple, free: int, workers: list[int]) -> tuple[int, ...]:
+    def move_sets(self, st: GameState, reach: tuple[int, ...], free: int, workers: list[int]) -> tuple[int, ...]:
         """For two workers, A then B in the team's order: (XA, XB: each one's first moves that do
         not win; the second moves of B after A, that do not win and that win; those of A after
         B, the same)."""
         first, second = workers
         a, b = st.worker_pos[first], st.worker_pos[second]
-        return (self.targets(st, kinds, first, free)[0], self.targets(st, kinds, second, free)[0],
-                *self.targets(st, kinds, second, free | SQUARE_BITS[a]),
-                *self.targets(st, kinds, first, free | SQUARE_BITS[b]))
+        return (self.targets(st, reach, first, free)[0], self.targets(st, reach, second, free)[0],
+                *self.targets(st, reach, second, free | SQUARE_BITS[a]),
+                *self.targets(st, reach, first, free | SQUARE_BITS[b]))
 
-    def count_moves(self, st: GameState, kinds: tuple, free: int, workers: list[int]) -> int:
+    def count_moves(self, st: GameState, reach: tuple[int, ...], free: int, workers: list[int]) -> int:
         """The new outcomes of 'each of your workers moves' (see the module's docstring)."""
         if len(workers) == 1:  # its moves that do not win (a win is the plain turn's)
-            return self.targets(st, kinds, workers[0], free)[0].bit_count()
-        xa, xb, yb_moves, yb_wins, ya_moves, ya_wins = self.move_sets(st, kinds, free, workers)
+            return self.targets(st, reach, workers[0], free)[0].bit_count()
+        xa, xb, yb_moves, yb_wins, ya_moves, ya_wins = self.move_sets(st, reach, free, workers)
         only_later = (ya_moves | ya_wins) & ~xa  # what A reaches only after B has moved: b, or a win
         total = xa.bit_count() * (yb_moves | yb_wins).bit_count() - (xa & (yb_moves | yb_wins)).bit_count() \
             + xb.bit_count() * only_later.bit_count() - (xb & only_later).bit_count()
@@ -147,27 +146,27 @@ class EveryWorkerTurns:
         # a plain win: the other worker's square and where the one moved to win at once
         first, second = workers
         a, b = st.worker_pos[first], st.worker_pos[second]
-        plain_a, plain_b = self.targets(st, kinds, first, free)[1], self.targets(st, kinds, second, free)[1]
+        plain_a, plain_b = self.targets(st, reach, first, free)[1], self.targets(st, reach, second, free)[1]
         met = ((xa & plain_b).bit_count() if yb_wins >> a & 1 else 0) \
             + ((xb & plain_a).bit_count() if ya_wins >> b & 1 else 0)
         return total - doubles // 2 - met
 
-    def decode_moves(self, st: GameState, kinds: tuple, free: int, workers: list[int], index: int) -> tuple:
+    def decode_moves(self, st: GameState, reach: tuple[int, ...], free: int, workers: list[int], index: int) -> tuple:
         """The `index`-th new outcome of 'each of your workers moves', walking the chain's order."""
         heights, positions = st.heights, st.worker_pos
         if len(workers) == 1:
             worker = workers[0]
-            square = nth_free(positions[worker], self.targets(st, kinds, worker, free)[0], index)
+            square = nth_free(positions[worker], self.targets(st, reach, worker, free)[0], index)
             origin = positions[worker]
             return (actions("move", worker)[square],), (("move", worker, origin, square, heights[origin],
                                                           heights[square]),)
         first, second = workers
-        xa, xb, yb_moves, yb_wins, ya_moves, ya_wins = self.move_sets(st, kinds, free, workers)
+        xa, xb, yb_moves, yb_wins, ya_moves, ya_wins = self.move_sets(st, reach, free, workers)
         alike = st.worker_class[first] == st.worker_class[second]
         seen: set[tuple[int, int, bool]] = set()
         if alike:  # the boards of the plain turn's wins, found before (see count_moves)
             a, b = positions[first], positions[second]
-            for won_at, stays in ((self.targets(st, kinds, second, free)[1], a), (self.targets(st, kinds, first, free)[1], b)):
+            for won_at, stays in ((self.targets(st, reach, second, free)[1], a), (self.targets(st, reach, first, free)[1], b)):
                 for square in NEIGHBOURS[positions[second if stays == a else first]]:
                     if won_at >> square & 1:
                         seen.add((min(square, stays), max(square, stays), True))

@@ -24,7 +24,7 @@ from types import FunctionType
 from ..engine.actions import actions
 from ..engine.walk import Action
 from ..model.board import BEYOND, HASH_BITS, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import GameState, TurnRecord
+from ..model.state import GameState, TurnRecord, counter_key
 from .bits import free_bits
 from .counted import DEFERRED
 from .plain import A_MOVE, A_WIN, _turn_pairs
@@ -126,7 +126,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
 
     def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
-        domes, classes, history, seats = st.domes, st.worker_class, st.history, st.seats
+        domes, classes, history, seats, counters = st.domes, st.worker_class, st.history, st.seats, st.counters
         teams = [info.team for info in seats]
         out = len(st.out)
         following = _NEXT[len(seats)] if not st.out and len(seats) < len(_NEXT) else \
@@ -211,10 +211,15 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                         heights_of = height_keys[square]
                                         key ^= heights_of[heights[square]] ^ heights_of[height]
                                         heights[square] = height
-                                    elif kind == "counter":  # (the state's change; its hash is the loop's meanwhile)
-                                        st.hash = key & _HASH
-                                        st.set_counter(event[1], event[2], event[3])
-                                        key = st.hash | key >> HASH_BITS << HASH_BITS
+                                    elif kind == "counter":  # (state.set_counter, written out)
+                                        _, seat_of, name, value = event
+                                        held = counters.get((seat_of, name), 0)
+                                        if held != value:
+                                            key ^= counter_key(seat_of, name, held) ^ counter_key(seat_of, name, value)
+                                            if value:
+                                                counters[(seat_of, name)] = value
+                                            else:
+                                                counters.pop((seat_of, name), None)
                                     elif kind == "token":  # as apply_events: from where it was, to where it goes
                                         _, seat_of, token, origin, square = event
                                         st.hash = key & _HASH
