@@ -136,7 +136,7 @@ class MaskedTurn:
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
                  free: int) -> tuple | None:
-        pick = _Pick(self, st, team, forbid_up, forbid_down)
+        pick = _Pick(self, st, team, forbid_up, forbid_down, free)
         entries = pick.count()
         if entries is None:
             return None
@@ -173,7 +173,7 @@ class _Pick:
     __slots__ = ("turn", "rules", "st", "team", "seat", "levels", "used", "near", "over", "marks", "sliding",
                  "all_free", "no_build", "onward")
 
-    def __init__(self, turn: MaskedTurn, st: GameState, team: int, up: bool, down: bool) -> None:
+    def __init__(self, turn: MaskedTurn, st: GameState, team: int, up: bool, down: bool, free: int) -> None:
         rules, moves = turn.rules, turn.moves
         self.turn, self.rules, self.st, self.team = turn, rules, st, team
         self.seat = st.to_move
@@ -184,13 +184,14 @@ class _Pick:
         self.over = (moves.jump_kinds[up][down], moves.jump_can_win[up][down]) if moves.jump_kinds else None
         self.marks = moves.marks[up][down] if moves.once and not self.used else None
         self.sliding = turn.slide is not None and turn.slide.holder not in st.out
-        self.board()
+        self.board(free)
 
-    def board(self) -> None:
-        """What the counts read of where the workers stand: the free squares, the squares no
-        build may go on, the slide's reach from each square (found as needed)."""
+    def board(self, free: int | None = None) -> None:
+        """What the counts read of where the workers stand: the free squares (`free`, when the
+        caller has them), the squares no build may go on, the slide's reach from each square
+        (found as needed)."""
         st = self.st
-        self.all_free = free_bits(st)
+        self.all_free = free_bits(st) if free is None else free
         self.no_build = self.squares_of(self.rules.build_bans, -1, -1) if self.rules.build_bans else 0
         self.onward: dict[int, int] = {}
 
