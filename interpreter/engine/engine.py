@@ -121,7 +121,10 @@ class Engine:
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
         self._picked: tuple | None = None
-        self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
+        #: Each seat's player of the turns the engine found legal (fast/known_turns.py): for the
+        #: plain turn's shapes, and for a move again after some moves (nothing else than moves).
+        self.known_turns = [KnownTurnPlayer(shape) if shape and (not shape.extended or (
+            shape.moves_again is not None and not shape.beyond_moves_again)) else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
         self.pickers = [((repeated_picker(shape) if shape.moves_again is not None else
                           masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None))
