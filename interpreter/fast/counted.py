@@ -97,9 +97,9 @@ class _Steps(dict):
         return steps
 
 
-#: WON: with `| WON` on the lanes, a pair count (board.PAIRPAIR_SPREAD) also counts the squares of S >> 25
-#: (bits 25-49 of S: lane 0's copy of them, which no other copy reaches): the follow-up move's
-#: ends and wins counted as one number.
+#: WON: with `| WON` on the lanes, a pair count (board.PAIR_SPREAD) also counts the squares of
+#: S >> 25 (bits 25-49 of S: lane 0's copy of them, which no other copy reaches): the follow-up
+#: move's ends and wins counted as one number.
 _WON = ALL_BITS << (PAIR_LANES[0] + 25)
 
 # ---- the squares around one square, as a table ----------------------------------------------------
@@ -178,6 +178,15 @@ def level_reader(roles: list[tuple]) -> Callable[[int, int], tuple[int, ...]]:
     namespace: dict = {"ALL_BITS": ALL_BITS}
     exec(compile(source, "<counted.py: squares by level>", "exec"), namespace)  # noqa: S102 - our own source
     return namespace["read"]
+
+
+def move_readers(kinds: tuple) -> tuple:
+    """READERS[forbid_up][forbid_down](level_field, ALL_BITS), for a seat's move kinds
+    (plain._Moves.kinds): for a move from each level, the squares of the levels it goes to
+    without winning (4 sets), then those of the levels it wins on (4 more)."""
+    return tuple(tuple(level_reader([levels_where(kinds[up][down], lambda kind: kind == A_MOVE),
+                                     levels_where(kinds[up][down], lambda kind: kind == A_WIN)])
+                       for down in (0, 1)) for up in (0, 1))
 
 
 def drawn(counts: list[int], groups: list, total: int, rng: Random) -> tuple:
@@ -322,7 +331,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     kinds = _Moves(rules).kinds
     # READERS[up][down](...)[here]: ENDS | WINS << 25 of a move from a square of level `here`
     readers = tuple(tuple(level_reader([tuple(zip(levels_where(kinds[up][down], lambda kind: kind == A_MOVE),
-                                                   levels_where(kinds[up][down], lambda kind: kind == A_WIN)))])
+                                                  levels_where(kinds[up][down], lambda kind: kind == A_WIN)))])
                           for down in (0, 1)) for up in (0, 1))
     around_bits, paired, squares_of, spread, shifted, inside, won = (AROUND_BITS, _PAIRED, _SQUARES_OF, PAIR_SPREAD,
                                                                      PAIR_SHIFTED, PAIR_INSIDE, _WON)

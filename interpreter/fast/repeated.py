@@ -24,7 +24,7 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
-from .counted import level_reader, levels_where
+from .counted import move_readers
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules
 
@@ -49,11 +49,8 @@ class RepeatedMoves:
     def __init__(self, rules: FastRules) -> None:
         self.kinds = _Moves(rules).kinds
         self.again = rules.moves_again
-        #: READERS[up][down](level_field, ALL_BITS): for a move from each level, the squares of
-        #: the levels it moves to (4 sets), then of those it wins on (4 more)
-        self.readers = tuple(tuple(level_reader([levels_where(self.kinds[up][down], lambda kind: kind == A_MOVE),
-                                                  levels_where(self.kinds[up][down], lambda kind: kind == A_WIN)])
-                                   for down in (0, 1)) for up in (0, 1))
+        #: where a move from each level goes, then wins, read from the level field
+        self.readers = move_readers(self.kinds)
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
                  free: int) -> tuple | None:
