@@ -25,7 +25,7 @@ from ..engine.actions import actions
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
 from .counted import move_readers
-from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
+from .plain import MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules
 
 NO_LEVELS = (0, 0, 0, 0)
@@ -54,19 +54,19 @@ class RepeatedMoves:
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
                  free: int) -> tuple | None:
-        kinds = self.kinds[forbid_up][forbid_down]
         onward = self.again.squares(st, -1, -1, NO_LEVELS)  # (squares of the board's edge: no level read)
         positions, heights = st.worker_pos, st.heights
         reached = self.readers[forbid_up][forbid_down](st.level_field, ALL_BITS)
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)
         returned = 0  # the builds of the workers so far that can come back to their own squares
         won_home = False  # whether a worker so far can win by coming back onto its own square
+        reach = self.reach
         for worker in st.members.get(team, ()):
             origin = positions[worker]
             if origin < 0:
                 continue
-            ends, wins = self.reach(heights, origin, reached, free | SQUARE_BITS[origin], onward)
             open_ = free | SQUARE_BITS[origin]
+            ends, wins = reach(heights, origin, reached, open_, onward)
             size = wins.bit_count() + neighbouring_pairs(ends, open_)  # (a win, or the builds around an end)
             met = returned
             if ends >> origin & 1:  # back on its own square: builds an earlier worker's return made
@@ -86,7 +86,7 @@ class RepeatedMoves:
         start = 0
         for end, worker, met in groups:
             if index < end:
-                return self.decode(st, worker, index - start, kinds, free, onward, *met)
+                return self.decode(st, worker, index - start, reached, free, onward, *met)
             start = end
         raise AssertionError("the draw is below the total")  # pragma: no cover
 
@@ -114,12 +114,12 @@ class RepeatedMoves:
             frontier |= new
         return ends, wins
 
-    def decode(self, st: GameState, worker: int, index: int, kinds: tuple, free: int, onward: int,
+    def decode(self, st: GameState, worker: int, index: int, reached: tuple[int, ...], free: int, onward: int,
                met: int, home_won: bool) -> tuple:
         """The worker's `index`-th turn in the chain's order: (steps, events), events None for a
         win (the engine plays it)."""
         heights, origin = st.heights, st.worker_pos[worker]
-        path, build = _nth_outcome(heights, origin, kinds, free | SQUARE_BITS[origin], onward, met, home_won, index)
+        path, build = _nth_outcome(heights, origin, reached, free | SQUARE_BITS[origin], onward, met, home_won, index)
         moves = actions("move", worker)
         steps = tuple(map(moves.__getitem__, path))
         if build < 0:
@@ -132,7 +132,7 @@ class RepeatedMoves:
         return (*steps, actions("build", worker)[build]), tuple(events)
 
 
-def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onward: int, met: int,
+def _nth_outcome(heights: list[int], origin: int, reached: tuple[int, ...], open_: int, onward: int, met: int,
                  home_won: bool, index: int) -> tuple[tuple[int, ...], int]:
     """(the squares moved to, the square built on, or -1 for a win) of one worker's `index`-th
     distinct outcome, in the step chain's order: depth first from its square, at each move the
@@ -140,26 +140,26 @@ def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onwa
     from it (a square of `onward`, explored the first time: the chain's _first_visit); a winning
     square once. `met`: builds around the worker's own square that an earlier worker's return has
     made already; `home_won`: an earlier worker's win back on its own square has made the win back
-    on this one's (the board as it was, won). A square's builds are skipped by their count."""
+    on this one's (the board as it was, won). `reached`: the squares a move from each level goes
+    to, then wins on (move_readers). A square's builds are skipped by their count."""
     visited = ended = 0
     won = SQUARE_BITS[origin] if home_won else 0
     left = index
     # the search's stack, written out (no call per square): the moves left to try from each
-    # square on the path, each square's kinds of move, and the path of squares moved to
-    stack, kinds_at, path = [iter(NEIGHBOUR_BITS[origin])], [kinds[heights[origin]]], []
+    # square on the path, where each one's moves go and win (open squares), and the path of
+    # squares moved to
+    level = heights[origin]
+    stack, targets, path = [iter(NEIGHBOUR_BITS[origin])], [(reached[level] & open_, reached[4 + level] & open_)], []
     while stack:
-        kind_of = kinds_at[-1]
+        moves_to, wins_to = targets[-1]
         for to, bit, around in stack[-1]:
-            if not open_ & bit:
-                continue
-            kind = kind_of[heights[to]]
-            if kind == A_WIN:
+            if wins_to & bit:
                 if not won & bit:
                     won |= bit
                     if not left:
                         return (*path, to), -1
                     left -= 1
-            elif kind == A_MOVE:
+            elif moves_to & bit:
                 if not ended & bit:
                     ended |= bit
                     squares = open_ & around & ~(met if to == origin else 0)
@@ -171,11 +171,12 @@ def _nth_outcome(heights: list[int], origin: int, kinds: tuple, open_: int, onwa
                     visited |= bit
                     path.append(to)
                     stack.append(iter(NEIGHBOUR_BITS[to]))
-                    kinds_at.append(kinds[heights[to]])
+                    level = heights[to]
+                    targets.append((reached[level] & open_, reached[4 + level] & open_))
                     break
         else:  # every move from the square tried: back to the one before
             stack.pop()
-            kinds_at.pop()
+            targets.pop()
             if path:
                 path.pop()
     raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
