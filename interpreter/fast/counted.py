@@ -67,8 +67,7 @@ _BELOW = tuple((1 << s) - 1 for s in SQUARES)
 #: PAIRED[s]: the squares around s as bits, twice: at bit n and at bit 25 + n (the follow-up
 #: move's ends and wins, as one number).
 _PAIRED = tuple(around | around << 25 for around in AROUND_BITS)
-#: PAIRS_OF[n]: n(n - 1)/2, the unordered pairs of n things; BUILDS_OF[n]: n + PAIRS_OF[n].
-_PAIRS_OF = tuple(n * (n - 1) // 2 for n in range(9))
+#: BUILDS_OF[n]: n + n(n - 1)/2, one build or two on distinct squares among n.
 _BUILDS_OF = tuple(n * (n + 1) // 2 for n in range(9))
 
 
