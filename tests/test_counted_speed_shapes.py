@@ -3,15 +3,14 @@
 tests/test_fast_paths.py compares every index of every counted pick with the generic chain's
 list; these tests check the tools the counts are made of, one by one, so that a broken tool is
 named when it breaks: the squares of each level read once per pick, the pair count by one
-multiplication, and the table of swapped turns around a square."""
+multiplication."""
 
 from __future__ import annotations
 
-import math
 import random
 
 from santorini.interpreter.fast import counted
-from santorini.interpreter.model.board import AROUND_BITS, NEIGHBOURS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD, SQUARES
+from santorini.interpreter.model.board import AROUND_BITS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD, SQUARES
 
 
 def squares_of_levels(heights: list[int], levels: int) -> int:
@@ -43,20 +42,3 @@ def test_one_multiplication_counts_the_free_squares_around_a_set() -> None:
         assert ((squares * PAIR_SPREAD) & lanes).bit_count() == expected
         both = squares | wins << 25  # (the follow-up move's ends and wins, as one number)
         assert ((both * PAIR_SPREAD) & (lanes | counted._WON)).bit_count() == expected + wins.bit_count()
-
-
-def test_the_swaps_table_counts_the_pairs_around_each_destination() -> None:
-    rng = random.Random(7)
-    for origin in SQUARES:
-        ring = AROUND_BITS[origin]
-        for _ in range(30):
-            builds = ring & rng.getrandbits(25)
-            dests = builds & rng.getrandbits(25)
-            total, at = counted._SWAPS[(builds << 6) >> origin << 13 | (dests << 6) >> origin]
-            # the pairs {x, y} of X around each d of D, counted at the later square
-            expected = {x: sum((builds & AROUND_BITS[d] & ((1 << x) - 1)).bit_count()
-                               for d in NEIGHBOURS[x] if dests >> d & 1) for x in SQUARES if builds >> x & 1}
-            assert {x: at[x - origin + 6] for x in expected} == expected
-            assert total == sum(expected.values()) == sum(
-                math.comb((AROUND_BITS[d] & builds).bit_count(), 2) for d in SQUARES if dests >> d & 1)
-            assert all(not at[r] for r in range(13) if not (builds << 6) >> origin >> r & 1)

@@ -21,8 +21,8 @@ The counts work on sets of squares as bits (bit n for square n), so that a worke
 few operations on integers rather than a walk over squares and their neighbours: the squares of
 each level, read once per pick (`level_reader`); the sum, over a set S, of the free squares
 around each square of S, which is the number of neighbouring pairs (s in S, f free), counted by
-one multiplication (`PAIR_SPREAD`); and tables of the squares around one square (`_SWAPS`). Only the
-worker whose turn is drawn is walked again, in the enumeration's order, to find the turn.
+one multiplication (`PAIR_SPREAD`). Only the worker whose turn is drawn is walked again, in the
+enumeration's order, to find the turn.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from random import Random
 from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import (ALL_BITS, AROUND_BITS, DIRECTIONS, NEIGHBOUR_BITS, NEIGHBOURS, PAIR_INSIDE, PAIR_LANES,
+from ..model.board import (ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, PAIR_INSIDE, PAIR_LANES,
                            PAIR_SHIFTED, PAIR_SPREAD, SQUARE_BITS, SQUARES)
 from ..model.state import GameState
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, _Moves, is_plain
@@ -100,32 +100,6 @@ class _Steps(dict):
 #: S >> 25 (bits 25-49 of S: lane 0's copy of them, which no other copy reaches): the follow-up
 #: move's ends and wins counted as one number.
 _WON = ALL_BITS << (PAIR_LANES[0] + 25)
-
-# ---- the squares around one square, as a table ----------------------------------------------------
-#: Square t around square s is bit t - s + 6 of `(bits << 6) >> s` (0..12; 6 would be s itself):
-#: RING[r] is the direction of relative square r, RING_NEAR[r] the relative squares next to r.
-_RING = {dx + 5 * dy + 6: (dx, dy) for dx, dy in DIRECTIONS}
-_RING_NEAR = {r: sum(1 << q for q, (ex, ey) in _RING.items() if max(abs(ex - dx), abs(ey - dy)) == 1)
-              for r, (dx, dy) in _RING.items()}
-
-
-class _Swaps(dict):
-    """SWAPS[x << 13 | d], for a set X of the squares around a square and a subset D of X, both
-    relative to it: (the unordered pairs of X around each square of D, summed over D; and, for
-    each relative square r of X, the pairs of those whose later square is r: the squares of X
-    before r around each square of D around r). Made the first time a key is asked for: each
-    of the 8 squares is in D, in X only or in neither, so there are 6561 keys at most."""
-
-    def __missing__(self, key: int) -> tuple[int, tuple[int, ...]]:
-        builds, dests = key >> 13, key & 8191
-        at = tuple(sum((_RING_NEAR[d] & builds & ((1 << r) - 1)).bit_count()
-                       for d in _RING if dests >> d & 1 and _RING_NEAR[r] >> d & 1) if builds >> r & 1 else 0
-                   for r in range(13))
-        swaps = self[key] = (sum(at), at)
-        return swaps
-
-
-_SWAPS = _Swaps()
 
 # ---- the squares of each level --------------------------------------------------------------------
 _EVERY_LEVEL = 15
@@ -432,13 +406,15 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     Summed over a worker's first builds, with X the free squares around its start, D the
     destinations not up among them and c(s) the free squares around s (its start free): the turns
     that move to d != x are (|X| - 1) * (the sum of c(d) over D), every destination but x, less
-    the swapped turns, one per d of D and pair {x, y} of X around d (found at the later of x and
-    y: `_SWAPS`, by the squares X and D around the start), less the second builds on x from a d
-    around it where the first build domed x (a pair count); plus, where the worker may move onto
-    x once built (its level one up is a destination), c(x). One pass over the squares around the
-    start finds X, D, the c(s) and the plain turn's count, as plain_picker counts it; the plain
-    turns of every worker come first, then the alternatives of every worker. The drawn worker's
-    first builds are walked to the drawn one, each counted as above with `_SWAPS`'s share of it.
+    the swapped turns, one per d of D and pair {x, y} of X around d (C(|X around d|, 2) for each
+    d), less the second builds on x from a d around it where the first build domed x (a pair
+    count); plus, where the worker may move onto x once built (its level one up is a
+    destination), c(x). One pass over the squares around the start finds X, D, the c(s), the
+    swapped turns and the plain turn's count, as plain_picker counts it; the plain turns of every
+    worker come first, then the alternatives of every worker. The drawn worker's first builds are
+    walked to the drawn one, each counted as above, less its share of the swapped turns: a pair
+    {x, y} is found at the later of the two, so x's share is the pairs (d of D around x, y of X
+    before x around d), one pair count.
     """
     if len(program.steps) != 3:
         return None
@@ -463,7 +439,8 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     codes = tuple(tuple(tuple(tuple(code(up, down, here, there) for there in range(4)) for here in range(4))
                         for down in (0, 1)) for up in (0, 1))
     around_bits, squares_of, spread, shifted, inside = AROUND_BITS, _SQUARES_OF, PAIR_SPREAD, PAIR_SHIFTED, PAIR_INSIDE
-    neighbour_bits, swaps, moves_of, builds_of = NEIGHBOUR_BITS, _SWAPS, _Steps("move"), _Steps("build")
+    neighbour_bits, moves_of, builds_of = NEIGHBOUR_BITS, _Steps("move"), _Steps("build")
+    pairs_among = tuple(n * (n - 1) // 2 for n in range(9))  # (the unordered pairs among n squares)
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
         heights, positions = st.heights, st.worker_pos
@@ -476,7 +453,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                 continue
             code_of, free = codes_from[heights[origin]], open_ | SQUARE_BITS[origin]
             builds1 = around_bits[origin] & open_  # X
-            dests = onto = domed = reach = onto_reach = 0  # D, ...; the sums of c over D and onto
+            dests = onto = domed = reach = onto_reach = swapped = 0  # D, ...; the sums of c over D and onto
             for to, bit, around in neighbour_bits[origin]:
                 if open_ & bit:
                     code = code_of[heights[to]]
@@ -489,6 +466,7 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                         if code & 4:
                             dests |= bit
                             reach += builds
+                            swapped += pairs_among[(builds1 & around).bit_count()]  # (pairs {x, y} of X around d)
                         if code & 8:
                             onto |= bit
                             onto_reach += builds
@@ -496,7 +474,6 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                             domed |= bit
             counts.append(total)
             groups.append((worker, True))
-            swapped = swaps[(builds1 << 13 | dests) << 6 >> origin][0]  # (both relative to the start)
             if domed:
                 swapped += ((domed * spread) & (dests * shifted) & inside).bit_count()
             alternatives.append((worker, (builds1.bit_count() - 1) * reach - swapped + onto_reach,
@@ -538,10 +515,10 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                         index -= size
             raise AssertionError("a counted move was not found")  # pragma: no cover - counts agree
         builds1, dests, onto, reach = alternative
-        swapped_at = swaps[(builds1 << 13 | dests) << 6 >> origin][1]
         for first, bit, around in squares_of[builds1]:  # the first builds, to the drawn one
             height = heights[first]
-            size = reach - swapped_at[first - origin + 6]  # (less the swapped turns found before)
+            # less its share of the swapped turns: (d of D around it, a first build before it around d)
+            size = reach - ((dests & around) * spread & (builds1 & _BELOW[first]) * shifted & inside).bit_count()
             if dests & bit:
                 size -= (free & around).bit_count()
             if height == 3:  # (less a second build on the dome)
