@@ -454,24 +454,23 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
             code_of, free = codes_from[heights[origin]], open_ | SQUARE_BITS[origin]
             builds1 = around_bits[origin] & open_  # X
             dests = onto = domed = reach = onto_reach = swapped = 0  # D, ...; the sums of c over D and onto
-            for to, bit, around in neighbour_bits[origin]:
-                if open_ & bit:
-                    code = code_of[heights[to]]
-                    if code:
-                        builds = (free & around).bit_count()  # c(to)
-                        if code & 1:  # (A_MOVE: the plain turn's builds)
-                            total += builds
-                        elif code & 2:  # (A_WIN)
-                            total += 1
-                        if code & 4:
-                            dests |= bit
-                            reach += builds
-                            swapped += pairs_among[(builds1 & around).bit_count()]  # (pairs {x, y} of X around d)
-                        if code & 8:
-                            onto |= bit
-                            onto_reach += builds
-                        if code & 16:
-                            domed |= bit
+            for to, bit, around in squares_of[builds1]:
+                code = code_of[heights[to]]
+                if code:
+                    builds = (free & around).bit_count()  # c(to)
+                    if code & 1:  # (A_MOVE: the plain turn's builds)
+                        total += builds
+                    elif code & 2:  # (A_WIN)
+                        total += 1
+                    if code & 4:
+                        dests |= bit
+                        reach += builds
+                        swapped += pairs_among[(builds1 & around).bit_count()]  # (pairs {x, y} of X around d)
+                    if code & 8:
+                        onto |= bit
+                        onto_reach += builds
+                    if code & 16:
+                        domed |= bit
             counts.append(total)
             groups.append((worker, True))
             if domed:
