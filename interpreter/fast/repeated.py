@@ -22,7 +22,7 @@ from __future__ import annotations
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, SQUARE_BITS, neighbouring_pairs
+from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, neighbouring_pairs
 from ..model.state import GameState
 from .counted import move_readers
 from .plain import MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
@@ -142,41 +142,42 @@ def _nth_outcome(heights: list[int], origin: int, reached: tuple[int, ...], open
     made already; `home_won`: an earlier worker's win back on its own square has made the win back
     on this one's (the board as it was, won). `reached`: the squares a move from each level goes
     to, then wins on (move_readers). A square's builds are skipped by their count."""
-    visited = ended = 0
+    ended = 0  # the squares arrived on (and, those of `onward`, explored from) so far
     won = SQUARE_BITS[origin] if home_won else 0
     left = index
-    # the search's stack, written out (no call per square): the moves left to try from each
-    # square on the path, where each one's moves go and win (open squares), and the path of
-    # squares moved to
-    level = heights[origin]
-    stack, targets, path = [iter(NEIGHBOUR_BITS[origin])], [(reached[level] & open_, reached[4 + level] & open_)], []
-    while stack:
-        moves_to, wins_to = targets[-1]
-        for to, bit, around in stack[-1]:
-            if wins_to & bit:
-                if not won & bit:
-                    won |= bit
-                    if not left:
-                        return (*path, to), -1
-                    left -= 1
-            elif moves_to & bit:
-                if not ended & bit:
-                    ended |= bit
-                    squares = open_ & around & ~(met if to == origin else 0)
-                    size = squares.bit_count()
-                    if left < size:
-                        return (*path, to), nth_free(to, squares, left)
-                    left -= size
-                if onward & bit and not visited & bit:  # on from there, before the next move here
-                    visited |= bit
-                    path.append(to)
-                    stack.append(iter(NEIGHBOUR_BITS[to]))
-                    level = heights[to]
-                    targets.append((reached[level] & open_, reached[4 + level] & open_))
-                    break
-        else:  # every move from the square tried: back to the one before
-            stack.pop()
-            targets.pop()
-            if path:
-                path.pop()
-    raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
+    # the search's stack, written out (no call per square): where the moves from each square on
+    # the path go and win (open squares around it), and the path of squares moved to. A square's
+    # moves left to try are those not yet made: to a square not arrived on, or winning on one not
+    # won on. Every move tried before, from this square or from one further on, has marked its
+    # square, so the lowest one left is the next in neighbour order.
+    level, around = heights[origin], open_ & AROUND_BITS[origin]
+    moves_to, wins_to = reached[level] & around, reached[4 + level] & around
+    before, path = [], []
+    while True:
+        left_to_try = moves_to & ~ended | wins_to & ~won
+        if not left_to_try:  # every move from the square tried: back to the one before
+            if not path:
+                raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
+            moves_to, wins_to = before.pop()
+            path.pop()
+            continue
+        bit = left_to_try & -left_to_try
+        to = bit.bit_length() - 1
+        if wins_to & bit:
+            won |= bit
+            if not left:
+                return (*path, to), -1
+            left -= 1
+            continue
+        ended |= bit
+        around = open_ & AROUND_BITS[to]
+        squares = around & ~met if to == origin else around
+        size = squares.bit_count()
+        if left < size:
+            return (*path, to), nth_free(to, squares, left)
+        left -= size
+        if onward & bit:  # on from there, before the next move here
+            before.append((moves_to, wins_to))
+            path.append(to)
+            level = heights[to]
+            moves_to, wins_to = reached[level] & around, reached[4 + level] & around
