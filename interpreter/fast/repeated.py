@@ -22,7 +22,7 @@ from __future__ import annotations
 from random import Random
 
 from ..engine.actions import actions
-from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, neighbouring_pairs
+from ..model.board import ALL_BITS, AROUND_BITS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD, SQUARE_BITS
 from ..model.state import GameState
 from .counted import move_readers
 from .plain import MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
@@ -60,14 +60,32 @@ class RepeatedMoves:
         total, groups = 0, []  # (the index after the worker's turns, the worker, builds met before)
         returned = 0  # the builds of the workers so far that can come back to their own squares
         won_home = False  # whether a worker so far can win by coming back onto its own square
-        reach = self.reach
         for worker in st.members.get(team, ()):
             origin = positions[worker]
             if origin < 0:
                 continue
             open_ = free | SQUARE_BITS[origin]
-            ends, wins = reach(heights, origin, reached, open_, onward)
-            size = wins.bit_count() + neighbouring_pairs(ends, open_)  # (a win, or the builds around an end)
+            # the squares it can end a non-winning move on, and those a move of it wins on: from
+            # its square, and on from each square of `onward` it arrives on. A flood of bits (no
+            # call per square): from each square explored, its open neighbours of the levels a
+            # move from its own level reaches (`reached`: where a move from each level goes, then
+            # wins)
+            ends = wins = 0
+            frontier, unexplored = SQUARE_BITS[origin], onward
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                here = low.bit_length() - 1
+                level = heights[here]
+                around = open_ & AROUND_BITS[here]
+                wins |= around & reached[4 + level]
+                arrived = around & reached[level]
+                ends |= arrived
+                new = arrived & unexplored
+                unexplored ^= new
+                frontier |= new
+            # a win, or a build around an end (board.neighbouring_pairs, written out)
+            size = wins.bit_count() + (ends * PAIR_SPREAD & open_ * PAIR_SHIFTED & PAIR_INSIDE).bit_count()
             met = returned
             if ends >> origin & 1:  # back on its own square: builds an earlier worker's return made
                 home = free & AROUND_BITS[origin]
@@ -79,47 +97,20 @@ class RepeatedMoves:
             won_home = won_home or bool(wins >> origin & 1)
             if size:
                 total += size
-                groups.append((total, worker, (met, home_won_before)))
+                groups.append((total, worker, met, home_won_before))
         if not total:
             return None
         index = rng.randrange(total)
         start = 0
-        for end, worker, met in groups:
+        for end, worker, met, home_won in groups:
             if index < end:
-                return self.decode(st, worker, index - start, reached, free, onward, *met)
+                break
             start = end
-        raise AssertionError("the draw is below the total")  # pragma: no cover
-
-    @staticmethod
-    def reach(heights: list[int], origin: int, reached: tuple[int, ...], open_: int,
-              onward: int) -> tuple[int, int]:
-        """(the squares the worker can end a non-winning move on, the squares a move of it wins
-        on), as bits: from its square, and on from each square of `onward` it arrives on. A flood
-        of bits: from each square explored, its open neighbours of the levels a move from its
-        own level reaches (`reached`: the squares a move from each level moves to, then wins on)."""
-        around_bits = AROUND_BITS
-        ends = wins = 0
-        frontier, unexplored = SQUARE_BITS[origin], onward
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            here = low.bit_length() - 1
-            level = heights[here]
-            around = open_ & around_bits[here]
-            wins |= around & reached[4 + level]
-            arrived = around & reached[level]
-            ends |= arrived
-            new = arrived & unexplored
-            unexplored ^= new
-            frontier |= new
-        return ends, wins
-
-    def decode(self, st: GameState, worker: int, index: int, reached: tuple[int, ...], free: int, onward: int,
-               met: int, home_won: bool) -> tuple:
-        """The worker's `index`-th turn in the chain's order: (steps, events), events None for a
-        win (the engine plays it)."""
-        heights, origin = st.heights, st.worker_pos[worker]
-        path, build = _nth_outcome(heights, origin, reached, free | SQUARE_BITS[origin], onward, met, home_won, index)
+        # the worker's turn at that index in the chain's order: (steps, events), events None for
+        # a win (the engine plays it)
+        origin = positions[worker]
+        path, build = _nth_outcome(heights, origin, reached, free | SQUARE_BITS[origin], onward, met, home_won,
+                                   index - start)
         moves = actions("move", worker)
         steps = tuple(map(moves.__getitem__, path))
         if build < 0:
