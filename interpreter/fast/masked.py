@@ -129,6 +129,11 @@ class MaskedTurn:
         self.moves = _Moves(rules)
         self.slide = rules.slides[0] if rules.slides else None
         self.reads_levels = rules.reads_levels
+        #: The kinds of event of its turns (counted.Picker), by the parts that make them; none said
+        #: where end-of-turn steps add theirs.
+        self.event_kinds = None if rules.turn_ends else frozenset(
+            ("move", "build", *(("force",) if rules.force_before or rules.slides else ()),
+             *(("mark",) if self.moves.once else ()), *(("remove",) if rules.removes_beyond else ())))
         #: What count_worker reads of the rules, in one tuple (read once per worker).
         self.parts = (rules.move_bans, rules.win_vetoes, rules.win_squares, rules.preferred_moves,
                       rules.unmoved_build, rules.build_under, rules.dome_sex is not None, rules.removes_beyond,
@@ -171,7 +176,7 @@ class _Pick:
     it (`board`, again after a force)."""
 
     __slots__ = ("turn", "rules", "st", "team", "seat", "levels", "used", "near", "over", "marks", "sliding",
-                 "all_free", "no_build", "onward")
+                 "all_free", "no_build", "onward", "workers")
 
     def __init__(self, turn: MaskedTurn, st: GameState, team: int, up: bool, down: bool, free: int) -> None:
         rules, moves = turn.rules, turn.moves
@@ -214,7 +219,8 @@ class _Pick:
         all the turns, or for those an obligation prefers when there are any; None: no turn."""
         st, rules = self.st, self.rules
         found: tuple[list, list, list, list] = ([], [], [], [])  # ends, moves; the preferred ones
-        workers = [w for w in st.members.get(self.team, ()) if st.worker_pos[w] >= 0]
+        positions = st.worker_pos
+        workers = self.workers = [w for w in st.members.get(self.team, ()) if positions[w] >= 0]
         for worker in workers:
             self.count_worker(worker, None, found)
         if rules.force_before:
@@ -353,14 +359,15 @@ class _Pick:
         return SQUARE_BITS[gone[1]] & ~self.no_build if gone else 0  # its space is free again
 
     def others(self, worker: int) -> list[int]:
-        """The team's workers on the board other than the mover, in order: the unmoved ones."""
-        positions = self.st.worker_pos
-        return [w for w in self.st.members.get(self.team, ()) if w != worker and positions[w] >= 0]
+        """The team's workers on the board other than the mover, in order: the unmoved ones (a
+        force before the move moves none of the team's: `workers`, found by `count`)."""
+        return [w for w in self.workers if w != worker]
 
     def reach_of_others(self, worker: int) -> int:
-        bits = 0
-        for w in self.others(worker):
-            bits |= AROUND_BITS[self.st.worker_pos[w]]
+        bits, positions = 0, self.st.worker_pos
+        for w in self.workers:
+            if w != worker:
+                bits |= AROUND_BITS[positions[w]]
         return bits
 
     def dome_builders(self) -> list[int]:
