@@ -156,10 +156,17 @@ class MaskedTurn:
         victim, here, there = force
         st.relocate(victim, there)
         try:
-            pick.board()
+            pick.board(forced_free(free, force))
             return pick.decode(worker, to, index, force)
         finally:
             st.relocate(victim, here)
+
+
+def forced_free(free: int, force: Force) -> int:
+    """The free squares `free` (bits) once the force is made: the square it leaves, the one
+    it goes to."""
+    _, here, there = force
+    return (free | SQUARE_BITS[here]) & ~SQUARE_BITS[there]
 
 
 def _second_builds(firsts: int, again: int, level_3: int) -> int:
@@ -224,29 +231,32 @@ class _Pick:
         for worker in workers:
             self.count_worker(worker, None, found)
         if rules.force_before:
+            free, forced = self.all_free, False
             for worker in workers:
                 for force in self.forces(worker):
                     victim, here, there = force
                     st.relocate(victim, there)
-                    self.board()
+                    self.board(forced_free(free, force))
                     self.count_worker(worker, force, found)
                     st.relocate(victim, here)
-                self.board()
+                    forced = True
+            if forced:
+                self.board(free)
         ends, moves, best_ends, best_moves = found
         if best_ends:
             return best_ends, best_moves
         return (ends, moves) if ends else None
 
-    def forces(self, worker: int) -> Iterator[Force]:
+    def forces(self, worker: int) -> list[Force]:
         """The forces the worker may make before it moves, in the chain's order: each opponent
         worker around it, in order, to the free space on the worker's other side."""
-        st = self.st
-        origin = st.worker_pos[worker]
-        for victim, square in enumerate(st.worker_pos):
-            if square >= 0 and square in ADJACENT[origin] and st.worker_team[victim] != self.team:
-                there = BEYOND[square][origin]
-                if there >= 0 and not st.blocked[there]:
-                    yield victim, square, there
+        st, team = self.st, self.team
+        positions, teams, blocked = st.worker_pos, st.worker_team, st.blocked
+        origin = positions[worker]
+        around = AROUND_BITS[origin]
+        return [(victim, square, there) for victim, square in enumerate(positions)
+                if square >= 0 and around >> square & 1 and teams[victim] != team
+                and (there := BEYOND[square][origin]) >= 0 and not blocked[there]]
 
     def count_worker(self, worker: int, force: Force | None, found: tuple) -> None:
         """Add the worker's moves and their turns' counts to `found` (written for speed: the
