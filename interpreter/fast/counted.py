@@ -46,7 +46,10 @@ from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, _Moves, is_plain
 #: common form, such as a team of two workers), for which it has drawn nothing: the engine lists
 #: the turns instead. A picker may say which kinds of event its turns can have, as its attribute
 #: `event_kinds` (a frozenset): the playout loop then plays them without checking each event
-#: (tests/test_fast_paths.py holds every picker to what it says).
+#: (tests/test_fast_paths.py holds every picker to what it says). A picker reads the board, the
+#: workers and the cards' state, not `state.history`: the playout loop adds the turns it plays to
+#: the history in one go, later. One that reads it (through the engine's own steps) says so, with
+#: the attribute `reads_history` true, and the loop brings the history up to date first.
 Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None | Deferred"]
 
 

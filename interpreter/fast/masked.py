@@ -131,6 +131,9 @@ class MaskedTurn:
         self.reads_levels = rules.reads_levels
         #: The kinds of event of its turns (counted.Picker), by the parts that make them; none said
         #: where end-of-turn steps add theirs.
+        #: Whether it reads the history (counted.Picker): the end-of-turn steps are the engine's,
+        #: whose conditions may.
+        self.reads_history = turn_end is not None
         self.event_kinds = None if rules.turn_ends else frozenset(
             ("move", "build", *(("force",) if rules.force_before or rules.slides else ()),
              *(("mark",) if self.moves.once else ()), *(("remove",) if rules.removes_beyond else ())))

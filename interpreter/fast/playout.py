@@ -116,6 +116,10 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     #: picker's `event_kinds`, counted.Picker): its events are then played without a check.
     trusted = [kinds is not None and kinds <= SIMPLE for kinds in (getattr(picker, "event_kinds", None)
                                                                    for picker in seat_pickers)]
+    #: Whether the history must be up to date before a seat's turn (the turns the loop played
+    #: are added to it in one go, later): for a power's prohibition, which may read it, and a
+    #: picker that says it reads it (its `reads_history`, counted.Picker).
+    reading = [forbidden is not None or bool(getattr(picker, "reads_history", False)) for picker in seat_pickers]
     # a picker that is an object is called through its bound method (half the cost of a call)
     seat_pickers = [picker if picker is None or isinstance(picker, FunctionType) else picker.__call__
                     for picker in seat_pickers]
@@ -142,33 +146,31 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         # kept in locals while inline turns are played, written back when the state is handed on
         seat, key, dome_bits, free = st.to_move, st.hash | st.level_field << HASH_BITS, st.dome_bits, free_bits(st)
         append = played.append
-        # the turns played here, (seat, steps, events), made TurnRecords and added to the history
-        # in one go before anything else reads the state (a record each turn costs 2 % of a game)
+        # the turns played here, inline or picked, (seat, steps, events), made TurnRecords and
+        # added to the history in one go before anything reads it (the engine's turn, a power's
+        # prohibition, a picker that says it reads it), and at the end: a record each turn costs
+        # 2 % of a game
         pending: list[tuple] = []
-        note, record, record_all = pending.append, history.append, history.extend
+        note, record_all = pending.append, history.extend
 
         for _ in range(limit - len(played)):  # (each pass plays one turn, or ends the game)
             kinds_from = unbound[seat]
             if kinds_from is None:
-                if pending:  # (the commonest: one turn, the other seat's)
-                    if len(pending) == 1:
-                        record(TurnRecord(pending.pop()))
-                    else:
-                        record_all(map(TurnRecord, pending))
-                        pending.clear()
+                if pending and reading[seat]:
+                    record_all(map(TurnRecord, pending))
+                    pending.clear()
                 kinds = inline_kinds[seat]
                 st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> HASH_BITS
                 if kinds is None:  # another seat's turn: its picker's, or the engine's
                     picker = seat_pickers[seat]
+                    picked = DEFERRED
                     if picker is not None:
                         team = teams[seat]
                         up, down = forbidden(st, team) if forbidden is not None else (False, False)
                         picked = picker(st, team, up, down, rngs[seat], free)
                         if picked is None:
-                            return
-                        if picked is DEFERRED:  # (a state the picker leaves to the list of turns)
-                            steps = other_turn(st, seat, rngs[seat])
-                        else:
+                            break
+                        if picked is not DEFERRED:  # (DEFERRED: a state the picker leaves to the list of turns)
                             steps, events = picked
                             simple = events is not None and trusted[seat]
                             if events is not None and not simple:
@@ -229,13 +231,17 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                             st.set_token(square, (token, seat_of))
                                         key = st.hash | key >> HASH_BITS << HASH_BITS
                                     # ("use": a named option used, nothing on the board changes)
-                                record(TurnRecord((seat, steps, events)))  # (none pending: see above)
+                                note((seat, steps, events))
                                 append(steps)
                                 seat = following[seat]
                                 continue
-                            found(st, seat, steps, events)
-                    else:
+                    if pending:  # (the engine's turn may read the history: the turns before are made first)
+                        record_all(map(TurnRecord, pending))
+                        pending.clear()
+                    if picked is DEFERRED:  # no picker, or one that leaves this state to the list of turns
                         steps = other_turn(st, seat, rngs[seat])
+                    else:
+                        found(st, seat, steps, events)
                     if steps is None or st.winner is not None:
                         if steps is not None:
                             append(steps)
