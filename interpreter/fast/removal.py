@@ -26,6 +26,7 @@ for it, counted by hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 
 from ..engine.actions import actions
@@ -63,16 +64,18 @@ class RemovalAfterTurn:
         levels = st.level_field
         blocks = ALL_BITS & ~levels & ~st.dome_bits  # (squares a removal may take from: not on level 0)
         below_3 = ALL_BITS ^ levels >> 75  # (a build there is a block, which a removal may undo)
-        workers = [w for w in st.members.get(team, ()) if positions[w] >= 0]
+        workers = st.members.get(team, ())
         total = 0
         ends: list[int] = []
         moves: list[tuple[int, int, int]] = []  # (worker, destination, its kind)
         for worker in workers:
             origin = positions[worker]
+            if origin < 0:
+                continue
             kind_of = kinds[heights[origin]]
             reach = 0
             for other in workers:
-                if other != worker:
+                if other != worker and positions[other] >= 0:
                     reach |= AROUND_BITS[positions[other]]
             open_ = free | SQUARE_BITS[origin]  # (free once the worker moved, but for its destination)
             removable = reach & blocks & open_  # (and not the destination: `to` is taken off below)
@@ -98,19 +101,18 @@ class RemovalAfterTurn:
         if not total:
             return None
         (worker, to, kind), index = drawn(ends, moves, total, rng)
-        move = actions("move", worker)[to]
         if kind == A_WIN:
-            return (move,), None
+            return (actions("move", worker)[to],), None
         return self.decode(st, worker, to, index, free, blocks, below_3, workers)
 
     @staticmethod
     def decode(st: GameState, worker: int, to: int, index: int, free: int, blocks: int, below_3: int,
-               workers: list[int]) -> tuple:
+               workers: Sequence[int]) -> tuple:
         """The move's `index`-th turn in the chain's order: (steps, events)."""
         heights, positions = st.heights, st.worker_pos
         origin = positions[worker]
         after = (free | SQUARE_BITS[origin]) & ~SQUARE_BITS[to]
-        others = [other for other in workers if other != worker]
+        others = [other for other in workers if other != worker and positions[other] >= 0]
         reach = 0
         for other in others:
             reach |= AROUND_BITS[positions[other]]
