@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -415,3 +416,17 @@ def test_a_card_whose_setup_refuses_s0_is_measured_from_a_legal_start():
     assert [row.card for row in report.cards] == ["Graeae", "Apollo"] and not report.failures
     assert report.notes == ["Graeae: its setup refuses S0, so its games start from a legal placement drawn by "
                             "the seeded agent"]
+
+
+def test_the_before_and_after_script_plays_the_same_games_on_a_commit_and_the_tree(capsys) -> None:  # noqa: ANN001
+    """benchmarks/ab.py loads a commit of the package beside the working tree and plays the same
+    games on both; against the commit of the tree itself, every game must be the same (timings
+    are printed, never checked)."""
+    if subprocess.run(["git", "-C", str(_PATH.parent), "rev-parse", "HEAD"], capture_output=True).returncode:
+        pytest.skip("not a git checkout: there is no commit to compare with")
+    spec = importlib.util.spec_from_file_location("benchmarks_ab", _PATH.parent / "ab.py")
+    ab = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ab)
+    assert ab.main(["--base", "HEAD", "--slices", "2", "--games", "3", "Mortal", "Pan"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| Mortal", "| Pan"))]
+    assert len(rows) == 2 and all(row.rstrip().endswith("| yes |") for row in rows), rows
