@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from santorini.interpreter.engine import engine as engine_module
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
@@ -63,6 +66,33 @@ def test_a_playout_stops_at_its_limit_and_at_a_seat_without_a_turn() -> None:
     before = final(state)
     assert game.engine.playout(state, rngs, 10) == []
     assert final(state) == before
+
+
+@pytest.mark.parametrize("reads_history", [True, False])
+def test_a_picker_that_says_it_reads_the_history_finds_it_up_to_date(monkeypatch, reads_history: bool) -> None:
+    """The loop adds the turns it plays to the history in one go, later (counted.Picker): a
+    picker that says `reads_history` finds every turn played before its own there, and one that
+    does not finds the history as the playout found it."""
+    real, seen = engine_module.counted_picker, []
+
+    class Reading:
+        """Artemis's picker, noting how long the history is each time it is asked."""
+
+        def __init__(self, picker) -> None:  # noqa: ANN001 - a counted.Picker
+            self.picker, self.event_kinds, self.reads_history = picker, picker.event_kinds, reads_history
+
+        def __call__(self, st: GameState, *args: object) -> object:
+            seen.append(len(st.history))
+            return self.picker(st, *args)
+    monkeypatch.setattr(engine_module, "counted_picker", lambda shape: Reading(real(shape)))
+    game = new_game(load_pack("bga"), parse_players(["Artemis", "Mortal"]))
+    for seat, squares in ((0, (7, 17)), (1, (12, 2))):
+        for number, square in enumerate(squares, 1):
+            game.state.add_worker(game.state.seats[seat].team, number, square)
+    assert isinstance(game.engine.pickers[0], Reading)
+    played = game.engine.playout(game.state, [random.Random(1), random.Random(2)], 9)
+    assert len(played) == len(game.state.history) == 9 and len(seen) == 5  # (Artemis moves first)
+    assert seen == ([0, 2, 4, 6, 8] if reads_history else [0] * 5)
 
 
 def test_the_blocked_bits_follow_the_board() -> None:

@@ -129,11 +129,11 @@ class MaskedTurn:
         self.moves = _Moves(rules)
         self.slide = rules.slides[0] if rules.slides else None
         self.reads_levels = rules.reads_levels
-        #: The kinds of event of its turns (counted.Picker), by the parts that make them; none said
-        #: where end-of-turn steps add theirs.
         #: Whether it reads the history (counted.Picker): the end-of-turn steps are the engine's,
         #: whose conditions may.
         self.reads_history = turn_end is not None
+        #: The kinds of event of its turns (counted.Picker), by the parts that make them; none said
+        #: where end-of-turn steps add theirs.
         self.event_kinds = None if rules.turn_ends else frozenset(
             ("move", "build", *(("force",) if rules.force_before or rules.slides else ()),
              *(("mark",) if self.moves.once else ()), *(("remove",) if rules.removes_beyond else ())))

@@ -5,12 +5,12 @@ move, `FastRules.moves_again`): the worker walks on while it arrives on those sq
 builds. Nothing is built before the build, so every state reached before it differs from another
 only in where the worker stands, and the builds from a square are the same whatever the path to
 it. A worker's distinct outcomes are therefore one per free square around each square it can end
-on, and one per square a winning move reaches: `reach` finds those squares, without a path.
+on, and one per square a winning move reaches: a flood of bits finds those squares, without a path.
 Across workers, two outcomes meet only where both workers came back to their own squares and
 built on one square next to both, or both won by coming back onto their own squares (the board
 as it was, won); the chain keeps the first worker's.
 
-The draw decodes its index by walking the moves in the step chain's own order (depth first,
+The draw (`_nth_outcome`) decodes its index by walking the moves in the step chain's own order (depth first,
 each square's builds before the moves on from it, a square's moves on explored the first time
 the worker arrives on it: `_first_visit`), so that the turn drawn is the one the list would give
 at that index. tests/test_fast_paths.py and tests/test_masked_picker.py compare both with the
@@ -106,6 +106,8 @@ class RepeatedMoves:
             if index < end:
                 break
             start = end
+        else:
+            raise AssertionError("the draw is below the total")  # pragma: no cover
         # the worker's turn at that index in the chain's order: (steps, events), events None for
         # a win (the engine plays it)
         origin = positions[worker]
