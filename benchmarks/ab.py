@@ -38,6 +38,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -62,7 +63,7 @@ def load_base(revision: str, folder: Path) -> ModuleType:
     return package
 
 
-def games_of(package: str, pack: str, card: str, seed: int):  # noqa: ANN201 - an iterator of GameLog
+def games_of(package: str, pack: str, card: str, seed: int) -> Iterator:
     """The package's random games of `card` v Mortal from `seed` (games.bench.bench_games)."""
     bench = importlib.import_module(f"{package}.interpreter.games.bench")
     packs = importlib.import_module(f"{package}.interpreter.games.packs")
