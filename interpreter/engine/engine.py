@@ -29,6 +29,7 @@ import dataclasses
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
                                WorkerSelector)
+from ..derived.steps import Ban, DerivedCompiler
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
 from ..fast.enumeration import enumeration_chain
@@ -113,6 +114,9 @@ class Engine:
         self.dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
         self.restricting = bool(self.bindings)
         self.memory = [self._memory(rules) for rules in self.seat_rules]
+        #: Each seat's derived step compiler (interpreter/derived): what it lowered and what it
+        #: left to the generic chain (None with fast=False).
+        self.derivations: list[DerivedCompiler | None] = [None] * len(self.seat_rules)
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
         shapes = [self._fast_shape(rules) if fast else None for rules in self.seat_rules]
         self.shapes = shapes
@@ -247,17 +251,26 @@ class Engine:
                                 self._reactions(rules))
         programs = [self._compile_program(program, rules, compiler) for program in rules.programs]
         seat = rules.seat
+        derived: list[StepFn] | None = None
+        if self.fast:
+            lowered = DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
+                                      [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
+                                       for b in self.bindings if b.team != rules.team])
+            derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
+            self.derivations[seat] = lowered
 
         def run(walk: Walk) -> bool:
             enumerators = self.enumerators[seat]
-            enumerating = (enumerators is not None and walk.found is not None and walk.probe is None
+            enumerating = (derived is not None and walk.found is not None and walk.probe is None
                            and walk.script is None)
             for index, program in enumerate(programs):
-                if enumerating and enumerators[index] is not None:
+                if enumerating and enumerators is not None and enumerators[index] is not None:
                     if walk.keyed_by_board:
                         enumerators[index](walk)
                     else:
                         self._enumerate_with_facts(walk, enumerators[index])
+                elif enumerating:
+                    derived[index](walk)  # type: ignore[index]
                 elif program(walk):
                     return True
             return False

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ...dsl.vocabulary import (BuildThere, Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SameSpace,
                                SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, Verb, WorkerSelector, WorkersAre)
-from ...dsl.vocabulary.parts import Condition
+from ...dsl.vocabulary.parts import Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from .conditions import Judge, Test, flanked_workers, space_locator
 from .effects import (add_token, apply_build, apply_counter, apply_force, apply_lose, apply_mark, apply_move,
@@ -116,6 +116,36 @@ class _Way:
     once: str | None = None
 
 
+@dataclass(frozen=True)
+class WayParts:
+    """A way of taking a step as typed parts, before it is compiled: who takes it (None: the
+    step's own actor), its region (and the space a single-space region names), the filters each
+    candidate passes (destination and step filters, merged with the board rule's), the piece, the
+    forces that come with it, whether a single space must neighbour the worker, whether a move by
+    it can win, and the card mark of a once-per-game way. The generic chain compiles it to
+    closures (_Way); the derived engine lowers the same parts to code (interpreter/derived)."""
+
+    actor: WorkerSelector | None
+    region: Region
+    ref: SpaceRef | None
+    filters: tuple[Condition, ...]
+    piece: Piece
+    forces: tuple[Effect, ...]
+    neighbouring: bool
+    can_win: bool
+    once: str | None
+
+
+def _way_parts(actor: WorkerSelector | None, base_destination: SpaceSelector, base_filters: tuple[Condition, ...],
+               stated_destination: SpaceSelector | None, stated_filters: tuple[Condition, ...], piece: Piece,
+               effects: tuple, around: bool, can_win: bool, once: str | None) -> WayParts:
+    destination = merge_destination(base_destination, stated_destination)
+    neighbouring = destination.region is Region.SINGLE and around and destination.ref is not SpaceRef.ORIGIN
+    filters = (*destination.filters, *merge_filters(base_filters, stated_filters))
+    return WayParts(actor, destination.region, destination.ref, filters, piece,
+                    tuple(effects), neighbouring, can_win, once)
+
+
 #: Checks a step just taken may trigger: `WinCheck(walk, event)` -> the team that wins, or None.
 WinCheck = Callable[[Walk, tuple], "int | None"]
 
@@ -138,36 +168,37 @@ class StepCompiler:
         self.reactions = reactions
 
     # -- the ways of a step
-    def ways(self, step: Step) -> list[_Way]:
+    def way_parts(self, step: Step) -> list[WayParts]:
+        """The ways of taking `step`, as parts: its own (unless an option replaces it) and each
+        option of the seat's powers for its verb, each merged with the board rule of the verb."""
         board = self.rules.board[step.verb]
         around = board.destination.region is Region.NEIGHBORING
         ways = []
-        own = self._way(None, board.destination, board.filters, step.destination, step.filters, step.piece, (),
-                        around, step.can_win)
         options = self.rules.options.get(step.verb, [])
         if not any(option.instead for option in options):
-            ways.append(own)
+            ways.append(_way_parts(None, board.destination, board.filters, step.destination, step.filters,
+                                   step.piece, (), around, step.can_win, None))
         for option in options:
             stated = option.step
             merged = merge_destination(board.destination, step.destination)
             piece = stated.piece if stated.piece is not Piece.NEXT else step.piece
-            chooser = self.judge.workers(stated.actor) if stated.actor.role is not Role.SUBJECT else None
+            actor = stated.actor if stated.actor.role is not Role.SUBJECT else None
             guard = (stated.guard,) if stated.guard is not None else ()  # 'if ..., your worker may ...'
-            way = self._way(chooser, merged, merge_filters(board.filters, step.filters), stated.destination,
-                            (*stated.filters, *guard), piece, stated.effects, around, step.can_win and stated.can_win)
-            way.once = option.once_per_game
-            ways.append(way)
+            ways.append(_way_parts(actor, merged, merge_filters(board.filters, step.filters), stated.destination,
+                                   (*stated.filters, *guard), piece, stated.effects, around,
+                                   step.can_win and stated.can_win, option.once_per_game))
         return ways
 
-    def _way(self, chooser: Callable | None, base_destination: SpaceSelector, base_filters: tuple,
-             stated_destination: SpaceSelector | None, stated_filters: tuple, piece: Piece, effects: tuple,
-             around: bool, can_win: bool) -> _Way:
-        destination = merge_destination(base_destination, stated_destination)
-        neighbouring = destination.region is Region.SINGLE and around and destination.ref is not SpaceRef.ORIGIN
-        test = self.judge.compile_all((*destination.filters, *merge_filters(base_filters, stated_filters)))
-        locate = space_locator(destination.ref) if destination.region is Region.SINGLE else None
-        forces = tuple(self._force(effect) for effect in effects)
-        return _Way(chooser, destination.region, locate, test, piece, forces, neighbouring, can_win)
+    def ways(self, step: Step) -> list[_Way]:
+        return [self._way(parts) for parts in self.way_parts(step)]
+
+    def _way(self, parts: WayParts) -> _Way:
+        chooser = self.judge.workers(parts.actor) if parts.actor is not None else None
+        test = self.judge.compile_all(parts.filters)
+        locate = space_locator(parts.ref) if parts.region is Region.SINGLE else None
+        forces = tuple(self._force(effect) for effect in parts.forces)
+        return _Way(chooser, parts.region, locate, test, parts.piece, forces, parts.neighbouring, parts.can_win,
+                    parts.once)
 
     def _force(self, effect: Force) -> tuple[Callable, Test | None]:
         if effect.worker.role is not Role.DISPLACED or effect.destination.region is not Region.SINGLE:
@@ -941,4 +972,4 @@ def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     return True
 
 
-__all__ = ["StepCompiler", "merge_destination", "merge_filters", "use_step"]
+__all__ = ["StepCompiler", "WayParts", "merge_destination", "merge_filters", "use_step"]

@@ -1,0 +1,166 @@
+"""Conditions lowered to Python expressions over a step view, one lowering per part kind.
+
+A condition of the language is judged against a step view (dsl/vocabulary/parts.py): the worker,
+its origin, the target, the two heights and the piece. The generic chain compiles each part to a
+closure called with those seven values (engine/conditions.py); here each part kind becomes an
+expression over the local names that hold them in the generated code, so that a candidate is
+tested without a call. `LOWERINGS` has one entry per part kind that reads only the board and the
+view; a part kind without one (it reads the turn's log, or counts over the board) is lowered to a
+call of the generic chain's own closure for it, and `Lowering.calls` says which parts were, so
+that `santorini show` can tell an author.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dsl.vocabulary import (
+    CONDITION_TYPES,
+    AllOf,
+    AnyOf,
+    Compare,
+    LevelChange,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    PieceIs,
+    SameSpace,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    TargetLevel,
+)
+from ...dsl.vocabulary.parts import Condition
+from ..engine.conditions import PERIMETER, Judge, space_locator
+from ..model.board import BEYOND
+from .source import Source
+
+_OPERATORS = {Compare.LT: "<", Compare.LE: "<=", Compare.EQ: "==", Compare.NE: "!=", Compare.GE: ">=",
+              Compare.GT: ">"}
+
+
+@dataclass(frozen=True)
+class View:
+    """The local names (or expressions) that hold a step view in generated code: the acting
+    worker, its origin, the target, the heights of origin and target, and the piece (the text
+    `None` where the step builds nothing)."""
+
+    worker: str
+    origin: str
+    target: str
+    here: str
+    there: str
+    piece: str = "None"
+
+    def arguments(self) -> str:
+        return f"walk, {self.worker}, {self.origin}, {self.target}, {self.here}, {self.there}, {self.piece}"
+
+
+@dataclass
+class Lowering:
+    """Lowers the conditions of one card holder (its judge says whose 'your' and 'opponent' are)
+    into one source, and notes the parts it could only call."""
+
+    source: Source
+    judge: Judge
+    #: The part kinds lowered to a call of the generic closure (by name, in order of first use).
+    calls: list[str] = field(default_factory=list)
+
+    def all(self, conditions: tuple[Condition, ...], view: View) -> str:
+        """One expression for all of `conditions` ('True' for none)."""
+        if not conditions:
+            return "True"
+        return " and ".join(f"({self.one(part, view)})" for part in conditions)
+
+    def one(self, part: Condition, view: View) -> str:
+        lower = LOWERINGS.get(type(part))
+        if lower is None:
+            return self.call(part, view)
+        return lower(self, part, view)
+
+    def call(self, part: Condition, view: View) -> str:
+        """The generic chain's closure for `part`, called with the view (a visible fallback)."""
+        name = type(part).__name__
+        if name not in self.calls:
+            self.calls.append(name)
+        test = self.source.constant(self.judge.compile(part), "T")
+        return f"{test}({view.arguments()})"
+
+    def owned(self, team: str, owner: Owner) -> str:
+        """Whether the team named by the expression `team` is `owner`'s, seen from the holder."""
+        if owner is Owner.ANYONES:
+            return "True"
+        mine = self.source.constant(self.judge.team, "TEAM")
+        return f"{team} {'==' if owner is Owner.YOURS else '!='} {mine}"
+
+    def space(self, ref: SpaceRef, view: View) -> str:
+        """An expression for the space `ref` names (-1 for none), as the generic locators say."""
+        if ref is SpaceRef.TARGET:
+            return view.target
+        if ref in (SpaceRef.ORIGIN, SpaceRef.VACATED):
+            return view.origin
+        beyond = self.source.constant(BEYOND, "BEYOND")
+        if ref is SpaceRef.BEYOND:
+            return f"({beyond}[{view.origin}][{view.target}] if {view.origin} >= 0 and {view.target} >= 0 else -1)"
+        if ref is SpaceRef.OTHER_SIDE:
+            return f"({beyond}[{view.target}][{view.origin}] if {view.target} >= 0 else -1)"
+        locate = self.source.constant(space_locator(ref), "LOC")  # (it reads the turn's log)
+        return f"{locate}(walk, {view.worker}, {view.origin}, {view.target})"
+
+
+def _level_change(lowering: Lowering, part: LevelChange, view: View) -> str:
+    return f"{view.there} - {view.here} {_OPERATORS[part.op]} {part.amount}"
+
+
+def _target_level(lowering: Lowering, part: TargetLevel, view: View) -> str:
+    return f"{view.there} {_OPERATORS[part.op]} {part.level}"
+
+
+def _space_is(lowering: Lowering, part: SpaceIs, view: View) -> str:
+    square = lowering.space(part.space, view)
+    if part.prop is SpaceProperty.PERIMETER:
+        return f"{square} in {lowering.source.constant(PERIMETER, 'PERIMETER')}"
+    if part.prop is SpaceProperty.UNOCCUPIED:
+        return f"{square} >= 0 and not BLK[{square}] and {square} not in domelike"
+    return f"{square} >= 0 and DOM[{square}]"
+
+
+def _same_space(lowering: Lowering, part: SameSpace, view: View) -> str:
+    return f"{view.target} == {lowering.space(part.space, view)}"
+
+
+def _piece_is(lowering: Lowering, part: PieceIs, view: View) -> str:
+    return f"{view.piece} is {lowering.source.constant(part.piece, 'PIECE')}"
+
+
+def _occupied_by(lowering: Lowering, part: OccupiedBy, view: View) -> str:
+    target, worker = view.target, view.worker
+    owned = lowering.owned(f"TEAMS[OCC[{target}]]", part.owner)
+    return f"OCC[{target}] >= 0 and OCC[{target}] != {worker} and {owned} and {target} not in domelike"
+
+
+def _not(lowering: Lowering, part: Not, view: View) -> str:
+    return f"not ({lowering.one(part.part, view)})"
+
+
+def _any_of(lowering: Lowering, part: AnyOf, view: View) -> str:
+    return " or ".join(f"({lowering.one(p, view)})" for p in part.parts) or "False"
+
+
+def _all_of(lowering: Lowering, part: AllOf, view: View) -> str:
+    return lowering.all(part.parts, view)
+
+
+#: The part kinds lowered to expressions; the others are called (Lowering.call).
+LOWERINGS: dict[type, Callable[[Lowering, Any, View], str]] = {
+    LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+}
+if not set(LOWERINGS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
+    raise TypeError("a condition lowering names a part kind the vocabulary does not have")
+
+#: Each piece the build step may name, by the name the generated code knows it by.
+PIECES = {Piece.BLOCK: "P_BLOCK", Piece.DOME: "P_DOME"}

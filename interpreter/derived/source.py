@@ -1,0 +1,62 @@
+"""Python source written from typed parts, and compiled once per distinct text.
+
+The derived engine lowers a step's parts into the text of one function. Everything a part names
+that is not a word of Python (a table, a compiled closure of the generic chain, an enum member) is
+a *constant* of the function's namespace, under a name the emitter gives it; the text itself
+holds only local names, operators and small integers. So two seats whose rules are alike produce
+the same text, and the text is compiled once per process (`compiled`), whatever the constants.
+Nothing written here comes from an author's text: only from the typed vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: Each distinct source text, compiled once (the derived code of a game is made when its engine
+#: is, and a balance run makes many engines of the same cards).
+_CODE: dict[str, Any] = {}
+
+
+class Source:
+    """The lines of one generated function and the constants its text names."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.constants: dict[str, object] = {}
+        self._names: dict[int, str] = {}
+        self._fresh = 0
+
+    def line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    def constant(self, value: object, stem: str = "K") -> str:
+        """The name under which `value` is in the function's namespace (the same object, the same
+        name; names are numbered in the order of first use, so equal rules give equal text)."""
+        key = id(value)
+        name = self._names.get(key)
+        if name is None:
+            name = f"{stem}{len(self._names)}"
+            self._names[key] = name
+            self.constants[name] = value
+        return name
+
+    def fresh(self, stem: str) -> str:
+        """A new local name."""
+        self._fresh += 1
+        return f"{stem}{self._fresh}"
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def function(self, name: str) -> Callable[..., Any]:
+        """Compile the text (once per distinct text) and return the function `name` it defines,
+        bound to this source's constants."""
+        text = self.text()
+        code = _CODE.get(text)
+        if code is None:
+            code = _CODE[text] = compile(text, f"<derived {name}>", "exec")
+        namespace: dict[str, object] = dict(self.constants)
+        exec(code, namespace)  # noqa: S102 - text generated from the typed parts only, never read from a file
+        function: Callable[..., Any] = namespace[name]  # type: ignore[assignment]
+        return function

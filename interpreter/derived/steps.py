@@ -1,0 +1,381 @@
+"""Move and build steps lowered to generated code, for the enumeration of a turn's outcomes.
+
+`DerivedCompiler` is the generic step compiler (engine/steps.py) with its two commonest step
+kinds, the move and the build, written as Python source from the step's typed parts: its ways
+(the step's own and each option of its verb, engine/steps.WayParts), their regions and filters,
+the prohibitions other seats may lay on the verb, the pieces and the forces. The text is
+compiled once per distinct text (source.py). Every other step kind, and the glue between steps
+(follow-ups, guards, repetition, alternative turns), is the generic chain's own closure: a
+generated step and a generic one share the walk (engine/walk.py), so they chain freely, and the
+derived chain visits the candidates of every step in the generic chain's order. It therefore
+finds the same outcomes in the same order, and `turns` lists the same turns.
+
+The generated code serves enumeration only (a walk with `found`, no script to match, no probe),
+where no leaf ever asks to stop; the engine runs the generic chain for every other traversal.
+Where a step cannot be lowered (its ways reach different regions), the generic closure is used
+and `DerivedCompiler.kept` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ...dsl.vocabulary import Piece, Region, Step, Verb
+from ...dsl.vocabulary.parts import Condition
+from ..engine.conditions import Judge, space_locator
+from ..engine.effects import apply_build, apply_mark, apply_move, undo_build, undo_mark, undo_move
+from ..engine.rules import SeatRules
+from ..engine.steps import (
+    StepCompiler,
+    WayParts,
+    WinCheck,
+    _affords,
+    _first_visit,
+    _force_destination,
+    _pay,
+)
+from ..engine.walk import StepFn, Walk, finish
+from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from .conditions import Lowering, View
+from .source import Source
+
+
+@dataclass(frozen=True)
+class Ban:
+    """A prohibition another seat's card may lay on this seat's steps of `verb`: the generic
+    closure that the turn's start puts in `walk.banned` when it is in force (so the code asks
+    whether it is), and its filters with the holder's judge (so the code tests them inline)."""
+
+    verb: Verb
+    test: object
+    judge: Judge
+    filters: tuple[Condition, ...]
+
+
+#: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
+Reaction = Callable[[Walk, tuple[object, ...]], Callable[[], None] | None]
+
+#: What a step spends from the card: (counter, amount) each.
+Cost = tuple[tuple[str, int], ...]
+
+#: What every generated step reads from the state, once per call.
+_PROLOGUE = ("st = walk.state", "H = st.heights", "OCC = st.occupant", "BLK = st.blocked", "DOM = st.domes",
+             "POS = st.worker_pos", "TEAMS = st.worker_team", "domelike = walk.domelike")
+
+
+class DerivedCompiler(StepCompiler):
+    """The generic step compiler, with moves and builds lowered to generated code."""
+
+    def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
+                 board_wins: Callable[[Walk], int | None] | None, reactions: tuple[Reaction, ...] = (),
+                 bans: Sequence[Ban] = ()) -> None:
+        super().__init__(rules, judge, move_wins, board_wins, reactions)
+        self.bans = tuple(ban for ban in bans if ban.verb in (Verb.MOVE, Verb.BUILD))
+        #: Why each step left on the generic chain was left there (for `santorini show`).
+        self.kept: list[str] = []
+        #: The condition part kinds lowered to a call of the generic closure.
+        self.called: list[str] = []
+
+    def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        ways = self.way_parts(step)
+        if not _one_region(ways):
+            self.kept.append(f"{step.where}: a move whose ways reach different regions")
+            return super().move(step, after, rest, optional, repeated)
+        each = self._each_move(step, ways)
+        return _wrap(each, after, rest, optional, repeated, keyed=False)
+
+    def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        ways = self.way_parts(step)
+        if not _one_region(ways):
+            self.kept.append(f"{step.where}: a build whose ways reach different regions")
+            return super().build(step, after, rest, optional, repeated)
+        cost = tuple((c.counter.value, -c.amount) for c in step.cost)
+        each = self._each_build(step, ways, cost)
+        shortcut = self.board_wins is None and not any(way.once for way in ways) and not cost
+        return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost)
+
+    # ---- the generated code
+    def _begin(self, source: Source, name: str) -> Lowering:
+        source.line(0, f"def {name}(walk, then, keyed):")
+        for line in _PROLOGUE:
+            source.line(1, line)
+        return Lowering(source, self.judge)
+
+    def _usable(self, source: Source, lowering: Lowering, step: Step, ways: list[WayParts], depth: int) -> list[str]:
+        """Per way, an expression for whether the worker `w` may take the step by it now (its
+        chooser names the worker, its once-per-game mark is not on the card); emitted once per
+        worker."""
+        own = self.chooser(step)
+        flags = []
+        differ = any(way.actor is not None for way in ways)
+        for index, way in enumerate(ways):
+            parts = []
+            if way.once is not None:
+                parts.append(f"(walk.seat, {source.constant(way.once, 'MARK')}) not in st.marks")
+            if differ:
+                chooser = self.judge.workers(way.actor) if way.actor is not None else own
+                parts.append(f"w in {source.constant(chooser, 'CHOOSE')}(walk)")
+            if parts:
+                flag = f"u{index}"
+                source.line(depth, f"{flag} = {' and '.join(parts)}")
+                flags.append(flag)
+            else:
+                flags.append("True")
+        return flags
+
+    def _region(self, source: Source, way: WayParts, depth: int, square: str) -> int:
+        """Open the loop over the spaces of the way's region (the worker `w` stands on `o`);
+        returns the depth of its body."""
+        if way.region is Region.NEIGHBORING:
+            source.line(depth, f"for {square} in {source.constant(NEIGHBOURS, 'NEIGHBOURS')}[o]:")
+        elif way.region is Region.ANYWHERE:
+            source.line(depth, f"for {square} in {source.constant(SQUARES, 'SQUARES')}:")
+        elif way.region is Region.OVER_WORKER:
+            beyond, around = source.constant(BEYOND, "BEYOND"), source.constant(NEIGHBOURS, "NEIGHBOURS")
+            source.line(depth, f"for {square} in [{beyond}[o][n] for n in {around}[o] "
+                               f"if OCC[n] >= 0 and {beyond}[o][n] >= 0]:")
+        else:
+            assert way.ref is not None
+            locate = source.constant(space_locator(way.ref), "LOC")
+            near = f" and single in {source.constant(ADJACENT, 'ADJACENT')}[o]" if way.neighbouring else ""
+            source.line(depth, f"single = {locate}(walk, w, o, -1)")
+            source.line(depth, f"for {square} in ((single,) if single >= 0{near} else ()):")
+        return depth + 1
+
+    def _bans(self, source: Source, verb: Verb, depth: int) -> list[tuple[str, Ban]]:
+        """Which of the prohibitions of `verb` are in force this turn: a flag each."""
+        bans = [ban for ban in self.bans if ban.verb is verb]
+        if not bans:
+            return []
+        source.line(depth, f"banned = walk.banned.get({source.constant(verb, 'VERB')}, ())")
+        flags = []
+        for index, ban in enumerate(bans):
+            flag = f"b{index}"
+            source.line(depth, f"{flag} = {source.constant(ban.test, 'BAN')} in banned")
+            flags.append((flag, ban))
+        return flags
+
+    def _banned(self, source: Source, flags: list[tuple[str, Ban]], view: View) -> str:
+        """An expression true when a prohibition in force forbids the candidate."""
+        tests = []
+        for flag, ban in flags:
+            lowering = Lowering(source, ban.judge)
+            tests.append(f"({flag} and ({lowering.all(ban.filters, view)}))")
+            self.called.extend(lowering.calls)
+        return " or ".join(tests) if tests else "False"
+
+    def _each_move(self, step: Step, ways: list[WayParts]) -> Callable[[Walk, StepFn, bool], bool]:
+        source = Source()
+        lowering = self._begin(source, "each")
+        compiled = [self._way(way) for way in ways]
+        choose = self._workers(step, compiled)
+        bans = self._bans(source, Verb.MOVE, 1)
+        view = View("w", "o", "t", "hh", "th")
+        source.line(1, "events, path = walk.events, walk.path")
+        source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
+        source.line(2, "o = POS[w]")
+        source.line(2, "hh = H[o]")
+        usable = self._usable(source, lowering, step, ways, 2)
+        body = self._region(source, ways[0], 2, "t")
+        source.line(body, "if DOM[t] or t in domelike:")
+        source.line(body + 1, "continue")
+        source.line(body, "th = H[t]")
+        if bans:
+            source.line(body, f"if {self._banned(source, bans, view)}:")
+            source.line(body + 1, "continue")
+        forcing = any(way.forces for way in ways)
+        single = len(ways) == 1 and usable[0] == "True"
+        if single and not forcing:
+            way = ways[0]
+            test = lowering.all(way.filters, view)
+            if test != "True":
+                source.line(body, f"if not ({test}):")
+                source.line(body + 1, "continue")
+            source.line(body, "if OCC[t] >= 0:")
+            source.line(body + 1, "continue")
+            source.line(body, "sel = 0")
+        else:
+            source.line(body, "sel = -1")
+            for index, (way, flag) in enumerate(zip(ways, usable, strict=True)):
+                test = lowering.all(way.filters, view)
+                source.line(body, f"if sel < 0 and {flag} and ({test}):")
+                if way.forces:
+                    force = source.constant(compiled[index].forces[0], "FORCE")
+                    source.line(body + 1, f"d = {source.constant(_force_destination, 'FORCED')}"
+                                          f"(walk, {force}, w, o, t, OCC[t])")
+                    source.line(body + 1, "if d >= 0:")
+                    source.line(body + 2, f"sel, victim, dest = {index}, OCC[t], d")
+                else:
+                    source.line(body + 1, "if OCC[t] < 0:")
+                    source.line(body + 2, f"sel, victim, dest = {index}, -1, -1")
+            source.line(body, "if sel < 0:")
+            source.line(body + 1, "continue")
+        # perform the move, go on with the turn, and undo it
+        marks = [way.once for way in ways]
+        wins = [way.can_win for way in ways]
+        if forcing:
+            source.line(body, f"event = {source.constant(apply_move, 'APPLY_MOVE')}(walk, w, t, victim, dest)")
+        else:
+            source.line(body, "event = ('move', w, o, t, hh, th)")
+            source.line(body, "st.relocate(w, t)")
+            source.line(body, "events.append(event)")
+        if any(marks):
+            source.line(body, f"mark = {source.constant(tuple(marks), 'MARKS')}[sel]")
+            source.line(body, "if mark is not None:")
+            source.line(body + 1, f"{source.constant(apply_mark, 'APPLY_MARK')}(walk, mark)")
+        source.line(body, "path.append(('move', w, t))")
+        source.line(body, "previous = walk.last_actor")
+        source.line(body, "walk.last_actor = w")
+        can_win = ("True" if all(wins) else "False" if not any(wins)
+                   else f"{source.constant(tuple(wins), 'CAN_WIN')}[sel]")
+        source.line(body, f"winner = {source.constant(self.move_wins, 'WINS')}(walk, event) if {can_win} else None")
+        source.line(body, "if winner is not None:")
+        source.line(body + 1, "st.winner = winner")
+        source.line(body + 1, "walk.leaf(walk)")
+        source.line(body + 1, "st.winner = None")
+        if self.reactions:
+            reactions = source.constant(self.reactions, "REACTIONS")
+            source.line(body, "else:")
+            source.line(body + 1, f"undo = [u for react in {reactions} if (u := react(walk, event)) is not None]")
+            source.line(body + 1, "then(walk)")
+            source.line(body + 1, "for u in reversed(undo):")
+            source.line(body + 2, "u()")
+        else:
+            source.line(body, "else:")
+            source.line(body + 1, "then(walk)")
+        source.line(body, "walk.last_actor = previous")
+        source.line(body, "path.pop()")
+        if any(marks):
+            source.line(body, "if mark is not None:")
+            source.line(body + 1, f"{source.constant(undo_mark, 'UNDO_MARK')}(walk, mark)")
+        if forcing:
+            source.line(body, f"{source.constant(undo_move, 'UNDO_MOVE')}(walk, event, victim)")
+        else:
+            source.line(body, "events.pop()")
+            source.line(body, "st.relocate(w, o)")
+        source.line(1, "return False")
+        self.called.extend(lowering.calls)
+        return source.function("each")
+
+    def _each_build(self, step: Step, ways: list[WayParts], cost: Cost) -> Callable[[Walk, StepFn, bool], bool]:
+        source = Source()
+        lowering = self._begin(source, "each")
+        compiled = [self._way(way) for way in ways]
+        choose = self._workers(step, compiled)
+        bans = self._bans(source, Verb.BUILD, 1)
+        source.line(1, "if keyed:")
+        source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
+        source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
+        source.line(2, "o = POS[w]")
+        usable = self._usable(source, lowering, step, ways, 2)
+        several = len(ways) > 1
+        if several:
+            source.line(2, "seen = set()")
+        body = self._region(source, ways[0], 2, "s")
+        source.line(body, "h = H[s]")
+        perform = source.constant(_perform_build, "PERFORM")
+        build_keys, dome_keys = source.constant(ZOBRIST.build, "BUILD_KEYS"), source.constant(ZOBRIST.dome, "DOME_KEYS")
+        for way, flag in zip(ways, usable, strict=True):
+            depth = body
+            guards = [] if flag == "True" else [flag]
+            if way.piece is Piece.BLOCK:
+                guards.append("h != 3")
+            if guards:
+                source.line(depth, f"if {' and '.join(guards)}:")
+                depth += 1
+            dome = "True" if way.piece is Piece.DOME else "h == 3"
+            source.line(depth, f"dome = {dome}")
+            source.line(depth, "pc = P_DOME if dome else P_BLOCK")
+            view = View("w", "o", "s", "h", "h", "pc")
+            tests = [lowering.all(way.filters, view)]
+            if bans:
+                tests.append(f"not ({self._banned(source, bans, view)})")
+            tests.append("not (DOM[s] or s in domelike or (OCC[s] >= 0 and not (s == o and not dome)))")
+            source.line(depth, f"if {' and '.join(f'({t})' for t in tests if t != 'True')}:")
+            depth += 1
+            verb = "'build'" if way.piece is not Piece.DOME else "'dome' if h < 3 else 'build'"
+            if way.piece is Piece.NEXT:
+                source.line(depth, "action = ('build', w, s)")
+            else:
+                source.line(depth, f"action = ({verb}, w, s)")
+            if several:
+                source.line(depth, "if action in seen:")
+                source.line(depth + 1, "pass")
+                source.line(depth, "else:")
+                depth += 1
+                source.line(depth, "seen.add(action)")
+            source.line(depth, "if keyed:")
+            source.line(depth + 1, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
+            source.line(depth + 1, "if key not in found:")
+            source.line(depth + 2, "found[key] = (*base, action)")
+            source.line(depth, "else:")
+            mark = source.constant(way.once, "MARK") if way.once is not None else "None"
+            source.line(depth + 1, f"{perform}(walk, action, {mark}, then, {source.constant(cost, 'COST')}, "
+                                   f"{source.constant(self.board_wins, 'BOARD_WINS')})")
+        source.line(1, "return False")
+        source.constants["P_DOME"], source.constants["P_BLOCK"] = Piece.DOME, Piece.BLOCK
+        self.called.extend(lowering.calls)
+        return source.function("each")
+
+
+def _one_region(ways: list[WayParts]) -> bool:
+    """Whether the step's candidate spaces are one region's: a single way, or every way around
+    the worker (the generated loop walks one region; the generic chain merges several)."""
+    return len(ways) == 1 or all(way.region is Region.NEIGHBORING for way in ways)
+
+
+def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest: StepFn, optional: bool,
+          repeated: bool, keyed: bool, cost: Cost = ()) -> StepFn:
+    """The step as the chain calls it: declined first when it is optional, repeated 'any number
+    of times' (each state visited once, as in the generic chain), taken only while the card
+    affords its cost, and keyed by hash arithmetic when it is the turn's last and its outcomes are
+    the board alone (`keyed`: nothing else in the step changes what a rule reads)."""
+    if repeated:
+        def again(walk: Walk) -> bool:
+            if not _first_visit(walk, again, len(walk.path)):
+                return False
+            rest(walk)
+            if not cost or _affords(walk, cost):
+                each(walk, again, False)
+            return False
+        return again
+    assert after is not None
+    last = keyed and after is finish
+
+    def take(walk: Walk) -> bool:
+        if optional:
+            rest(walk)
+        if not cost or _affords(walk, cost):
+            each(walk, after, last and walk.keyed_by_board)
+        return False
+    return take
+
+
+def _perform_build(walk: Walk, action: tuple[str, int, int], mark: str | None, then: StepFn, cost: Cost,
+                   board_wins: Callable[[Walk], int | None] | None) -> None:
+    """Make a build (as the generic chain's), go on with the turn, and undo it."""
+    st = walk.state
+    _, worker, square = action
+    built = apply_build(walk, worker, square, action[0] == "dome" or st.heights[square] == 3)
+    if cost:
+        _pay(walk, cost, 1)
+    if mark is not None:
+        apply_mark(walk, mark)
+    walk.path.append(action)
+    previous_actor = walk.last_actor
+    walk.last_actor = worker
+    winner = board_wins(walk) if board_wins is not None else None
+    if winner is not None:
+        st.winner = winner
+        walk.leaf(walk)
+        st.winner = None
+    else:
+        then(walk)
+    walk.last_actor = previous_actor
+    walk.path.pop()
+    if mark is not None:
+        undo_mark(walk, mark)
+    if cost:
+        _pay(walk, cost, -1)
+    undo_build(walk, built)
