@@ -20,7 +20,7 @@ import click
 from ...dsl.errors import SantoriniError, SourceError, SourceErrors
 from ..games.game import Game, SetupError, new_game, parse_players
 from ..games.human import HumanAgent
-from ..games.packs import MORTAL, PackError, UnknownName, resolve_pack
+from ..games.packs import MORTAL, Pack, PackError, UnknownName, resolve_pack
 from ..games.play import RandomAgent, run_game
 from ..model.notation import NotationError
 
@@ -186,6 +186,20 @@ def show(name: str, pack_name: str) -> None:
     for line in card.rules.rstrip().splitlines():
         click.echo(f"  {line}")
     click.echo(f"\nBans: {', '.join(card.bans) if card.bans else 'none'}")
+    _show_speed(pack, card.name if card is not pack.base else MORTAL)
+
+
+def _show_speed(pack: Pack, name: str) -> None:
+    """How the engine runs the card's turns against a Mortal (Engine.paths): which parts it
+    lowers to fast code, and which it leaves to the generic chain."""
+    try:
+        game = new_game(pack, parse_players([name, MORTAL]))
+    except SetupError as error:
+        click.echo(f"\nSpeed: not shown ({error}).")
+        return
+    click.echo("\nSpeed (its seat against a Mortal):")
+    for line in game.engine.paths(0):
+        click.echo(f"  {line}")
 
 
 def _make_game(pack_name: str, gods: tuple[str, ...], mode: str | None) -> Game:
@@ -439,6 +453,9 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
     from ..games.bench import run_bench
     from .progress import progress
     pack, names = _pack(pack_name), list(_seat_names(gods, players))
+    engine = _make_game(pack_name, tuple(names), None).engine
+    for seat, name in enumerate(names):
+        click.echo(f"seat {chr(ord('A') + seat)} ({name}): " + "; ".join(engine.paths(seat)))
     with progress("bench", seconds, "s") as advance:
         result = run_bench(pack, names, seconds, seed, on_progress=advance)
     click.echo(f"games: {result.games}")
@@ -449,4 +466,5 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
 
 
 from .balance import balance  # noqa: E402 - at the end: it reads this module's options
+
 main.add_command(balance)

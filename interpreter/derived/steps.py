@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from ...dsl.vocabulary import Piece, Region, Step, Verb
-from ...dsl.vocabulary.parts import Condition
+from ...dsl.vocabulary import Modality, Piece, Region, Step, Verb
+from ...dsl.vocabulary.parts import Condition, Where
 from ..engine.conditions import Judge, space_locator
 from ..engine.effects import apply_build, apply_mark, apply_move, undo_build, undo_mark, undo_move
 from ..engine.rules import SeatRules
@@ -34,6 +35,9 @@ from ..engine.steps import (
     _first_visit,
     _force_destination,
     _pay,
+    _squares,
+    _union,
+    _Way,
 )
 from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
@@ -72,26 +76,39 @@ class DerivedCompiler(StepCompiler):
                  bans: Sequence[Ban] = ()) -> None:
         super().__init__(rules, judge, move_wins, board_wins, reactions)
         self.bans = tuple(ban for ban in bans if ban.verb in (Verb.MOVE, Verb.BUILD))
-        #: Why each step left on the generic chain was left there (for `santorini show`).
+        #: The steps lowered to generated code, as 'verb at file:line:col'.
+        self.lowered: list[str] = []
+        #: The steps left on the generic chain, each with the reason (for `santorini show`).
         self.kept: list[str] = []
         #: The condition part kinds lowered to a call of the generic closure.
         self.called: list[str] = []
 
+    def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
+        if step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
+            what = "an automatic step" if step.modality is Modality.AUTOMATIC else "a step"
+            self.kept.append(f"{what} of the verb '{step.verb.value}' ({_short(step.where)}): no lowering yet")
+        return super().compile(step, after, rest)
+
+    def report(self) -> list[str]:
+        """What the derivation of the seat's turn did: its lowered steps, the steps it left to
+        the generic chain and why, and the conditions it could only call."""
+        lines = [f"lowered: {', '.join(dict.fromkeys(self.lowered))}"] if self.lowered else []
+        lines += [f"generic: {reason}" for reason in dict.fromkeys(self.kept)]
+        if self.called:
+            lines.append(f"conditions called, not inlined: {', '.join(dict.fromkeys(self.called))}")
+        return lines
+
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
-        if not _one_region(ways):
-            self.kept.append(f"{step.where}: a move whose ways reach different regions")
-            return super().move(step, after, rest, optional, repeated)
         each = self._each_move(step, ways)
+        self.lowered.append(f"move ({_short(step.where)})")
         return _wrap(each, after, rest, optional, repeated, keyed=False)
 
     def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
-        if not _one_region(ways):
-            self.kept.append(f"{step.where}: a build whose ways reach different regions")
-            return super().build(step, after, rest, optional, repeated)
         cost = tuple((c.counter.value, -c.amount) for c in step.cost)
         each = self._each_build(step, ways, cost)
+        self.lowered.append(f"build ({_short(step.where)})")
         shortcut = self.board_wins is None and not any(way.once for way in ways) and not cost
         return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost)
 
@@ -123,6 +140,22 @@ class DerivedCompiler(StepCompiler):
             else:
                 flags.append("True")
         return flags
+
+    def _regions(self, source: Source, ways: list[WayParts], compiled: list[_Way], usable: list[str], depth: int,
+                 square: str, kind: str) -> tuple[int, list[str]]:
+        """Open the loop over the spaces the step's ways reach (the worker `w` stands on `o`);
+        returns the depth of its body and, per way, a test that the space is in that way's
+        region. Ways that reach different regions are merged as the generic chain merges them,
+        in the order of the first usable way's region."""
+        if _one_region(ways):
+            return self._region(source, ways[0], depth, square), ["True"] * len(ways)
+        ways_of = source.constant(tuple(compiled), "WAYS")
+        union, squares = source.constant(_union, "UNION"), source.constant(_squares, "SQUARES_OF")
+        flags = ", ".join(usable)
+        source.line(depth, f"usable = [way for way, flag in zip({ways_of}, ({flags},)) if flag]")
+        source.line(depth, f"for {square} in ({union}(walk, usable, w, o, {kind!r}) if usable else ()):")
+        return depth + 1, [f"{square} in {squares}(walk, {ways_of}[{index}], w, o, {kind!r})"
+                           for index in range(len(ways))]
 
     def _region(self, source: Source, way: WayParts, depth: int, square: str) -> int:
         """Open the loop over the spaces of the way's region (the worker `w` stands on `o`);
@@ -177,7 +210,7 @@ class DerivedCompiler(StepCompiler):
         source.line(2, "o = POS[w]")
         source.line(2, "hh = H[o]")
         usable = self._usable(source, lowering, step, ways, 2)
-        body = self._region(source, ways[0], 2, "t")
+        body, inside = self._regions(source, ways, compiled, usable, 2, "t", "move")
         source.line(body, "if DOM[t] or t in domelike:")
         source.line(body + 1, "continue")
         source.line(body, "th = H[t]")
@@ -185,7 +218,7 @@ class DerivedCompiler(StepCompiler):
             source.line(body, f"if {self._banned(source, bans, view)}:")
             source.line(body + 1, "continue")
         forcing = any(way.forces for way in ways)
-        single = len(ways) == 1 and usable[0] == "True"
+        single = len(ways) == 1 and usable[0] == "True" and inside[0] == "True"
         if single and not forcing:
             way = ways[0]
             test = lowering.all(way.filters, view)
@@ -199,7 +232,7 @@ class DerivedCompiler(StepCompiler):
             source.line(body, "sel = -1")
             for index, (way, flag) in enumerate(zip(ways, usable, strict=True)):
                 test = lowering.all(way.filters, view)
-                source.line(body, f"if sel < 0 and {flag} and ({test}):")
+                source.line(body, f"if sel < 0 and {flag} and {inside[index]} and ({test}):")
                 if way.forces:
                     force = source.constant(compiled[index].forces[0], "FORCE")
                     source.line(body + 1, f"d = {source.constant(_force_destination, 'FORCED')}"
@@ -272,13 +305,13 @@ class DerivedCompiler(StepCompiler):
         several = len(ways) > 1
         if several:
             source.line(2, "seen = set()")
-        body = self._region(source, ways[0], 2, "s")
+        body, inside = self._regions(source, ways, compiled, usable, 2, "s", "build")
         source.line(body, "h = H[s]")
         perform = source.constant(_perform_build, "PERFORM")
         build_keys, dome_keys = source.constant(ZOBRIST.build, "BUILD_KEYS"), source.constant(ZOBRIST.dome, "DOME_KEYS")
-        for way, flag in zip(ways, usable, strict=True):
+        for way, flag, within in zip(ways, usable, inside, strict=True):
             depth = body
-            guards = [] if flag == "True" else [flag]
+            guards = [test for test in (flag, within) if test != "True"]
             if way.piece is Piece.BLOCK:
                 guards.append("h != 3")
             if guards:
@@ -317,6 +350,11 @@ class DerivedCompiler(StepCompiler):
         source.constants["P_DOME"], source.constants["P_BLOCK"] = Piece.DOME, Piece.BLOCK
         self.called.extend(lowering.calls)
         return source.function("each")
+
+
+def _short(where: Where) -> str:
+    """A sentence's place as the file's name, line and column."""
+    return f"{Path(where.file).name}:{where.line}:{where.column}"
 
 
 def _one_region(ways: list[WayParts]) -> bool:

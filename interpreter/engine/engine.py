@@ -501,6 +501,37 @@ class Engine:
                 key ^= bits
         return key
 
+    # ---- how each seat is served
+    def paths(self, seat: int) -> list[str]:
+        """How the engine finds the seat's turns, in words: what lists them, what draws a random
+        one, and what the derived engine (interpreter/derived) lowered from the seat's parts or
+        left to the generic chain, and why (`santorini show` and `bench` print it)."""
+        if not self.fast:
+            return ["every traversal: the generic chain (fast paths off)"]
+        enumerators = self.enumerators[seat] or []
+        if self.plain_listers[seat] is not None:
+            listing = "the plain turn's lister (fast/plain.py)"
+        elif any(e is not None for e in enumerators):
+            listing = "the enumeration chain of the turn's shape (fast/enumeration.py, fast/plain.py)"
+        else:
+            listing = "the derived code"
+        picker = self.pickers[seat]
+        name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
+        drawing = f"counted ({name})" if picker is not None else "drawn from the listed turns"
+        derivation = self.derivations[seat]
+        lines = [f"listing turns: {listing}", f"random turn: {drawing}",
+                 *(derivation.report() if derivation is not None else [])]
+        team = self.seat_rules[seat].team
+        if any(holder_team != team for _, holder_team, _, _ in self.obligations):
+            lines.append("generic: another seat's obligation, judged on each whole turn by the generic test")
+        if derivation is not None and derivation.reactions:
+            lines.append("generic: another seat's reaction to this seat's moves")
+        if derivation is not None and derivation.board_wins is not None:
+            lines.append("generic: a win judged on the board after every build")
+        if self.memory[seat]:
+            lines.append("generic: facts of this seat's turns that a rule reads later, keyed on each outcome")
+        return lines
+
     # ---- queries
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
         """The distinct outcomes of the turn of the seat to move: outcome key -> one turn."""
