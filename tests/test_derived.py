@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from santorini.dsl.vocabulary import LevelChange, OccupiedBy
+from santorini.dsl.vocabulary import LevelChange, Near, OccupiedBy
 from santorini.interpreter.derived import conditions
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers
@@ -134,3 +134,13 @@ def test_show_and_bench_print_each_seats_paths() -> None:
     first, second = bench.output.splitlines()[:2]
     assert first.startswith("seat A (Demeter): listing turns: the derived code")
     assert second.startswith("seat B (Aphrodite): listing turns: the plain turn's lister")
+
+
+def test_a_wrong_lowering_of_a_hoisted_part_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'neighboring your workers' is made once per acting worker (hoisted): Limus's prohibition
+    read as if it bound every space makes its opponents' derived builds differ."""
+    def everywhere(lowering: conditions.Lowering, part: Near, view: conditions.View) -> str:
+        return "True"
+    monkeypatch.setitem(conditions.LOWERINGS, Near, everywhere)
+    faults = [fault for seed in range(3) for fault in _disagreements("Demeter", "Limus", 12, seed)]
+    assert faults

@@ -22,6 +22,7 @@ from ...dsl.vocabulary import (
     AnyOf,
     Compare,
     LevelChange,
+    Near,
     Not,
     OccupiedBy,
     Owner,
@@ -35,7 +36,8 @@ from ...dsl.vocabulary import (
 )
 from ...dsl.vocabulary.parts import Condition
 from ..engine.conditions import PERIMETER, Judge, space_locator
-from ..model.board import BEYOND
+from ..model.board import AROUND_BITS, BEYOND
+from ..model.state import GameState
 from .source import Source
 
 _OPERATORS = {Compare.LT: "<", Compare.LE: "<=", Compare.EQ: "==", Compare.NE: "!=", Compare.GE: ">=",
@@ -142,6 +144,28 @@ def _occupied_by(lowering: Lowering, part: OccupiedBy, view: View) -> str:
     return f"OCC[{target}] >= 0 and OCC[{target}] != {worker} and {owned} and {target} not in domelike"
 
 
+def _near(lowering: Lowering, part: Near, view: View) -> str:
+    """'neighboring your workers': the squares around the owner's workers other than the acting
+    one, as bits made once per acting worker; a tie to their levels is called."""
+    if part.lower or part.level is not None or part.same_level:
+        return lowering.call(part, view)
+    owner = {Owner.YOURS: 0, Owner.OPPONENTS: 1, Owner.ANYONES: 2}[part.owner]
+    around = lowering.source.hoist(f"{lowering.source.constant(near_bits, 'NEAR')}(st, {view.worker}, "
+                                   f"{lowering.source.constant(lowering.judge.team, 'TEAM')}, {owner})")
+    return f"{around} >> {view.target} & 1"
+
+
+def near_bits(st: GameState, worker: int, team: int, owner: int) -> int:
+    """The squares around the workers of the team's (owner 0), its opponents' (1) or anyone's
+    (2), the acting worker apart, as bits."""
+    bits = 0
+    teams = st.worker_team
+    for other, square in enumerate(st.worker_pos):
+        if square >= 0 and other != worker and (owner == 2 or (teams[other] == team) == (owner == 0)):
+            bits |= AROUND_BITS[square]
+    return bits
+
+
 def _not(lowering: Lowering, part: Not, view: View) -> str:
     return f"not ({lowering.one(part.part, view)})"
 
@@ -157,7 +181,7 @@ def _all_of(lowering: Lowering, part: AllOf, view: View) -> str:
 #: The part kinds lowered to expressions; the others are called (Lowering.call).
 LOWERINGS: dict[type, Callable[[Lowering, Any, View], str]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, Not: _not, AnyOf: _any_of, AllOf: _all_of,
 }
 if not set(LOWERINGS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a condition lowering names a part kind the vocabulary does not have")

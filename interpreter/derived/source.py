@@ -26,6 +26,9 @@ class Source:
         self.constants: dict[str, object] = {}
         self._names: dict[int, str] = {}
         self._fresh = 0
+        #: Values computed once per acting worker, not once per candidate: expression -> name.
+        self.hoisted: dict[str, str] = {}
+        self._hoist_at: list[tuple[int, int]] = []
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -46,7 +49,23 @@ class Source:
         self._fresh += 1
         return f"{stem}{self._fresh}"
 
+    def hoist(self, expression: str) -> str:
+        """A local name for `expression`, computed where the code marked its acting worker's
+        place (`hoisting_point`), once per worker."""
+        name = self.hoisted.get(expression)
+        if name is None:
+            name = self.hoisted[expression] = f"hoisted{len(self.hoisted)}"
+        return name
+
+    def hoisting_point(self, depth: int) -> None:
+        """Mark where the values hoisted by the conditions written later are computed."""
+        self._hoist_at.append((len(self.lines), depth))
+
     def text(self) -> str:
+        for index, depth in reversed(self._hoist_at):
+            self.lines[index:index] = ["    " * depth + f"{name} = {expression}"
+                                       for expression, name in self.hoisted.items()]
+        self._hoist_at.clear()
         return "\n".join(self.lines) + "\n"
 
     def function(self, name: str) -> Callable[..., Any]:

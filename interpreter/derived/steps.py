@@ -209,6 +209,7 @@ class DerivedCompiler(StepCompiler):
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.line(2, "hh = H[o]")
+        source.hoisting_point(2)
         usable = self._usable(source, lowering, step, ways, 2)
         body, inside = self._regions(source, ways, compiled, usable, 2, "t", "move")
         source.line(body, "if DOM[t] or t in domelike:")
@@ -301,6 +302,7 @@ class DerivedCompiler(StepCompiler):
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
+        source.hoisting_point(2)
         usable = self._usable(source, lowering, step, ways, 2)
         several = len(ways) > 1
         if several:
@@ -328,11 +330,10 @@ class DerivedCompiler(StepCompiler):
             source.line(depth, f"if {' and '.join(f'({t})' for t in tests if t != 'True')}:")
             depth += 1
             verb = "'build'" if way.piece is not Piece.DOME else "'dome' if h < 3 else 'build'"
-            if way.piece is Piece.NEXT:
-                source.line(depth, "action = ('build', w, s)")
-            else:
-                source.line(depth, f"action = ({verb}, w, s)")
+            action = "('build', w, s)" if way.piece is Piece.NEXT else f"({verb}, w, s)"
             if several:
+                source.line(depth, f"action = {action}")
+                action = "action"
                 source.line(depth, "if action in seen:")
                 source.line(depth + 1, "pass")
                 source.line(depth, "else:")
@@ -341,10 +342,10 @@ class DerivedCompiler(StepCompiler):
             source.line(depth, "if keyed:")
             source.line(depth + 1, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
             source.line(depth + 1, "if key not in found:")
-            source.line(depth + 2, "found[key] = (*base, action)")
+            source.line(depth + 2, f"found[key] = (*base, {action})")
             source.line(depth, "else:")
             mark = source.constant(way.once, "MARK") if way.once is not None else "None"
-            source.line(depth + 1, f"{perform}(walk, action, {mark}, then, {source.constant(cost, 'COST')}, "
+            source.line(depth + 1, f"{perform}(walk, {action}, {mark}, then, {source.constant(cost, 'COST')}, "
                                    f"{source.constant(self.board_wins, 'BOARD_WINS')})")
         source.line(1, "return False")
         source.constants["P_DOME"], source.constants["P_BLOCK"] = Piece.DOME, Piece.BLOCK

@@ -517,7 +517,7 @@ class Engine:
             listing = "the derived code"
         picker = self.pickers[seat]
         name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
-        drawing = f"counted ({name})" if picker is not None else "drawn from the listed turns"
+        drawing = f"counted by a hand-tuned picker ({name})" if picker is not None else "drawn from the listed turns"
         derivation = self.derivations[seat]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}",
                  *(derivation.report() if derivation is not None else [])]
