@@ -144,3 +144,24 @@ def test_a_wrong_lowering_of_a_hoisted_part_is_caught(monkeypatch: pytest.Monkey
     monkeypatch.setitem(conditions.LOWERINGS, Near, everywhere)
     faults = [fault for seed in range(3) for fault in _disagreements("Demeter", "Limus", 12, seed)]
     assert faults
+
+
+@pytest.mark.parametrize("card", sorted(BGA.cards))
+def test_can_win_agrees_with_the_generic_chain(card: str) -> None:
+    """`can_win` runs the derived code when the seat has no hand-tuned check (skipping the
+    outcomes that cannot win): the same answer as the generic chain's search, at every turn of a
+    random game against a card that binds other seats."""
+    other = BINDING[sorted(BGA.cards).index(card) % len(BINDING)]
+    for seats in ((card, other), (other, card)):
+        fast, generic = _pair(*seats, True), _pair(*seats, False)
+        if fast is None or generic is None:
+            continue
+        rng, state = random.Random(7), generic.state
+        for number in range(20):
+            if state.winner is not None:
+                break
+            assert fast.engine.can_win(state) == generic.engine.can_win(state), f"{seats}, turn {number + 1}"
+            turns = generic.engine.turns(state)
+            if not turns:
+                break
+            generic.engine.play_in_place(state, turns[rng.randrange(len(turns))])

@@ -10,10 +10,11 @@ generated step and a generic one share the walk (engine/walk.py), so they chain 
 derived chain visits the candidates of every step in the generic chain's order. It therefore
 finds the same outcomes in the same order, and `turns` lists the same turns.
 
-The generated code serves enumeration only (a walk with `found`, no script to match, no probe),
-where no leaf ever asks to stop; the engine runs the generic chain for every other traversal.
-Where a step cannot be lowered (its ways reach different regions), the generic closure is used
-and `DerivedCompiler.kept` says so.
+The generated code serves enumeration (a walk with `found`, no script to match, no probe) and the
+search for a winning turn (`walk.wins_only`), where no leaf stops the walk: the leaf notes a win
+instead; the engine runs the generic chain for every other traversal.
+A step of another verb keeps the generic closure, and `DerivedCompiler.kept` says so (`santorini
+show` prints it).
 """
 
 from __future__ import annotations
@@ -300,6 +301,8 @@ class DerivedCompiler(StepCompiler):
         bans = self._bans(source, Verb.BUILD, 1)
         source.line(1, "if keyed:")
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
+        source.line(2, "if found is None:  # (a search for a win: a keyed build cannot win)")
+        source.line(3, "return False")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.hoisting_point(2)

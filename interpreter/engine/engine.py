@@ -261,10 +261,10 @@ class Engine:
 
         def run(walk: Walk) -> bool:
             enumerators = self.enumerators[seat]
-            enumerating = (derived is not None and walk.found is not None and walk.probe is None
+            enumerating = (derived is not None and (walk.found is not None or walk.wins_only) and walk.probe is None
                            and walk.script is None)
             for index, program in enumerate(programs):
-                if enumerating and enumerators is not None and enumerators[index] is not None:
+                if enumerating and enumerators is not None and enumerators[index] is not None and not walk.wins_only:
                     if walk.keyed_by_board:
                         enumerators[index](walk)
                     else:
@@ -594,7 +594,18 @@ class Engine:
         if check is not None:
             up, down = self._forbidden(state, team) if self.restricting else (False, False)
             return check(state, team, up, down)
-        return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
+        if not self.fast:
+            return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
+        won = False
+
+        def leaf(walk: Walk) -> bool:  # (the derived code does not stop at the first win)
+            nonlocal won
+            won = won or walk.state.winner == team
+            return False
+        walk = Walk(state, leaf)
+        walk.wins_only = True
+        self.roots[state.to_move](walk)
+        return won
 
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:
         """The steps that may follow `prefix` (each one leaves the turn completable), and whether

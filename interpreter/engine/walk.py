@@ -19,7 +19,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending", "domelike")
+                 "banned", "keyed_by_board", "pending", "domelike", "wins_only")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -51,6 +51,9 @@ class Walk:
         #: The squares this turn's player treats as if they held only a dome (tokens), set at the
         #: start of the turn.
         self.domelike: frozenset = frozenset()
+        #: A search for a winning turn only (Engine.can_win): the derived code may skip the
+        #: outcomes that cannot win (a last build keyed by hash arithmetic), and no leaf stops it.
+        self.wins_only = False
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""
