@@ -10,12 +10,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from santorini.dsl.vocabulary import LevelChange, Near, OccupiedBy
+from santorini.dsl.semantics.checker import check_rules
+from santorini.dsl.semantics.compiler import compile_rules
+from santorini.dsl.syntax.parser import Origin, parse_rules
+from santorini.dsl.vocabulary import LevelChange, Near, OccupiedBy, Power
 from santorini.interpreter.derived import conditions
+from santorini.interpreter.derived.invariance import unchanged_by_a_build
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers
 from santorini.interpreter.games.packs import MORTAL, load_pack
 from santorini.interpreter.model.board import parse_square
+from santorini.interpreter.model.state import GameState, Seat
 
 BGA = load_pack("bga")
 
@@ -165,3 +170,61 @@ def test_can_win_agrees_with_the_generic_chain(card: str) -> None:
             if not turns:
                 break
             generic.engine.play_in_place(state, turns[rng.randrange(len(turns))])
+
+
+# ---- obligations judged before a last build -------------------------------------------------------
+
+def _power(rules: str, name: str) -> Power:
+    origin = Origin(f"{name}.yaml", 1, 1)
+    parsed = parse_rules(rules, origin)
+    assert check_rules(parsed, origin, "god") == []
+    return compile_rules(parsed, origin, name)
+
+
+ON_THE_EDGE = _power("Opponent's Turn:\n  at least one opponent worker must build on a perimeter space this turn.",
+                     "Edge")
+MOVE_UP = _power("Opponent's Turn:\n  if possible, at least one opponent worker must move up this turn.", "Up")
+
+
+def test_what_a_build_cannot_change() -> None:
+    """Aphrodite's last moves and Persephone's move up are settled before a last build; a build on
+    a perimeter space is not."""
+    assert unchanged_by_a_build(BGA.cards["Aphrodite"].power.obligations[0].requirement)
+    assert unchanged_by_a_build(BGA.cards["Persephone"].power.obligations[0].requirement)
+    assert not unchanged_by_a_build(ON_THE_EDGE.obligations[0].requirement)
+
+
+def _custom_disagreements(mover: str, binder: Power, turns: int, seed: int) -> Iterator[str]:
+    """`_disagreements` for a shipped card against a power written here."""
+    engines = [Engine(BGA.base.power, [[BGA.cards[mover].power] if mover != MORTAL else [], [binder]], fast=fast)
+               for fast in (True, False)]
+    state = GameState(seats=[Seat("A", 0, (mover,)), Seat("B", 1, (binder.name,))], team_letters=["A", "B"])
+    for team, number, square in ((0, 1, "b3"), (1, 1, "c4"), (0, 2, "d3"), (1, 2, "c2")):
+        state.add_worker(team, number, parse_square(square))
+    rng = random.Random(seed)
+    for number in range(turns):
+        if state.winner is not None:
+            return
+        expected = list(engines[1].outcomes(state).items())
+        if list(engines[0].outcomes(state).items()) != expected:
+            yield f"{mover} v {binder.name}, turn {number + 1}"
+            return
+        if not expected:
+            return
+        engines[1].play_in_place(state, expected[rng.randrange(len(expected))][1])
+
+
+@pytest.mark.parametrize("mover", ["Demeter", "Hephaestus", "Atlas", "Prometheus", "Poseidon", MORTAL])
+@pytest.mark.parametrize("binder", [ON_THE_EDGE, MOVE_UP], ids=["build-on-edge", "move-up"])
+def test_obligations_judged_before_a_last_build_find_the_generic_outcomes(mover: str, binder: Power) -> None:
+    faults = [fault for seed in range(3) for fault in _custom_disagreements(mover, binder, 10, seed)]
+    assert not faults, faults
+
+
+def test_an_obligation_a_build_changes_is_judged_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis bites: taken as settled before the last build, 'must build on a perimeter space'
+    would keep turns whose only build on the edge is the last one out (or in)."""
+    from santorini.interpreter.engine import engine as engine_module
+    monkeypatch.setattr(engine_module, "unchanged_by_a_build", lambda condition: True)
+    faults = [fault for seed in range(3) for fault in _custom_disagreements("Demeter", ON_THE_EDGE, 10, seed)]
+    assert faults

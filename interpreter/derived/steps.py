@@ -389,7 +389,11 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
         if optional:
             rest(walk)
         if not cost or _affords(walk, cost):
-            each(walk, after, last and walk.keyed_by_board)
+            keyed = last and walk.keyed_by_board
+            tests = walk.prefix_tests
+            if keyed and tests and not all(test(walk, -1, -1, -1, 0, 0, None) for test in tests):
+                return False  # (an obligation no build changes is not met: no outcome here)
+            each(walk, after, keyed)
         return False
     return take
 

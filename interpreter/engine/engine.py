@@ -29,6 +29,7 @@ import dataclasses
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
                                WorkerSelector)
+from ..derived.invariance import unchanged_by_a_build
 from ..derived.steps import Ban, DerivedCompiler
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
@@ -264,7 +265,8 @@ class Engine:
             enumerating = (derived is not None and (walk.found is not None or walk.wins_only) and walk.probe is None
                            and walk.script is None)
             for index, program in enumerate(programs):
-                if enumerating and enumerators is not None and enumerators[index] is not None and not walk.wins_only:
+                if (enumerating and enumerators is not None and enumerators[index] is not None
+                        and not walk.wins_only and not walk.prefix_tests):
                     if walk.keyed_by_board:
                         enumerators[index](walk)
                     else:
@@ -274,6 +276,9 @@ class Engine:
                 elif program(walk):
                     return True
             return False
+
+        #: The tests of the obligations that no build can change (derived/invariance.py).
+        settled = {test for _, _, obligation, test in self.obligations if unchanged_by_a_build(obligation.requirement)}
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
@@ -287,11 +292,18 @@ class Engine:
                                        and leaf(w))
             else:
                 walk.leaf = lambda w: all(test(w, -1, -1, -1, 0, 0, None) for test in required) and leaf(w)
-            walk.keyed_by_board = False  # an outcome is kept only if its turn meets the obligations
+            if (not late and self.fast and walk.probe is None and walk.script is None
+                    and (walk.found is not None or walk.wins_only) and all(test in settled for test in required)):
+                # the derived code judges obligations that no build changes once before a last
+                # build, and keys its builds (derived/invariance.py)
+                walk.prefix_tests = tuple(required)
+            else:
+                walk.keyed_by_board = False  # an outcome is kept only if its turn meets the obligations
             try:
                 return run(walk)
             finally:
                 walk.leaf = leaf
+                walk.prefix_tests = ()
         return root
 
     def _obligations_in_force(self, walk: Walk, run: Callable[[Walk], bool]) -> tuple[list, list]:

@@ -19,7 +19,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending", "domelike", "wins_only")
+                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -54,6 +54,9 @@ class Walk:
         #: A search for a winning turn only (Engine.can_win): the derived code may skip the
         #: outcomes that cannot win (a last build keyed by hash arithmetic), and no leaf stops it.
         self.wins_only = False
+        #: Obligations that a build cannot change (derived/invariance.py), in force this turn:
+        #: the derived code judges them once before a last build keyed by hash arithmetic.
+        self.prefix_tests: tuple = ()
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

@@ -1,0 +1,89 @@
+"""Which conditions a build cannot change: read from the parts, one answer per part kind.
+
+An obligation (another seat's "must") is judged on each whole turn. When the turn's last step is
+a build whose outcomes the derived code keys by hash arithmetic, judging each outcome would mean
+making each build. A build changes one space's level or dome and adds a build to the turn's log;
+it never moves a worker. A condition that reads none of what a build changes has the same value
+before the last build as after it, so the derived code may judge it once, before the build
+(derived/steps.py), and key the builds as usual. The answer is conservative: a part kind this
+module does not list, or one that reads levels, domes or builds, is taken as changed by a build.
+"""
+
+from __future__ import annotations
+
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    Flanked,
+    Happened,
+    LastMoves,
+    LevelChange,
+    Near,
+    Not,
+    OccupiedBy,
+    PieceIs,
+    PlayerCount,
+    SameSpace,
+    Scope,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    TargetLevel,
+    Verb,
+)
+from ...dsl.vocabulary.parts import Condition
+
+
+def unchanged_by_a_build(condition: Condition) -> bool:
+    """Whether a build can never change the condition's value (judged on a whole turn)."""
+    if isinstance(condition, Not):
+        return unchanged_by_a_build(condition.part)
+    if isinstance(condition, (AnyOf, AllOf)):
+        return all(unchanged_by_a_build(part) for part in condition.parts)
+    if isinstance(condition, (PlayerCount, Flanked)):
+        return True  # the seats; where workers stand
+    if isinstance(condition, Happened):
+        if condition.scope is Scope.LAST_TURN:
+            return True  # a past turn's log
+        # this turn's log: a build adds a build to it; the moves in it keep their recorded levels
+        pattern = condition.pattern
+        return pattern.verb is Verb.MOVE and all(_filter_ignores_the_board(f) for f in pattern.filters)
+    if isinstance(condition, LastMoves):
+        # each moved worker's start is judged with the board's levels now, its last move with the
+        # levels the move recorded
+        return (all(_filter_ignores_the_board(f) and _filter_ignores_levels(f) for f in condition.started)
+                and all(_filter_ignores_the_board(f) for f in condition.ended))
+    return False
+
+
+def _filter_ignores_the_board(part: Condition) -> bool:
+    """Whether a filter reads nothing of the board's buildings now, nor the turn's builds (the
+    view's own heights aside: `_filter_ignores_levels`)."""
+    if isinstance(part, Not):
+        return _filter_ignores_the_board(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_filter_ignores_the_board(p) for p in part.parts)
+    if isinstance(part, OccupiedBy):
+        return True
+    if isinstance(part, Near):
+        return not (part.lower or part.level is not None or part.same_level)
+    if isinstance(part, SpaceIs):
+        return part.prop is SpaceProperty.PERIMETER and part.space is not SpaceRef.LAST_BUILT
+    if isinstance(part, SameSpace):
+        return part.space is not SpaceRef.LAST_BUILT
+    return _reads_only_the_view(part)
+
+
+def _filter_ignores_levels(part: Condition) -> bool:
+    """Whether a filter ignores the view's heights (where they are the board's now)."""
+    if isinstance(part, Not):
+        return _filter_ignores_levels(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_filter_ignores_levels(p) for p in part.parts)
+    return isinstance(part, (OccupiedBy, Near, SpaceIs, SameSpace))
+
+
+def _reads_only_the_view(part: Condition) -> bool:
+    """The view's own kinds (a level change, a target level, the piece): what they read is passed
+    to them, so the caller's view decides (`_filter_ignores_levels`)."""
+    return isinstance(part, (LevelChange, TargetLevel, PieceIs))
