@@ -7,11 +7,15 @@ run the script on tiny budgets and check that it prints every figure, that its M
 are well formed, and that the interpreter and the reference agree on perft; and they check that
 the counting player draws uniformly among the reference's own outcomes, plays legal games, and
 plays the very games of the interpreter's Mortal v Mortal random players from the same seeds.
+The matchup benchmark (benchmarks/matchups.py) is run the same way, on two or three cards: every
+matchup reported, with a positive ratio, Mortal v Mortal's exactly 1, games over budget and games
+that fail reported while the run goes on.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import re
 import subprocess
@@ -430,3 +434,163 @@ def test_the_before_and_after_script_plays_the_same_games_on_a_commit_and_the_tr
     assert ab.main(["--base", "HEAD", "--slices", "2", "--games", "3", "Mortal", "Pan"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| Mortal", "| Pan"))]
     assert len(rows) == 2 and all(row.rstrip().endswith("| yes |") for row in rows), rows
+
+
+# ---------------------------------------------------------------- the matchup benchmark
+
+_MATCHUPS = _PATH.parent / "matchups.py"
+_mspec = importlib.util.spec_from_file_location("benchmarks_matchups", _MATCHUPS)
+matchups = importlib.util.module_from_spec(_mspec)
+sys.modules.setdefault("benchmarks_matchups", matchups)  # dataclasses look their module up
+_mspec.loader.exec_module(matchups)
+
+#: A tiny budget: every side plays at least one whole game a slice, whatever the machine.
+TINY_MATCHUPS = ["--seconds", "0.02", "--slice", "0.01", "--rounds", "2", "--block", "4"]
+DISTRIBUTION_KEYS = {"matchups", "min", "p5", "p25", "p50", "p75", "max", "under_0.1", "under_0.01", "over_budget",
+                     "with_capped_games", "failed", "median_rounds_spread"}
+MATCHUP_KEYS = {"a", "b", "kind", "from_s0", "yardstick", "ratio", "ratio_is_upper_bound", "games_per_s",
+                "turns_per_game", "rounds", "capped_games", "over_budget", "failure"}
+
+
+def run_matchups(argv: list[str]) -> tuple[list[str], object]:
+    lines: list[str] = []
+    report = matchups.run(matchups.parse_args(argv), out=lines.append)
+    return "\n".join(lines).splitlines(), report
+
+
+def test_matchups_on_a_tiny_budget(tmp_path):
+    """Every ordered matchup of Mortal, Pan and Athena, random and greedy games: each one is
+    present with a positive ratio, Mortal v Mortal (the yardstick) at exactly 1, in the JSON and
+    in the Markdown tables; nothing is over budget and nothing failed."""
+    out = tmp_path / "matchups.json"
+    lines, report = run_matchups([*TINY_MATCHUPS, "--cards", "Pan", "Athena", "--out", str(out)])
+    assert not report.failures
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert set(figures) == {"meta", "kinds", "not_playable"} and figures["not_playable"] == []
+    assert {"date", "lines", "options", "pack", "wall_seconds", "cpu_seconds"} <= set(figures["meta"])
+    assert figures["meta"]["pack"] == "bga" and figures["meta"]["options"]["cards"] == ["Pan", "Athena"]
+    cards = ["Mortal", "Pan", "Athena"]
+    assert set(figures["kinds"]) == {"random", "greedy"}
+    for kind, measured in figures["kinds"].items():
+        pairs = [(m["a"], m["b"]) for m in measured["matchups"]]
+        assert sorted(pairs) == sorted((a, b) for a in cards for b in cards), kind
+        for m in measured["matchups"]:
+            assert set(m) == MATCHUP_KEYS and m["kind"] == kind
+            assert m["failure"] is None and m["over_budget"] is None and not m["ratio_is_upper_bound"]
+            assert m["ratio"] > 0 and m["games_per_s"] > 0 and m["turns_per_game"] > 0, m
+            assert len(m["rounds"]) == 2 and all(r["ratio"] > 0 for r in m["rounds"])
+            assert m["yardstick"] == ((m["a"], m["b"]) == ("Mortal", "Mortal"))
+            if m["yardstick"]:
+                assert m["ratio"] == 1.0 and all(r["ratio"] == 1.0 for r in m["rounds"])
+                assert m["games_per_s"] == measured["mortal_v_mortal"]["games_per_s"]
+            else:
+                assert all(r["games"] >= 1 for r in m["rounds"])
+        distribution = measured["distribution"]
+        assert set(distribution) == DISTRIBUTION_KEYS and distribution["matchups"] == 9
+        assert distribution["min"] <= distribution["p5"] <= distribution["p25"] <= distribution["p50"] \
+            <= distribution["p75"] <= distribution["max"]
+        assert distribution["over_budget"] == distribution["failed"] == 0
+        yardstick = measured["mortal_v_mortal"]
+        assert yardstick["games_per_s"] > 0 and yardstick["blocks"] == 2 * 2  # (8 matchups in blocks of 4, twice)
+
+    # The printed report: each kind's distribution, its slowest matchups, and the Markdown tables.
+    text = "\n".join(lines)
+    for kind in ("Random", "Greedy"):
+        assert f"## {kind} games: 9 matchups measured" in lines
+        assert re.search(rf"{kind} games, pack bga: ratio of each ordered matchup's games/s to Mortal v Mortal's", text)
+    assert sum(line.startswith("target: every matchup at least 0.1: ") for line in lines) == 2
+    head = "| games | matchups | min | 5th pct | 25th pct | median | under 0.1 | under 0.01 | over budget |"
+    assert lines.count(head) == 2
+    rows = [lines[index + 2] for index, line in enumerate(lines) if line == head]
+    for kind, row in zip(("random", "greedy"), rows, strict=True):
+        assert re.match(rf"\| {kind} \| 9 \| [\d.e-]+ \| [\d.e-]+ \| [\d.e-]+ \| [\d.e-]+ \| \d \| \d \| 0 \|$", row)
+    slowest = [line for line in lines if re.match(r"\| \d+ \| \w+ v \w+ \|", line)]
+    assert len(slowest) == 2 * 9 and all(line.count(" | ") == 6 for line in slowest)
+    assert any(re.match(r"\| \d \| Mortal v Mortal \| 1 \| 1 \| ", line) for line in slowest)
+    card_rows = [line for line in lines if re.match(r"\| (Mortal|Pan|Athena) \| [\d.]+ \|", line)]
+    assert len(card_rows) == 2 * 3
+    assert f"every figure written to {out}" in lines
+
+
+def test_matchups_that_cannot_be_played_are_listed_apart():
+    """A pair where one card bans the other is not measured (it is listed, with the reason); a
+    card whose setup refuses S0 is measured from a seeded legal start."""
+    lines, report = run_matchups([*TINY_MATCHUPS, "--rounds", "1", "--no-greedy", "--cards", "Aphrodite", "Bia"])
+    assert [(a, b) for a, b, _ in report.not_playable] == [("Aphrodite", "Bia"), ("Bia", "Aphrodite")]
+    assert "Aphrodite v Bia: cannot be played (Aphrodite bans Bia: they cannot play in one game)" in lines
+    measured = {(m.a, m.b): m for m in report.matchups["random"]}
+    assert len(measured) == 9 - 2 and all(m.ratios and m.ratio > 0 for m in measured.values())
+    seeded = [pair for pair, m in measured.items() if not m.from_s0]
+    assert seeded == [("Mortal", "Bia"), ("Bia", "Mortal"), ("Bia", "Bia")]
+    assert "greedy" not in report.matchups
+    with pytest.raises(SystemExit):  # nothing to measure
+        matchups.parse_args(["--no-random", "--no-greedy"])
+
+
+def test_a_game_over_budget_is_reported_and_the_run_goes_on():
+    """With a limit no game can keep, every matchup but the yardstick is over budget after its
+    first game: a random game is played to its end (its figure stands), a greedy one is stopped at
+    its next turn (its figure is an upper bound); each is measured no further, and the run ends."""
+    lines, report = run_matchups([*TINY_MATCHUPS, "--cards", "Pan", "--against", "Mortal", "Pan",
+                                  "--game-limit", "0.000001"])
+    assert not report.failures
+    for kind, finished in (("random", True), ("greedy", False)):
+        for m in report.matchups[kind]:
+            if m.yardstick:
+                assert m.over_budget is None and m.ratios == [1.0, 1.0]
+                continue
+            assert m.over_budget is not None and m.over_budget.finished is finished, (kind, m.label)
+            assert len(m.ratios) == 1 and m.ratio > 0 and m.bound is not finished  # (round 1 only)
+            assert any(line.startswith(f"round 1 {kind} {m.label}: OVER BUDGET (one game ") for line in lines)
+        assert matchups.distribution(report.matchups[kind])["over_budget"] == 3
+    assert any(line.startswith("| greedy | 4 |") for line in lines)
+    assert any(re.match(r"\| \d \| Pan v Pan \| <[\d.e-]+ \| ", line) for line in lines)  # (an upper bound)
+
+
+def test_a_matchup_whose_games_fail_is_reported_and_the_others_go_on(monkeypatch, capsys):
+    real = matchups.random_games
+
+    def games(pack, gods, seed, max_turns, fast=True):  # noqa: ANN001, ANN202
+        if gods[0] == "Pan":
+            def broken():  # noqa: ANN202
+                raise RuntimeError("an engine fault")
+                yield
+            return broken()
+        return real(pack, gods, seed, max_turns, fast)
+    monkeypatch.setattr(matchups, "random_games", games)
+    argv = [*TINY_MATCHUPS, "--no-greedy", "--cards", "Pan", "Athena", "--against", "Mortal"]
+    lines, report = run_matchups(argv)
+    assert [(m.label, m.failure) for m in report.failures] == [("Pan v Mortal", "RuntimeError: an engine fault")]
+    measured = {m.label: m for m in report.matchups["random"]}
+    assert measured["Athena v Mortal"].ratios and measured["Mortal v Mortal"].ratio == 1.0
+    assert "FAILED: Pan v Mortal: RuntimeError: an engine fault" in lines
+    assert sum("Pan v Mortal: FAILED" in line for line in lines) == 1  # (measured no further)
+    assert matchups.main(argv) == 1  # the command exits 1
+    assert "FAILED: Pan v Mortal" in capsys.readouterr().out
+
+
+def test_matchups_on_the_generic_chain_and_a_pack_folder():
+    """--generic plays the matchups with the fast paths off (Mortal v Mortal too, then a matchup
+    like any other); --pack-path measures a pack folder's own cards, Mortal among them."""
+    lines, report = run_matchups([*TINY_MATCHUPS, "--rounds", "1", "--no-greedy", "--generic", "--cards", "Pan",
+                                  "--against", "Mortal"])
+    measured = {m.label: m for m in report.matchups["random"]}
+    assert set(measured) == {"Mortal v Mortal", "Pan v Mortal"}
+    assert not measured["Mortal v Mortal"].yardstick and measured["Mortal v Mortal"].ratio > 0
+    assert any("matchups on the generic chain" in line for line in lines)
+    folder = Path(__file__).resolve().parent / "invented" / "inventions"
+    pack = matchups.resolve_pack(str(folder))
+    own = matchups.ordered_cards(pack, folder)
+    assert own[0] == "Mortal" and len(own) == 1 + len(list(folder.glob("*.yaml"))) - 1  # (not pack.yaml)
+    assert set(own) < set(matchups.ordered_cards(pack))  # (the bga cards it extends are left out)
+
+
+def test_percentiles_and_samples():
+    assert matchups.percentile([4.0, 1.0, 3.0, 2.0], 0.0) == 1.0
+    assert matchups.percentile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.5
+    assert matchups.percentile([4.0, 1.0, 3.0, 2.0], 1.0) == 4.0
+    assert matchups.percentile([5.0], 0.05) == 5.0
+    pairs = [(a, b, True) for a in ("Mortal", "Pan", "Athena") for b in ("Mortal", "Pan", "Athena")]
+    chosen = matchups.sample(pairs, 3, seed=1)
+    assert len(chosen) == 3 and chosen[0][:2] == ("Mortal", "Mortal") and set(chosen) <= set(pairs)
+    assert chosen == matchups.sample(pairs, 3, seed=1) and matchups.sample(pairs, None, 1) == pairs
