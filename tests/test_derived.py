@@ -15,7 +15,7 @@ from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, parse_rules
 from santorini.dsl.vocabulary import LevelChange, Near, OccupiedBy, Power
 from santorini.interpreter.derived import conditions
-from santorini.interpreter.derived.invariance import unchanged_by_a_build
+from santorini.interpreter.derived.invariance import builds_that_may_win, unchanged_by_a_build
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers
 from santorini.interpreter.games.packs import MORTAL, load_pack
@@ -228,3 +228,49 @@ def test_an_obligation_a_build_changes_is_judged_after_it(monkeypatch: pytest.Mo
     monkeypatch.setattr(engine_module, "unchanged_by_a_build", lambda condition: True)
     faults = [fault for seed in range(3) for fault in _custom_disagreements("Demeter", ON_THE_EDGE, 10, seed)]
     assert faults
+
+
+# ---- wins judged on the board after every build --------------------------------------------------
+
+def _towers(fast: bool, card: str = "Chronus") -> tuple[Engine, GameState]:
+    """A Mortal (A) against `card` (B), four complete towers on the board and level-3 spaces
+    beside A's workers: A's dome on one of them is a fifth tower (Chronus's win, B's)."""
+    engine = Engine(BGA.base.power, [[], [BGA.cards[card].power]], fast=fast)
+    state = GameState(seats=[Seat("A", 0, (MORTAL,)), Seat("B", 1, (card,))], team_letters=["A", "B"])
+    for name in ("a1", "e1", "a5", "e5"):
+        state.set_height(parse_square(name), 3)
+        state.set_dome(parse_square(name), True)
+    for name in ("c2", "b4", "d3"):
+        state.set_height(parse_square(name), 3)
+    state.set_height(parse_square("c1"), 2)
+    for team, number, square in ((0, 1, "b2"), (1, 1, "e3"), (0, 2, "c4"), (1, 2, "a3")):
+        state.add_worker(team, number, parse_square(square))
+    return engine, state
+
+
+def test_only_a_dome_on_level_3_may_complete_a_tower() -> None:
+    condition = BGA.cards["Chronus"].power.wins_when[0].condition
+    assert builds_that_may_win([condition]) == "(dome and h == 3)"
+    assert builds_that_may_win([]) == "False"
+    assert builds_that_may_win([ON_THE_EDGE.obligations[0].requirement]) is None  # (not a count: unknown)
+
+
+def test_a_board_win_is_found_among_keyed_builds() -> None:
+    """Against Chronus, A's builds are keyed but its domes on level 3 are made and judged: the
+    outcomes (B winning among them) and can_win match the generic chain."""
+    (fast, state), (generic, _) = _towers(True), _towers(False)
+    expected = list(generic.outcomes(state).items())
+    assert list(fast.outcomes(state).items()) == expected
+    winners = [turn for turn in generic.turns(state) if generic.play(state, turn).winner == 1]
+    assert winners  # (the fifth tower: A's dome on c2, b4 or d3 makes Chronus win)
+    state.to_move = 1
+    assert fast.can_win(state) == generic.can_win(state)
+
+
+def test_a_wrong_answer_about_winning_builds_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Told that no build may make a board win, the derived code keys the fifth tower too and
+    misses B's win."""
+    from santorini.interpreter.derived import steps
+    monkeypatch.setattr(steps, "builds_that_may_win", lambda conditions: "False")
+    (fast, state), (generic, _) = _towers(True), _towers(False)
+    assert list(fast.outcomes(state).items()) != list(generic.outcomes(state).items())

@@ -11,9 +11,12 @@ module does not list, or one that reads levels, domes or builds, is taken as cha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...dsl.vocabulary import (
     AllOf,
     AnyOf,
+    CountIs,
     Flanked,
     Happened,
     LastMoves,
@@ -23,6 +26,7 @@ from ...dsl.vocabulary import (
     OccupiedBy,
     PieceIs,
     PlayerCount,
+    Quantity,
     SameSpace,
     Scope,
     SpaceIs,
@@ -87,3 +91,36 @@ def _reads_only_the_view(part: Condition) -> bool:
     """The view's own kinds (a level change, a target level, the piece): what they read is passed
     to them, so the caller's view decides (`_filter_ignores_levels`)."""
     return isinstance(part, (LevelChange, TargetLevel, PieceIs))
+
+
+def builds_that_may_win(conditions: Sequence[Condition]) -> str | None:
+    """For wins judged on the board after every build ('when there are at least five complete
+    towers'): an expression over a build's level `h` and `dome` that is true for the builds that
+    may change whether one holds ('dome and h == 3': only a dome on level 3 completes a tower), so
+    that the derived code makes only those builds and keys the others; None when a part's answer
+    is not known (every build is then made and judged). Before the turn's last build no such win
+    holds (it would have ended the turn), and a build that changes none of the conditions' parts
+    leaves them so."""
+    found: list[str] = []
+    for condition in conditions:
+        expression = _build_may_change(condition)
+        if expression is None:
+            return None
+        found.append(expression)
+    found = [e for e in dict.fromkeys(found) if e != "False"]
+    return " or ".join(f"({e})" for e in found) if found else "False"
+
+
+def _build_may_change(condition: Condition) -> str | None:
+    if isinstance(condition, Not):
+        return _build_may_change(condition.part)
+    if isinstance(condition, (AnyOf, AllOf)):
+        parts = [_build_may_change(part) for part in condition.parts]
+        if any(part is None for part in parts):
+            return None
+        return " or ".join(f"({p})" for p in dict.fromkeys(parts) if p != "False") or "False"  # type: ignore[arg-type]
+    if isinstance(condition, PlayerCount):
+        return "False"
+    if isinstance(condition, CountIs) and condition.quantity is Quantity.COMPLETE_TOWERS:
+        return "dome and h == 3"  # a tower is complete when a dome tops its third level
+    return None

@@ -42,7 +42,9 @@ from ..engine.steps import (
 )
 from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.state import token_key as state_token_key
 from .conditions import Lowering, View
+from .invariance import builds_that_may_win
 from .source import Source
 
 
@@ -74,8 +76,11 @@ class DerivedCompiler(StepCompiler):
 
     def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
                  board_wins: Callable[[Walk], int | None] | None, reactions: tuple[Reaction, ...] = (),
-                 bans: Sequence[Ban] = ()) -> None:
+                 bans: Sequence[Ban] = (), board_win_conditions: Sequence[Condition] = ()) -> None:
         super().__init__(rules, judge, move_wins, board_wins, reactions)
+        #: The builds that may make a board win hold (derived/invariance.py), when some seat has
+        #: such a win: only those are made; None when not known (every build is made).
+        self.winning_builds = builds_that_may_win(board_win_conditions) if board_wins is not None else "False"
         self.bans = tuple(ban for ban in bans if ban.verb in (Verb.MOVE, Verb.BUILD))
         #: The steps lowered to generated code, as 'verb at file:line:col'.
         self.lowered: list[str] = []
@@ -110,7 +115,7 @@ class DerivedCompiler(StepCompiler):
         cost = tuple((c.counter.value, -c.amount) for c in step.cost)
         each = self._each_build(step, ways, cost)
         self.lowered.append(f"build ({_short(step.where)})")
-        shortcut = self.board_wins is None and not any(way.once for way in ways) and not cost
+        shortcut = self.winning_builds is not None and not any(way.once for way in ways) and not cost
         return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost)
 
     # ---- the generated code
@@ -299,10 +304,14 @@ class DerivedCompiler(StepCompiler):
         compiled = [self._way(way) for way in ways]
         choose = self._workers(step, compiled)
         bans = self._bans(source, Verb.BUILD, 1)
+        winning = self.winning_builds if self.winning_builds is not None else "True"
         source.line(1, "if keyed:")
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
-        source.line(2, "if found is None:  # (a search for a win: a keyed build cannot win)")
-        source.line(3, "return False")
+        if winning == "False":
+            source.line(2, "if found is None:  # (a search for a win: a keyed build cannot win)")
+            source.line(3, "return False")
+        else:  # (builds are made where the generic chain judges a board win: their keys count tokens taken)
+            source.line(2, "tokens = st.tokens")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.hoisting_point(2)
@@ -342,10 +351,20 @@ class DerivedCompiler(StepCompiler):
                 source.line(depth, "else:")
                 depth += 1
                 source.line(depth, "seen.add(action)")
-            source.line(depth, "if keyed:")
-            source.line(depth + 1, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
-            source.line(depth + 1, "if key not in found:")
-            source.line(depth + 2, f"found[key] = (*base, {action})")
+            if winning == "False":
+                source.line(depth, "if keyed:")
+                source.line(depth + 1, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
+                source.line(depth + 1, "if key not in found:")
+                source.line(depth + 2, f"found[key] = (*base, {action})")
+            else:
+                token_key = source.constant(state_token_key, "TOKEN_KEY")
+                source.line(depth, f"if keyed and not ({winning}):")
+                source.line(depth + 1, "if found is not None:")
+                source.line(depth + 2, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
+                source.line(depth + 2, "if s in tokens:")
+                source.line(depth + 3, f"key ^= {token_key}(s, *tokens[s])")
+                source.line(depth + 2, "if key not in found:")
+                source.line(depth + 3, f"found[key] = (*base, {action})")
             source.line(depth, "else:")
             mark = source.constant(way.once, "MARK") if way.once is not None else "None"
             source.line(depth + 1, f"{perform}(walk, {action}, {mark}, then, {source.constant(cost, 'COST')}, "

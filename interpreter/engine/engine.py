@@ -256,7 +256,8 @@ class Engine:
         if self.fast:
             lowered = DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
-                                       for b in self.bindings if b.team != rules.team])
+                                       for b in self.bindings if b.team != rules.team],
+                                      [win.condition for other in self.seat_rules for win in other.wins_when])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
 
