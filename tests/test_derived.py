@@ -274,3 +274,22 @@ def test_a_wrong_answer_about_winning_builds_is_caught(monkeypatch: pytest.Monke
     monkeypatch.setattr(steps, "builds_that_may_win", lambda conditions: "False")
     (fast, state), (generic, _) = _towers(True), _towers(False)
     assert list(fast.outcomes(state).items()) != list(generic.outcomes(state).items())
+
+
+# ---- facts of a turn that a rule reads later -------------------------------------------------------
+
+def test_the_facts_athenas_turns_keep_are_settled_before_a_last_build() -> None:
+    """'moved up on your last turn': a fact of the turn's moves, which no build changes; the derived
+    code adds it to the keys of the turn's last builds instead of making each build."""
+    game = _pair("Athena", MORTAL, True)
+    assert game is not None and game.engine.memory[0] and game.engine.settled_memory[0]
+    faults = [fault for seed in range(4) for fault in _disagreements("Athena", "Demeter", 14, seed)]
+    assert not faults, faults
+
+
+def test_facts_left_out_of_the_keys_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison sees the keys: without the facts, Athena's outcomes have other keys than
+    the generic chain's, which counts them."""
+    monkeypatch.setattr(Engine, "_fact_key", lambda self, walk: 0)
+    faults = [fault for seed in range(4) for fault in _disagreements("Athena", "Demeter", 14, seed)]
+    assert faults

@@ -307,6 +307,8 @@ class DerivedCompiler(StepCompiler):
         winning = self.winning_builds if self.winning_builds is not None else "True"
         source.line(1, "if keyed:")
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
+        source.line(2, "if walk.fact_key is not None:  # (facts of the turn's moves that a rule reads later)")
+        source.line(3, "now ^= walk.fact_key(walk)")
         if winning == "False":
             source.line(2, "if found is None:  # (a search for a win: a keyed build cannot win)")
             source.line(3, "return False")

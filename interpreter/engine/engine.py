@@ -27,7 +27,7 @@ from random import Random
 import dataclasses
 
 from ...dsl.errors import SantoriniError
-from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Step, Verb,
+from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Scope, Step, Verb,
                                WorkerSelector)
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.steps import Ban, DerivedCompiler
@@ -115,6 +115,9 @@ class Engine:
         self.dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
         self.restricting = bool(self.bindings)
         self.memory = [self._memory(rules) for rules in self.seat_rules]
+        #: Whether no build can change the facts each seat's turns keep (derived/invariance.py).
+        self.settled_memory = [all(unchanged_by_a_build(dataclasses.replace(fact, scope=Scope.THIS_TURN))
+                                   for fact in rules.memory) for rules in self.seat_rules]
         #: Each seat's derived step compiler (interpreter/derived): what it lowered and what it
         #: left to the generic chain (None with fast=False).
         self.derivations: list[DerivedCompiler | None] = [None] * len(self.seat_rules)
@@ -188,6 +191,14 @@ class Engine:
         """The fast paths' record of a seat's rules, if they understand every part of them and
         of the other seats' prohibitions that may bind it (fast/shape.py)."""
         return fast_rules(rules, [other for other in self.seat_rules if other.seat != rules.seat])
+
+    def _fact_key(self, walk: Walk) -> int:
+        """The bits of the facts of the turn so far that a rule of the seat reads later."""
+        key = 0
+        for matches, bits in self.memory[walk.seat]:
+            if any(matches(walk, event) for event in walk.events):
+                key ^= bits
+        return key
 
     def _memory(self, rules: SeatRules) -> list[tuple]:
         """The facts of this seat's turns that its rules read later, each with its hash key."""
@@ -267,7 +278,7 @@ class Engine:
                            and walk.script is None)
             for index, program in enumerate(programs):
                 if (enumerating and enumerators is not None and enumerators[index] is not None
-                        and not walk.wins_only and not walk.prefix_tests):
+                        and not walk.wins_only and not walk.prefix_tests and walk.fact_key is None):
                     if walk.keyed_by_board:
                         enumerators[index](walk)
                     else:
@@ -466,7 +477,13 @@ class Engine:
     def _start_turn(self, walk: Walk) -> None:
         """Put in force the prohibitions that other seats' powers lay on this turn, and the
         tokens its player treats as domes."""
-        walk.keyed_by_board = not self.memory[walk.seat]
+        memory = self.memory[walk.seat]
+        walk.keyed_by_board = not memory
+        if (memory and self.settled_memory[walk.seat] and self.fast and walk.probe is None and walk.script is None
+                and (walk.found is not None or walk.wins_only)):
+            # the derived code keys a last build with the facts of the turn's moves, which no
+            # build changes (derived/invariance.py)
+            walk.keyed_by_board, walk.fact_key = True, self._fact_key
         if self.dome_likes and walk.state.tokens:
             walk.domelike = self._domelike(walk)
         if not self.restricting:

@@ -19,7 +19,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests")
+                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -57,6 +57,9 @@ class Walk:
         #: Obligations that a build cannot change (derived/invariance.py), in force this turn:
         #: the derived code judges them once before a last build keyed by hash arithmetic.
         self.prefix_tests: tuple = ()
+        #: The bits of the facts of the turn that a rule reads later, where no build changes them:
+        #: the derived code adds them to the keys of a last build (Engine._start_turn).
+        self.fact_key: Callable[[Walk], int] | None = None
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""
