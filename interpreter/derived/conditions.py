@@ -68,6 +68,9 @@ class Lowering:
 
     source: Source
     judge: Judge
+    #: Whether values may be made once per acting worker (Source.hoist): not for conditions judged
+    #: after a step that may move other workers (a win judged after a move that forces one).
+    hoisting: bool = True
     #: The part kinds lowered to a call of the generic closure (by name, in order of first use).
     calls: list[str] = field(default_factory=list)
 
@@ -147,7 +150,7 @@ def _occupied_by(lowering: Lowering, part: OccupiedBy, view: View) -> str:
 def _near(lowering: Lowering, part: Near, view: View) -> str:
     """'neighboring your workers': the squares around the owner's workers other than the acting
     one, as bits made once per acting worker; a tie to their levels is called."""
-    if part.lower or part.level is not None or part.same_level:
+    if part.lower or part.level is not None or part.same_level or not lowering.hoisting:
         return lowering.call(part, view)
     owner = {Owner.YOURS: 0, Owner.OPPONENTS: 1, Owner.ANYONES: 2}[part.owner]
     around = lowering.source.hoist(f"{lowering.source.constant(near_bits, 'NEAR')}(st, {view.worker}, "

@@ -118,7 +118,7 @@ def _build_may_change(condition: Condition) -> str | None:
         parts = [_build_may_change(part) for part in condition.parts]
         if any(part is None for part in parts):
             return None
-        return " or ".join(f"({p})" for p in dict.fromkeys(parts) if p != "False") or "False"  # type: ignore[arg-type]
+        return " or ".join(f"({p})" for p in dict.fromkeys(parts) if p != "False") or "False"
     if isinstance(condition, PlayerCount):
         return "False"
     if isinstance(condition, CountIs) and condition.quantity is Quantity.COMPLETE_TOWERS:

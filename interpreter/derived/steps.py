@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...dsl.vocabulary import Modality, Piece, Region, Step, Verb
+from ...dsl.vocabulary import Modality, Owner, Piece, Region, Step, Verb, WinVeto
 from ...dsl.vocabulary.parts import Condition, Where
 from ..engine.conditions import Judge, space_locator
 from ..engine.effects import apply_build, apply_mark, apply_move, undo_build, undo_mark, undo_move
@@ -46,6 +46,16 @@ from ..model.state import token_key as state_token_key
 from .conditions import Lowering, View
 from .invariance import builds_that_may_win
 from .source import Source
+
+
+@dataclass(frozen=True)
+class Veto:
+    """A win veto of another seat's card that binds this seat ('opponent workers cannot win by
+    ...'): its holder's seat (a veto holds while the holder is in the game) and judge."""
+
+    seat: int
+    judge: Judge
+    veto: WinVeto
 
 
 @dataclass(frozen=True)
@@ -76,8 +86,10 @@ class DerivedCompiler(StepCompiler):
 
     def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
                  board_wins: Callable[[Walk], int | None] | None, reactions: tuple[Reaction, ...] = (),
-                 bans: Sequence[Ban] = (), board_win_conditions: Sequence[Condition] = ()) -> None:
+                 bans: Sequence[Ban] = (), board_win_conditions: Sequence[Condition] = (),
+                 vetoes: Sequence[Veto] = ()) -> None:
         super().__init__(rules, judge, move_wins, board_wins, reactions)
+        self.vetoes = tuple(vetoes)
         #: The builds that may make a board win hold (derived/invariance.py), when some seat has
         #: such a win: only those are made; None when not known (every build is made).
         self.winning_builds = builds_that_may_win(board_win_conditions) if board_wins is not None else "False"
@@ -204,6 +216,37 @@ class DerivedCompiler(StepCompiler):
             self.called.extend(lowering.calls)
         return " or ".join(tests) if tests else "False"
 
+    def _move_win(self, source: Source, view: View) -> str:
+        """An expression for the team the move in `view` makes win, or None: one of the seat's
+        wins matches it and no veto of a seat in the game forbids it (the generic chain's
+        Engine._move_wins, lowered)."""
+        wins = []
+        for win in self.rules.wins:
+            pattern = win.pattern
+            if pattern.verb is not Verb.MOVE or pattern.owner is Owner.OPPONENTS:
+                continue  # (the mover is the seat's own worker)
+            lowering = Lowering(source, self.judge, hoisting=False)  # (judged after the move: no hoisting)
+            test = lowering.all(pattern.filters, view)
+            if win.when is not None:
+                when = source.constant(self.judge.compile(win.when), "WHEN")
+                test = f"({test}) and {when}(walk, -1, -1, -1, 0, 0, None)"
+            self.called.extend(lowering.calls)
+            wins.append(f"({test})")
+        if not wins:
+            return "None"
+        vetoes = []
+        for veto in self.vetoes:
+            pattern = veto.veto.pattern
+            if pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
+                continue  # (the mover is an opponent of the veto's holder)
+            lowering = Lowering(source, veto.judge, hoisting=False)
+            holder = source.constant(veto.seat, "SEAT")
+            vetoes.append(f"({holder} not in st.out and ({lowering.all(pattern.filters, view)}))")
+            self.called.extend(lowering.calls)
+        team = source.constant(self.judge.team, "TEAM")
+        vetoed = f" and not ({' or '.join(vetoes)})" if vetoes else ""
+        return f"{team} if ({' or '.join(wins)}){vetoed} else None"
+
     def _each_move(self, step: Step, ways: list[WayParts]) -> Callable[[Walk, StepFn, bool], bool]:
         source = Source()
         lowering = self._begin(source, "each")
@@ -269,7 +312,7 @@ class DerivedCompiler(StepCompiler):
         source.line(body, "walk.last_actor = w")
         can_win = ("True" if all(wins) else "False" if not any(wins)
                    else f"{source.constant(tuple(wins), 'CAN_WIN')}[sel]")
-        source.line(body, f"winner = {source.constant(self.move_wins, 'WINS')}(walk, event) if {can_win} else None")
+        source.line(body, f"winner = ({self._move_win(source, view)}) if {can_win} else None")
         source.line(body, "if winner is not None:")
         source.line(body + 1, "st.winner = winner")
         source.line(body + 1, "walk.leaf(walk)")

@@ -30,7 +30,7 @@ from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Scope, Step, Verb,
                                WorkerSelector)
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.steps import Ban, DerivedCompiler
+from ..derived.steps import Ban, DerivedCompiler, Veto
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
 from ..fast.enumeration import enumeration_chain
@@ -268,7 +268,9 @@ class Engine:
             lowered = DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
                                        for b in self.bindings if b.team != rules.team],
-                                      [win.condition for other in self.seat_rules for win in other.wins_when])
+                                      [win.condition for other in self.seat_rules for win in other.wins_when],
+                                      [Veto(other.seat, Judge(other.seat, other.team), veto) for other in self.seat_rules
+                                       if other.team != rules.team for veto in other.vetoes])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
 

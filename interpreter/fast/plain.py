@@ -251,7 +251,7 @@ def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int
 
 
 def plain_picker(program: Program, rules: FastRules
-                 ) -> Callable[[GameState, int, bool, bool, Random], tuple | None] | None:
+                 ) -> Callable[[GameState, int, bool, bool, Random, int], tuple | None] | None:
     """A uniformly random turn of the plain lister's list, without making the list: each move's
     builds are counted by a popcount, and only the chosen turn is looked up. It draws from the
     generator exactly as `turns[rng.randrange(len(turns))]` would, so it picks the same turn.
