@@ -194,11 +194,14 @@ def test_what_a_build_cannot_change() -> None:
     assert not unchanged_by_a_build(ON_THE_EDGE.obligations[0].requirement)
 
 
-def _custom_disagreements(mover: str, binder: Power, turns: int, seed: int) -> Iterator[str]:
-    """`_disagreements` for a shipped card against a power written here."""
-    engines = [Engine(BGA.base.power, [[BGA.cards[mover].power] if mover != MORTAL else [], [binder]], fast=fast)
-               for fast in (True, False)]
-    state = GameState(seats=[Seat("A", 0, (mover,)), Seat("B", 1, (binder.name,))], team_letters=["A", "B"])
+def _custom_disagreements(mover: str | Power, binder: Power | None, turns: int, seed: int) -> Iterator[str]:
+    """`_disagreements` for a shipped card (or a power written here) against a power written here
+    (or a Mortal)."""
+    first = [mover] if isinstance(mover, Power) else [BGA.cards[mover].power] if mover != MORTAL else []
+    second = [binder] if binder is not None else []
+    engines = [Engine(BGA.base.power, [first, second], fast=fast) for fast in (True, False)]
+    names = [first[0].name if first else MORTAL, binder.name if binder is not None else MORTAL]
+    state = GameState(seats=[Seat("A", 0, (names[0],)), Seat("B", 1, (names[1],))], team_letters=["A", "B"])
     for team, number, square in ((0, 1, "b3"), (1, 1, "c4"), (0, 2, "d3"), (1, 2, "c2")):
         state.add_worker(team, number, parse_square(square))
     rng = random.Random(seed)
@@ -207,7 +210,7 @@ def _custom_disagreements(mover: str, binder: Power, turns: int, seed: int) -> I
             return
         expected = list(engines[1].outcomes(state).items())
         if list(engines[0].outcomes(state).items()) != expected:
-            yield f"{mover} v {binder.name}, turn {number + 1}"
+            yield f"{names[0]} v {names[1]}, turn {number + 1}"
             return
         if not expected:
             return
@@ -292,4 +295,36 @@ def test_facts_left_out_of_the_keys_are_caught(monkeypatch: pytest.MonkeyPatch) 
     the generic chain's, which counts them."""
     monkeypatch.setattr(Engine, "_fact_key", lambda self, walk: 0)
     faults = [fault for seed in range(4) for fault in _disagreements("Athena", "Demeter", 14, seed)]
+    assert faults
+
+
+# ---- a step entered once per state and context -----------------------------------------------------
+
+#: Two builds in either order reach one position, but the third build reads which came last.
+THRICE = _power("Your Turn:\n  one of your workers moves.\n  that worker builds.\n  that worker builds.\n"
+                "  that worker builds on the same space.\n", "Thrice")
+
+
+@pytest.mark.parametrize("rules", [
+    "Your Turn:\n  one of your workers moves.\n  that worker builds.\n  that worker builds.\n"
+    "  that worker builds on the same space.\n",
+    "Your Turn:\n  one of your workers moves.\n  that worker moves, not back to its starting space.\n"
+    "  that worker moves, not back to its starting space.\n  that worker builds.\n",
+    "End of Your Turn:\n  your unmoved worker may build up to 3 times.\n",
+], ids=["builds-then-same-space", "three-moves", "unmoved-builds"])
+def test_steps_entered_once_per_state_find_the_generic_outcomes(rules: str) -> None:
+    """A step reached again in the same position and context (what it and the steps after it read
+    of the turn: the last build, where moved workers started) is entered once; the outcomes stay
+    the generic chain's."""
+    power = _power(rules, "Invented")
+    faults = [fault for seed in range(6) for fault in _custom_disagreements(power, None, 8, seed)]
+    assert not faults, faults
+
+
+def test_a_context_that_forgets_what_a_step_reads_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Taken without the last build's space, the third build's context merges (a, b) and (b, a):
+    the outcomes of building on a twice and on b once are lost."""
+    from santorini.interpreter.derived import steps
+    monkeypatch.setattr(steps, "_context", lambda reads: (lambda walk: ()))
+    faults = [fault for seed in range(6) for fault in _custom_disagreements(THRICE, None, 8, seed)]
     assert faults

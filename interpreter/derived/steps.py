@@ -23,7 +23,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...dsl.vocabulary import Modality, Owner, Piece, Region, Step, Verb, WinVeto
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    Force,
+    Happened,
+    LastMoves,
+    Modality,
+    Not,
+    Owner,
+    Piece,
+    Region,
+    Role,
+    SameSpace,
+    Scope,
+    SpaceIs,
+    SpaceRef,
+    StandsHighest,
+    Step,
+    Verb,
+    WinVeto,
+    WorkersAre,
+)
 from ...dsl.vocabulary.parts import Condition, Where
 from ..engine.conditions import Judge, space_locator
 from ..engine.effects import apply_build, apply_mark, apply_move, undo_build, undo_mark, undo_move
@@ -120,7 +141,11 @@ class DerivedCompiler(StepCompiler):
         ways = self.way_parts(step)
         each = self._each_move(step, ways)
         self.lowered.append(f"move ({_short(step.where)})")
-        return _wrap(each, after, rest, optional, repeated, keyed=False)
+        reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.MOVE],
+                               [*(w.pattern.filters for w in self.rules.wins), *((w.when,) for w in self.rules.wins
+                                                                                 if w.when is not None),
+                                *(v.veto.pattern.filters for v in self.vetoes)])
+        return _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads)
 
     def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
@@ -128,7 +153,8 @@ class DerivedCompiler(StepCompiler):
         each = self._each_build(step, ways, cost)
         self.lowered.append(f"build ({_short(step.where)})")
         shortcut = self.winning_builds is not None and not any(way.once for way in ways) and not cost
-        return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost)
+        reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.BUILD], [])
+        return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads)
 
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
@@ -432,11 +458,17 @@ def _one_region(ways: list[WayParts]) -> bool:
 
 
 def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest: StepFn, optional: bool,
-          repeated: bool, keyed: bool, cost: Cost = ()) -> StepFn:
+          repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None) -> StepFn:
     """The step as the chain calls it: declined first when it is optional, repeated 'any number
     of times' (each state visited once, as in the generic chain), taken only while the card
     affords its cost, and keyed by hash arithmetic when it is the turn's last and its outcomes are
-    the board alone (`keyed`: nothing else in the step changes what a rule reads)."""
+    the board alone (`keyed`: nothing else in the step changes what a rule reads).
+
+    `reads`: what the step reads of the turn's log. With what the rest of the turn reads (each
+    step function the derived compiler makes says it, `_subtree_reads`), it makes the step entered
+    once per state and context: two ways to the same position (two moves in either order, two
+    builds on the same spaces) have the same outcomes below, so only the first way's are kept,
+    and those the generic chain keeps too (the first turn found for each outcome)."""
     if repeated:
         def again(walk: Walk) -> bool:
             if not _first_visit(walk, again, len(walk.path)):
@@ -448,8 +480,15 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
         return again
     assert after is not None
     last = keyed and after is finish
+    below = _subtree_reads(reads, after, rest)
+    context = _context(below) if below is not None and EVENTS not in below else None
 
     def take(walk: Walk) -> bool:
+        if context is not None and walk.memo and len(walk.path) >= 2:
+            seen = (take, walk.state.hash, walk.last_actor, context(walk))
+            if seen in walk.visited:
+                return False  # (entered before in this state and context: its outcomes are found)
+            walk.visited.add(seen)
         if optional:
             rest(walk)
         if not cost or _affords(walk, cost):
@@ -459,7 +498,89 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
                 return False  # (an obligation no build changes is not met: no outcome here)
             each(walk, after, keyed)
         return False
+    take.reads = below  # type: ignore[attr-defined]
     return take
+
+
+# ---- what the rest of a turn reads of its log -------------------------------------------------------
+
+#: What a step reads of the turn's log: 'built' (the latest build's space), 'moved' (the latest
+#: mover), 'start' (where each moved worker started, which also says which have moved), or
+#: EVENTS (more than these: no step is then entered once per context).
+Reads = frozenset[str]
+EVENTS = "events"
+
+
+def _reads_of_condition(part: Condition) -> set[str]:
+    if isinstance(part, Not):
+        return _reads_of_condition(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return {read for p in part.parts for read in _reads_of_condition(p)}
+    if isinstance(part, (SpaceIs, SameSpace)):
+        return {"start"} if part.space is SpaceRef.START else {"built"} if part.space is SpaceRef.LAST_BUILT else set()
+    if isinstance(part, StandsHighest):
+        return {"start"}
+    if isinstance(part, Happened):
+        return {EVENTS} if part.scope is Scope.THIS_TURN else set()
+    if isinstance(part, LastMoves):
+        return {EVENTS}
+    if isinstance(part, WorkersAre):
+        return _reads_of_actor(part.selector.role) | {r for f in part.filters for r in _reads_of_condition(f)}
+    return set()  # (the board and the step's own view)
+
+
+def _reads_of_actor(role: Role) -> set[str]:
+    return {Role.MOVED: {"moved"}, Role.UNMOVED: {"start"}}.get(role, set() if role in (
+        Role.CHOSEN, Role.EACH, Role.THAT, Role.SUBJECT) else {EVENTS})
+
+
+def _reads_of_step(step: Step, ways: list[WayParts], bans: list[Ban], more: list[tuple[Condition, ...]]) -> Reads:
+    reads = _reads_of_actor(step.actor.role)
+    for way in ways:
+        if way.actor is not None:
+            reads |= _reads_of_actor(way.actor.role)
+        if way.ref in (SpaceRef.START, SpaceRef.LAST_BUILT):
+            reads.add("start" if way.ref is SpaceRef.START else "built")
+        for part in (*way.filters, *(f for force in way.forces if isinstance(force, Force)
+                                     for f in force.destination.filters)):
+            reads |= _reads_of_condition(part)
+        for force in way.forces:
+            if isinstance(force, Force) and force.destination.ref in (SpaceRef.START, SpaceRef.LAST_BUILT):
+                reads.add(EVENTS)
+    for filters in [*(ban.filters for ban in bans), *more]:
+        for part in filters:
+            reads |= _reads_of_condition(part)
+    return frozenset(reads)
+
+
+def _subtree_reads(own: Reads | None, after: StepFn, rest: StepFn) -> Reads | None:
+    """What a step and every step after it read of the log, or None when one of them is a closure
+    that does not say (a generic step, the glue of follow-ups)."""
+    parts = [own, *(frozenset() if fn is finish else getattr(fn, "reads", None) for fn in (after, rest))]
+    if any(part is None for part in parts):
+        return None
+    return frozenset().union(*parts)  # type: ignore[arg-type]
+
+
+def _context(reads: Reads) -> Callable[[Walk], tuple[object, ...]]:
+    """What identifies a step's context beyond the state and the last actor: what it reads."""
+    built, moved, start = "built" in reads, "moved" in reads, "start" in reads
+
+    def context(walk: Walk) -> tuple[object, ...]:
+        events = walk.events
+        found: list[object] = []
+        if built:
+            found.append(next((e[2] for e in reversed(events) if e[0] == "build"), -1))
+        if moved:
+            found.append(next((e[1] for e in reversed(events) if e[0] == "move"), -1))
+        if start:
+            firsts: dict[int, int] = {}
+            for e in events:
+                if e[0] == "move" and e[1] not in firsts:
+                    firsts[e[1]] = e[2]
+            found.append(tuple(sorted(firsts.items())))
+        return tuple(found)
+    return context
 
 
 def _perform_build(walk: Walk, action: tuple[str, int, int], mark: str | None, then: StepFn, cost: Cost,

@@ -298,6 +298,9 @@ class Engine:
             self._start_turn(walk)
             required, late = self._obligations_in_force(walk, run)
             if not required and not late:
+                # (an outcome is the board and the facts it keeps: the derived code may skip a step
+                # entered again in the same state and context)
+                walk.memo = walk.keyed_by_board and walk.fact_key is None
                 return run(walk)
             leaf = walk.leaf
             if late:

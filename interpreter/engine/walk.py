@@ -19,7 +19,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key")
+                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -60,6 +60,9 @@ class Walk:
         #: The bits of the facts of the turn that a rule reads later, where no build changes them:
         #: the derived code adds them to the keys of a last build (Engine._start_turn).
         self.fact_key: Callable[[Walk], int] | None = None
+        #: Whether the derived code may enter a step once per state and context (derived/steps.py,
+        #: _wrap): in an enumeration whose leaf reads no more of the turn than its outcome.
+        self.memo = False
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""
