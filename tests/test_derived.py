@@ -328,3 +328,17 @@ def test_a_context_that_forgets_what_a_step_reads_is_caught(monkeypatch: pytest.
     monkeypatch.setattr(steps, "_context", lambda reads: (lambda walk: ()))
     faults = [fault for seed in range(6) for fault in _custom_disagreements(THRICE, None, 8, seed)]
     assert faults
+
+
+def test_a_board_win_that_already_holds_is_judged_on_every_build() -> None:
+    """A position set up with five complete towers: whatever A builds, the count holds after it,
+    and the generic chain makes Chronus win on every build; so does the derived code."""
+    engines = []
+    for fast in (True, False):
+        engine, state = _towers(fast)
+        state.set_dome(parse_square("c2"), True)  # the fifth tower, before A's turn
+        engines.append((engine, state))
+    (fast_engine, state), (generic, _) = engines
+    expected = list(generic.outcomes(state).items())
+    assert expected and all(generic.play(state, turn).winner == 1 for _, turn in expected)
+    assert list(fast_engine.outcomes(state).items()) == expected

@@ -98,9 +98,9 @@ def builds_that_may_win(conditions: Sequence[Condition]) -> str | None:
     towers'): an expression over a build's level `h` and `dome` that is true for the builds that
     may change whether one holds ('dome and h == 3': only a dome on level 3 completes a tower), so
     that the derived code makes only those builds and keys the others; None when a part's answer
-    is not known (every build is then made and judged). Before the turn's last build no such win
-    holds (it would have ended the turn), and a build that changes none of the conditions' parts
-    leaves them so."""
+    is not known (every build is then made and judged). A build that changes none of the
+    conditions' parts leaves them as they were before it; where one already holds before the build
+    (a position set up so), the derived code judges every build."""
     found: list[str] = []
     for condition in conditions:
         expression = _build_may_change(condition)

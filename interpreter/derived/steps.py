@@ -383,6 +383,9 @@ class DerivedCompiler(StepCompiler):
             source.line(3, "return False")
         else:  # (builds are made where the generic chain judges a board win: their keys count tokens taken)
             source.line(2, "tokens = st.tokens")
+            # a position set up with the win already holding (a scenario's): every build is judged
+            source.line(2, f"if {source.constant(self.board_wins, 'BOARD_WINS')}(walk) is not None:")
+            source.line(3, "keyed = False")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.hoisting_point(2)
