@@ -16,9 +16,10 @@ import json
 import os
 import re
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import yaml
 from jsonschema import Draft202012Validator
@@ -68,7 +69,7 @@ class Document:
     data: Any
     root: yaml.Node | None = field(default=None, repr=False, compare=False)
     text: str = field(default="", repr=False, compare=False)
-    _key_index: dict = field(default_factory=dict, repr=False, compare=False)
+    _key_index: dict[int, dict[str, yaml.Node]] = field(default_factory=dict, repr=False, compare=False)
 
     def position(self, path: KeyPath) -> tuple[int, int]:
         """The 1-based (line, column) of the value at `path`, or of its nearest existing ancestor."""
@@ -148,11 +149,11 @@ def top_level_keys(path: str | Path) -> set[str]:
     except SourceErrors:
         return set()
     keys: set[str] = set()
-    loader = _Loader(text)
+    loader: yaml.SafeLoader = _Loader(text)  # (typed as PyYAML's: see untyped_calls_exclude in pyproject.toml)
     depth, mapping, expect_key = 0, False, True
     try:
         while loader.check_event() and depth <= MAX_DEPTH:
-            event = loader.get_event()
+            event: yaml.Event = loader.get_event()
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if depth == 0:
                     mapping = isinstance(event, yaml.MappingStartEvent)
@@ -244,7 +245,8 @@ def _check_kind(kind: str) -> str:
 @functools.cache
 def _load_schema(kind: str) -> dict[str, Any]:
     resource = importlib.resources.files("santorini") / "schema" / f"{kind}.schema.json"
-    return json.loads(resource.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
+    return schema
 
 
 @functools.cache
@@ -283,15 +285,16 @@ def _read(file: str) -> str:
         raise SourceErrors([SourceError(file, line, column, message)]) from None
 
 
-def _scan(file: str, text: str) -> yaml.Mark | None:
+def _scan(file: str, text: str) -> _Mark | None:
     """Walk the file's YAML events (no tree is built, nothing recurses) and refuse what the
     composer and constructor cannot take: nesting deeper than MAX_DEPTH, and plain numbers of more
     than MAX_DIGITS digits. Returns the mark of the first alias, if any (for `_bound_aliases`)."""
-    loader = _Loader(text)
-    depth, first_alias = 0, None
+    loader: yaml.SafeLoader = _Loader(text)  # (typed as PyYAML's: see untyped_calls_exclude in pyproject.toml)
+    depth = 0
+    first_alias: _Mark | None = None
     try:
         while loader.check_event():
-            event = loader.get_event()
+            event: yaml.Event = loader.get_event()
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -311,7 +314,7 @@ def _scan(file: str, text: str) -> yaml.Mark | None:
     return first_alias
 
 
-def _bound_aliases(file: str, root: yaml.Node, alias: yaml.Mark | None) -> None:
+def _bound_aliases(file: str, root: yaml.Node, alias: _Mark | None) -> None:
     """Aliases (`*name`) make a node appear again wherever they stand: refuse a file whose tree,
     so expanded, holds more than MAX_VALUES values (a few lines can otherwise stand for billions)."""
     if alias is None:
@@ -452,8 +455,10 @@ Fault = tuple[KeyPath, Key | None, str]  # where, the key at fault (None: the va
 
 def _schema_faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
     faults: list[Fault] = []
+    root = validator.schema
+    assert isinstance(root, Mapping)  # (each kind's schema is an object)
     for error in validator.iter_errors(_json_view(data)):
-        faults.extend(_explain(error, validator.schema, data))
+        faults.extend(_explain(error, root, data))
     return faults
 
 
@@ -472,10 +477,19 @@ def _json_key(key: Any) -> str:
     return "null" if key is None else str(key)
 
 
-def _explain(error: ValidationError, root: dict[str, Any], data: Any) -> list[Fault]:
+def _parts(error: ValidationError) -> tuple[str | None, Any, Any, Mapping[str, Any]]:
+    """The keyword at fault (None for a `false` schema), the value found, the keyword's value, and
+    the schema that holds it ({} for a `false` schema). jsonschema's types leave the first three
+    unset for an error made by hand; `iter_errors` always sets them."""
+    schema = error.schema
+    return (cast("str | None", error.validator), cast(Any, error.instance), cast(Any, error.validator_value),
+            schema if isinstance(schema, Mapping) else {})
+
+
+def _explain(error: ValidationError, root: Mapping[str, Any], data: Any) -> list[Fault]:
     """Turn one jsonschema error into faults that name what was found and what is expected."""
     path = tuple(error.absolute_path)
-    kind, value, schema = error.validator, error.instance, error.schema
+    kind, value, expected, schema = _parts(error)
     if "propertyNames" in error.absolute_schema_path:
         return [(path, value, f"invalid key {_show(value)}: expected {_form(schema) or 'another key'}")]
     if kind == "additionalProperties":
@@ -487,7 +501,7 @@ def _explain(error: ValidationError, root: dict[str, Any], data: Any) -> list[Fa
         return [(path, key, _unknown_key(key, allowed)) for key in extras]
     if kind == "required":
         note = _condition(error, root)
-        missing = [key for key in error.validator_value if key not in value]
+        missing = [key for key in expected if key not in value]
         return [(path, None, f"missing required key '{key}'{note}") for key in missing]
     if kind in ("anyOf", "oneOf") and error.context:
         return _explain_alternatives(error, root, data)
@@ -499,18 +513,18 @@ def _explain(error: ValidationError, root: dict[str, Any], data: Any) -> list[Fa
     return [(path, None, _message(error))]
 
 
-def _explain_alternatives(error: ValidationError, root: dict[str, Any], data: Any) -> list[Fault]:
+def _explain_alternatives(error: ValidationError, root: Mapping[str, Any], data: Any) -> list[Fault]:
     """Explain the one alternative the value was evidently meant as, or list them all."""
-    branches: dict[int, list[ValidationError]] = {}
+    _, value, alternatives, schema = _parts(error)
+    branches: dict[str | int, list[ValidationError]] = {}
     for sub in error.context or []:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
     # An alternative whose own type does not fit the value was not what the author meant.
     viable = {i: subs for i, subs in branches.items()
               if not any(s.validator == "type" and not s.relative_path for s in subs)}
-    value = error.instance
     if len(viable) > 1 and isinstance(value, dict):
-        def fit(i: int) -> tuple[int, int]:
-            keys = _resolve(root, error.validator_value[i]).get("properties", {})
+        def fit(i: str | int) -> tuple[int, int]:
+            keys = _resolve(root, alternatives[i]).get("properties", {})
             return len(set(value) & set(keys)), -len(viable[i])
         ranked = sorted(viable, key=fit, reverse=True)
         if fit(ranked[0])[0] > 0 and fit(ranked[0]) != fit(ranked[1]):
@@ -518,14 +532,14 @@ def _explain_alternatives(error: ValidationError, root: dict[str, Any], data: An
     if len(viable) == 1:
         (subs,) = viable.values()
         return [fault for sub in subs for fault in _explain(sub, root, data)]
-    expected = _form(error.schema) or " or ".join(
-        filter(None, (_form(_resolve(root, b)) for b in error.validator_value))) or "another value"
+    expected = _form(schema) or " or ".join(
+        filter(None, (_form(_resolve(root, b)) for b in alternatives))) or "another value"
     return [(tuple(error.absolute_path), None, f"expected {expected}, found {_found(value)}")]
 
 
 def _message(error: ValidationError) -> str:
     """The message for a single keyword's fault."""
-    kind, value, expected, schema = error.validator, error.instance, error.validator_value, error.schema
+    kind, value, expected, schema = _parts(error)
     if kind == "type":
         types = [expected] if isinstance(expected, str) else list(expected)
         message = f"expected {_join([_TYPE_NAMES.get(t, t) for t in types])}, found {_found(value)}"
@@ -554,7 +568,7 @@ def _message(error: ValidationError) -> str:
         if expected == 1:
             return "expected a non-empty string"
         return f"expected at least {expected} characters, found {len(value)}"
-    if kind is None or schema is False:
+    if kind is None or error.schema is False:
         return "not allowed here"
     return error.message[0].lower() + error.message[1:]
 
@@ -587,7 +601,7 @@ def _suggest(value: Any, options: list[Any]) -> str:
     return f" (did you mean '{words[close[0]]}'?)" if close else ""
 
 
-def _condition(error: ValidationError, root: dict[str, Any]) -> str:
+def _condition(error: ValidationError, root: Mapping[str, Any]) -> str:
     """For a requirement from if/then, say when it applies ("when kind is 'god'")."""
     schema_path = list(error.absolute_schema_path)
     if "then" not in schema_path:
@@ -600,19 +614,20 @@ def _condition(error: ValidationError, root: dict[str, Any]) -> str:
     return f" (needed when {' and '.join(conditions)})" if conditions else ""
 
 
-def _schema_at(root: dict[str, Any], path: list[Any]) -> dict[str, Any]:
+def _schema_at(root: Mapping[str, Any], path: list[Any]) -> Mapping[str, Any]:
     """The subschema at a jsonschema schema path (which skips the `$ref` hops)."""
     node: Any = root
     try:
         for step in path:
             if step != "$ref":  # older jsonschema versions list the hop; _resolve makes it
                 node = _resolve(root, node)[step]
-        return _resolve(root, node)
+        found = _resolve(root, node)
     except (KeyError, IndexError, TypeError):
         return {}
+    return found if isinstance(found, Mapping) else {}
 
 
-def _resolve(root: dict[str, Any], schema: Any) -> Any:
+def _resolve(root: Mapping[str, Any], schema: Any) -> Any:
     """Follow local `$ref`s ("#/$defs/space") to the schema they name."""
     while isinstance(schema, dict) and str(schema.get("$ref", "")).startswith("#/"):
         target: Any = root
@@ -624,7 +639,7 @@ def _resolve(root: dict[str, Any], schema: Any) -> Any:
 
 def _form(schema: Any) -> str:
     """A schema's description used as the accepted form: "a space: a column a-e and a row 1-5"."""
-    description = schema.get("description", "") if isinstance(schema, dict) else ""
+    description: str = schema.get("description", "") if isinstance(schema, dict) else ""
     description = description.strip().rstrip(".")
     return description[:1].lower() + description[1:]
 
@@ -684,8 +699,16 @@ def _fatal(file: str, line: int, column: int, message: str) -> SourceErrors:
     return SourceErrors([SourceError(file, line, column, message)])
 
 
-def _place(mark: yaml.Mark) -> tuple[int, int]:
-    return mark.line + 1, mark.column + 1
+class _Mark(Protocol):
+    """Where PyYAML read something (0-based): its own Mark, or its C parser's."""
+
+    line: int
+    column: int
+
+
+def _place(mark: _Mark | None) -> tuple[int, int]:
+    """The 1-based (line, column) of a mark (the file's start for a missing one)."""
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
 
 def _key_matches(key_node: yaml.Node, key: Key) -> bool:
@@ -707,7 +730,8 @@ def _block_indent(text: str, node: yaml.ScalarNode, parent: yaml.Node) -> int:
         return min_indent
     position, deepest = end + 1, 0
     while position < len(text):
-        spaces = _SPACES.match(text, position).end() - position
+        matched = _SPACES.match(text, position)  # (" *" matches everywhere)
+        spaces = matched.end() - position if matched else 0
         deepest = max(deepest, spaces)
         if text.startswith(("\r\n", "\n", "\r"), position + spaces):
             position = text.find("\n", position + spaces) + 1 or len(text)

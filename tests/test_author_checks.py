@@ -59,7 +59,7 @@ def test_a_pack_is_named_as_its_folder(tmp_path: Path) -> None:
 def test_a_god_cannot_be_called_mortal(tmp_path: Path, name: str) -> None:
     folder = author_pack(tmp_path)
     (folder / "m.yaml").write_text(CARD.format(name=name, rules=RULES), encoding="utf-8")
-    assert messages(folder) == [f"m.yaml:1:7: 'Mortal' is the name of a seat with no power; give the card another name"]
+    assert messages(folder) == ["m.yaml:1:7: 'Mortal' is the name of a seat with no power; give the card another name"]
 
 
 @pytest.mark.parametrize("rules", ['""', "|\n  # nothing yet\n"])
@@ -94,7 +94,8 @@ def test_half_a_character_is_refused_where_it_stands(tmp_path: Path) -> None:
 
 def test_a_record_is_checked_by_replaying_it(tmp_path: Path) -> None:
     record = tmp_path / "game.yaml"
-    assert CliRunner().invoke(main, ["play", "--gods", "Apollo", "Pan", "--seed", "2", "--record", str(record)]).exit_code == 0
+    played = CliRunner().invoke(main, ["play", "--gods", "Apollo", "Pan", "--seed", "2", "--record", str(record)])
+    assert played.exit_code == 0
     assert messages(record) == []
     lines = record.read_text(encoding="utf-8").splitlines()
     turn = next(i for i, line in enumerate(lines) if line.startswith("- move A"))
@@ -132,7 +133,8 @@ def test_a_literal_block_fault_is_reported_at_its_line_and_column(tmp_path: Path
                     encoding="utf-8")
     [message] = messages(path)
     line = "    after your worker moves, it may move one additional tyme."
-    assert message.splitlines()[0] == f"demigod.yaml:10:{line.index('tyme') + 1}: unknown word 'tyme' (did you mean 'time'?)"
+    assert message.splitlines()[0] == (f"demigod.yaml:10:{line.index('tyme') + 1}: unknown word 'tyme' "
+                                       "(did you mean 'time'?)")
 
 
 def test_a_card_cannot_ban_itself(tmp_path: Path) -> None:

@@ -275,8 +275,7 @@ def test_a_table_that_is_not_a_results_table_is_refused_at_its_line(tmp_path: Pa
 def test_the_report_is_the_same_for_the_games_in_any_order(tmp_path: Path, report: Path) -> None:
     shuffled = run()
     random.Random(11).shuffle(shuffled)
-    again = write_report(shuffled, tmp_path, pack="bga", agent="mcts:50", gods=["Castor & Pollux", "Apollo"],
-                         matrix=True)
+    write_report(shuffled, tmp_path, pack="bga", agent="mcts:50", gods=["Castor & Pollux", "Apollo"], matrix=True)
     for path in report.parent.iterdir():
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
 

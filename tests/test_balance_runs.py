@@ -19,19 +19,33 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from support import REPO
-
 from santorini.interpreter.balance.backends import Backend, BackendError, play_batches
-from santorini.interpreter.balance.plan import (ALL, PlanError, Task, canonical_agent, pack_digest, plan_matchups,
-                                                plan_tasks, two_player_cards)
+from santorini.interpreter.balance.plan import (
+    ALL,
+    PlanError,
+    Task,
+    canonical_agent,
+    pack_digest,
+    plan_matchups,
+    plan_tasks,
+    two_player_cards,
+)
 from santorini.interpreter.balance.records import EndKind, Matchup
 from santorini.interpreter.balance.run import make_plan, run_balance
-from santorini.interpreter.balance.runner import (PackMismatch, batch_size, batches, classify, play_batch, play_game,
-                                                  play_logged)
+from santorini.interpreter.balance.runner import (
+    PackMismatch,
+    batch_size,
+    batches,
+    classify,
+    play_batch,
+    play_game,
+    play_logged,
+)
 from santorini.interpreter.balance.seeding import game_seed, seat_random
 from santorini.interpreter.balance.store import FILE_NAME, StoreError, open_store
 from santorini.interpreter.cli.cli import main
 from santorini.interpreter.games.packs import UnknownName, load_pack, resolve_pack
+from support import REPO
 
 BGA = load_pack("bga")
 #: A small run: Apollo against Mortal and Pan, greedy, a few games (about 0.1 s in one process).
@@ -195,7 +209,7 @@ def test_a_player_who_cannot_complete_a_turn_loses_stuck() -> None:
 
 def test_every_end_agrees_with_the_games_own_reason() -> None:
     for matchup in (Matchup("Mortal", "Pan"), Matchup("Chronus", "Mortal")):
-        for (winner, end), game, log in _games(matchup, count=40):
+        for (winner, end), _game, log in _games(matchup, count=40):
             climbed = re.search(r"\(level [0-2]\) to \w+ \(level 3\)$", log.reason) is not None
             assert (end is EndKind.CLIMB) == (climbed and not log.stuck), (matchup.key, log.reason)
             assert (end is EndKind.STUCK) == ("cannot complete a turn" in log.reason)
@@ -235,7 +249,8 @@ def test_a_folder_holds_one_run_and_a_resumed_run_plays_only_what_is_missing(tmp
 def test_resume_after_a_real_kill(tmp_path: Path) -> None:
     """Start a run, SIGKILL it once it has stored some games, run it again: it plays only the
     missing games, keeps the rows stored before the kill untouched, and ends with the results of
-    a run that was never stopped."""
+    a run that was never stopped. (The wait for the first games gives up after 60 s: a guard
+    against a run that hangs, far longer than six games take on a busy machine.)"""
     args = ["balance", "--gods", "Apollo", "--against", "Mortal,Pan", "--games", "25", "--agent", "greedy",
             "--jobs", "1", "--batch", "2", "--quiet"]
     killed = tmp_path / "killed"

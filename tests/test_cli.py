@@ -192,7 +192,8 @@ kind: god
 tier: simple
 players: [2]
 summary: Domes at any level, and wins by stepping down two levels.
-text: "Your Build: your worker may build a dome at any level. Win Condition: you also win if your worker moves down two or more levels."
+text: "Your Build: your worker may build a dome at any level. Win Condition: you also win if your worker
+  moves down two or more levels."
 rules: |
   Your Build:
     your worker may build a dome at any level.
@@ -207,7 +208,8 @@ def test_an_author_plays_and_tests_a_new_card_in_a_pack_of_their_own(tmp_path: P
     pack = tmp_path / "my-pack"
     pack.mkdir()
     (pack / "pack.yaml").write_text((REPO / "powers" / "bga" / "pack.yaml").read_text()
-                                    .replace("name: bga", "name: my-pack").replace("language: 2", "language: 2\nextends: bga"))
+                                    .replace("name: bga", "name: my-pack")
+                                    .replace("language: 2", "language: 2\nextends: bga"))
     (pack / "thaumas.yaml").write_text(THAUMAS)
     assert run("check", str(pack)).exit_code == 0
     assert any(line.startswith("Thaumas ") for line in run("cards", "--pack", str(pack)).output.splitlines())

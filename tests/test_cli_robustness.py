@@ -14,7 +14,6 @@ import yaml
 from click.testing import CliRunner
 
 from santorini.interpreter.cli.cli import main
-from support import REPO
 
 
 def run(*args: str):
@@ -77,6 +76,8 @@ def test_a_long_perft_says_how_large_it_will_be_and_keeps_its_lines(tmp_path: Pa
 
 
 def test_progress_goes_to_a_terminal_and_not_to_a_pipe() -> None:
+    """A 1.5 s bench shows its progress bar on a terminal and nothing on a pipe. (The 60 s timeouts
+    only guard against a hang: no time is asserted.)"""
     command = [sys.executable, "-m", "santorini", "bench", "--gods", "Mortal", "Mortal", "--seconds", "1.5"]
     env = {**os.environ, "SANTORINI_CACHE_DIR": "", "COLUMNS": "100"}
     piped = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)

@@ -37,7 +37,8 @@ def invariants(state: GameState) -> None:
     assert state.level_field == sum(1 << (25 * height + square) for square, height in enumerate(state.heights))
     if state.winner is None or len(state.team_letters) > 2:  # a game of two ends with the board as it is
         for seat in state.out:  # a player who is out has nothing left on the board
-            assert not state.team_workers(state.seats[seat].team), f"seat {state.seats[seat].letter} is out but has workers"
+            assert not state.team_workers(state.seats[seat].team), \
+                f"seat {state.seats[seat].letter} is out but has workers"
             assert all(holder != seat for _, holder in state.tokens.values()), "a seat that is out holds a token"
 
 
@@ -50,7 +51,8 @@ class CheckingAgent(RandomAgent):
             assert not game.engine.has_turn(game.state)
             return None
         visited = []
-        accepted = game.engine.trace(game.state, steps, lambda state, prefix: (invariants(state), visited.append(prefix)))
+        accepted = game.engine.trace(game.state, steps,
+                                     lambda state, prefix: (invariants(state), visited.append(prefix)))
         assert accepted and len(visited) == len(steps)
         return steps
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from santorini.interpreter.engine.refusal import Reason
 from santorini.interpreter.engine.engine import IllegalTurn
+from santorini.interpreter.engine.refusal import Reason
 from santorini.interpreter.model.notation import format_step, parse_turn
 from support import s0_text
 
@@ -271,7 +271,8 @@ def test_a_piece_in_a_prohibition_and_any_neighboring_space_do_what_they_say() -
     from santorini.interpreter.model.board import parse_square
     from santorini.interpreter.model.state import GameState, Seat
     origin = Origin("invented.yaml", 1, 1)
-    no_dome = compile_rules(parse_rules("Opponent's Turn:\n  opponent workers cannot build a dome.", origin), origin, "X")
+    no_dome = compile_rules(parse_rules("Opponent's Turn:\n  opponent workers cannot build a dome.", origin), origin,
+                            "X")
     around = compile_rules(parse_rules("Your Build:\n  your worker may build on any neighboring space.", origin),
                            origin, "Y")
     engine = Engine(load_pack("bga").base.power, [[no_dome], [around]])

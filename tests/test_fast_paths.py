@@ -294,7 +294,8 @@ def team_games(pack: str, seats: tuple[str, ...]) -> tuple[Game, Engine] | None:
     except SetupError:
         return None
     generic = Engine(load_pack(pack).base.power, [[c.power for c in seat] for seat in game.cards],
-                     teams=[seat.team for seat in game.state.seats], fast=False, if_possible=load_pack(pack).if_possible)
+                     teams=[seat.team for seat in game.state.seats], fast=False,
+                     if_possible=load_pack(pack).if_possible)
     return game, generic
 
 

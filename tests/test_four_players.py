@@ -12,15 +12,23 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from test_conformance import play_each_card
 
 from santorini.interpreter.cli.cli import main
-from santorini.interpreter.games.game import Game, SetupError, end_of_setup, new_game, parse_players, placing_seats, settle_stuck
+from santorini.interpreter.engine.engine import IllegalTurn
+from santorini.interpreter.games.game import (
+    Game,
+    SetupError,
+    end_of_setup,
+    new_game,
+    parse_players,
+    placing_seats,
+    settle_stuck,
+)
 from santorini.interpreter.games.packs import MORTAL, load_pack, resolve_pack
 from santorini.interpreter.games.scenario import load_scenario
 from santorini.interpreter.model.notation import parse_turn
-from santorini.interpreter.engine.engine import IllegalTurn
 from support import PACKS, REPO
-from test_conformance import play_each_card
 
 GODS = ["Apollo", "Athena", "Pan", "Demeter"]
 
@@ -77,7 +85,7 @@ def test_written_teams_must_agree_with_the_mode() -> None:
                 {"god": "Atlas", "team": "Y"}]
     game = new_game(pack, parse_players(agreeing))
     assert game.state.team_letters == ["A", "B"] and [s.team for s in game.state.seats] == [0, 1, 0, 1]
-    beside = [{"god": g, "team": t} for g, t in zip(GODS, "AABB")]
+    beside = [{"god": g, "team": t} for g, t in zip(GODS, "AABB", strict=True)]
     with pytest.raises(SetupError, match=r"pairs players across the table: A with C, B with D; "
                                          r"the players' teams say A with B, C with D"):
         new_game(pack, parse_players(beside))

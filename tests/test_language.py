@@ -149,7 +149,8 @@ def test_a_win_may_depend_on_the_number_of_players() -> None:
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("god", "At All Times:\n  a worker moves to an unoccupied neighboring space, up at most 2 levels.",
      "a board rule belongs to the base card, not on a god card"),
-    ("god", "Setup:\n  each player places 3 workers.", "'each player places N workers' is a mode's setup; a card speaks"),
+    ("god", "Setup:\n  each player places 3 workers.",
+     "'each player places N workers' is a mode's setup; a card speaks"),
     ("god", "Setup:\n  players across the table are teammates.", "is a mode's setup; a card speaks of its holder"),
     ("mode", "Setup:\n  the first player of each team places 2 workers.", "speaks of teams, but the mode has none"),
     ("mode", "Setup:\n  the second player of each team takes the first turn.\n  each player places 2 workers.",

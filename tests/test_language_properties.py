@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 from santorini.dsl.semantics.compiler import qualifier_condition
 from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
 from santorini.dsl.vocabulary import Modality, Role, Verb
-from santorini.dsl.vocabulary.parts import (NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
-                                            ON_LAST_BUILT)
+from santorini.dsl.vocabulary.parts import (
+    NOT_A_DOME,
+    NOT_BACK_TO_START,
+    NOT_ON_LAST_BUILT,
+    NOT_UP,
+    NOT_UP_OR_DOWN,
+    ON_LAST_BUILT,
+)
 
 ACTORS = {"one of your workers": Role.CHOSEN, "the moved worker": Role.MOVED, "that worker": Role.THAT}
 CONSTRAINTS = {"not up": NOT_UP, "not up or down": NOT_UP_OR_DOWN,

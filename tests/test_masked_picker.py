@@ -12,16 +12,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_fast_paths import disagreement, games
 
 from santorini.dsl.vocabulary import Sex
-
+from santorini.interpreter.fast.bits import free_bits
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import parse_square, square_name
 from santorini.interpreter.model.notation import format_turn
-from santorini.interpreter.fast.bits import free_bits
 from santorini.interpreter.model.state import GameState
-from test_fast_paths import disagreement, games
 
 
 def position(cards: tuple[str, str], workers: dict[str, str], heights: dict[str, int],
@@ -117,7 +116,7 @@ def test_random_positions_made_for_the_parts(cards: tuple[str, str]) -> None:
         squares = rng.sample(["b2", "b3", "c2", "c3", "c4", "d3", "d4", "b4", "d2"], 4)
         heights = {name: rng.choice([0, 0, 1, 2, 3]) for name in
                    ("a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 a3 b3 c3 d3 e3 a4 b4 c4 d4 e4 a5 b5 c5 d5 e5".split())}
-        fast, generic, state = position(cards, dict(zip(("A1", "B1", "A2", "B2"), squares)), heights,
+        fast, generic, state = position(cards, dict(zip(("A1", "B1", "A2", "B2"), squares, strict=True)), heights,
                                         to_move=rng.randrange(2))
         problem = disagreement(fast, generic, state, seeds=[1, 2])
         assert problem is None, problem
@@ -182,13 +181,13 @@ def test_a_fifth_complete_tower_wins_for_its_holder_whoever_builds_it() -> None:
     builds do not. And with five already (a position set up so), any build makes A win."""
     towers = ("a5", "b5", "c5", "d5")
     fast, generic, state = position(("Chronus", "Mortal"), {"A1": "e1", "B1": "b2", "A2": "e2", "B2": "a3"},
-                                    {"c2": 3, **{name: 3 for name in towers}}, domes=towers)
+                                    {"c2": 3, **dict.fromkeys(towers, 3)}, domes=towers)
     agree(fast, generic, state)
     for steps in generic.turns(state):
         after = fast.play(state, steps)
         assert after.winner == (0 if steps[-1][2] == parse_square("c2") else None), steps
     fast, generic, state = position(("Chronus", "Mortal"), {"A1": "e1", "B1": "b2", "A2": "e2", "B2": "a3"},
-                                    {name: 3 for name in (*towers, "e5")}, domes=(*towers, "e5"))
+                                    dict.fromkeys((*towers, "e5"), 3), domes=(*towers, "e5"))
     agree(fast, generic, state)
     assert all(fast.play(state, steps).winner == 0 for steps in generic.turns(state))
 
@@ -305,7 +304,8 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 # Mortal's, bound by the card): pinned, so that no seat drifts back to the listed path unseen.
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
-           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A", "Triton": "A",
+           "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A",
+           "Triton": "A",
            "Ares": "A", "Jason": "A", "Castor & Pollux": "A", "Morpheus": "A", "Europa & Talus": "AB", "Clio": "AB",
            "Poseidon": "A"}
 
@@ -393,7 +393,7 @@ def test_a_winning_tower_ends_a_turn_of_two_builds() -> None:
     the generic chain, which knows it); fast and generic agree."""
     towers = ("b4", "c4", "b3", "c3")
     fast, generic, state = position(("Chronus", "Hestia"), {"A1": "e4", "B1": "a1", "A2": "e2", "B2": "e5"},
-                                    {"b2": 3, **{name: 3 for name in towers}}, domes=towers)
+                                    {"b2": 3, **dict.fromkeys(towers, 3)}, domes=towers)
     problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
     assert problem is None, problem
     turns = [short(format_turn(state, steps)) for steps in generic.turns(state)]
@@ -543,7 +543,8 @@ def test_each_worker_moves_or_each_builds_with_workers_alike() -> None:
     both_built = [t for t in turns if t.count("build") == 2]
     built = sorted(" ".join(sorted(part.split()[-1] for part in t.split("; "))) for t in both_built)
     assert built == ["a2 b1", "a2 b2", "a2 c2", "b1 b1", "b1 b2", "b1 c2", "b2 b2", "b2 c2"], built
-    assert not any("build" in t and t.startswith("move") and t.count("move") == 2 for t in turns)  # no build after both move
+    # no build after both move
+    assert not any("build" in t and t.startswith("move") and t.count("move") == 2 for t in turns)
 
 
 def test_each_worker_moves_a_win_that_leaves_a_plain_win_s_board_is_one_outcome() -> None:
@@ -635,7 +636,7 @@ def test_a_token_on_each_block_built_up_to_three_and_one_built_on_leaves() -> No
         turns = generic.turns(state)
         assert [format_turn(state, steps) for steps in turns] == [
             "move A1 a2; build A1 a1", "move A1 a2; build A1 a3", "move A1 a2; build A1 b3"]
-        for steps, coins in zip(turns, coins_after):
+        for steps, coins in zip(turns, coins_after, strict=True):
             after = fast.play(state, steps)
             assert {square_name(s) for s, token in after.tokens.items() if token == ("coin", 0)} == coins
             assert after.counters.get((0, "coin tokens placed"), 0) == min(3, placed + 1)
@@ -728,7 +729,7 @@ def test_random_positions_of_the_parts_counted_beside_the_plain_turn(card: str) 
             state = GameState(seats=game.state.seats, team_letters=game.state.team_letters)
             names = ["A1", "B1", "A2", "B2"] + (["A3"] if card == "Castor & Pollux" and trial % 5 == 4 else [])
             squares = rng.sample(range(25), len(names))
-            for name, square in zip(names, squares):
+            for name, square in zip(names, squares, strict=True):
                 state.add_worker("AB".index(name[0]), int(name[1]), square, 0, None)
         for square in range(25):
             if state.occupant[square] < 0:

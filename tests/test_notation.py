@@ -10,8 +10,15 @@ from hypothesis import strategies as st
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import BEYOND, NEIGHBOURS, SQUARES, parse_square, square_name
-from santorini.interpreter.model.notation import (NotationError, format_board, format_cell,
-                                                  format_turn, parse_board, parse_cell, parse_turn)
+from santorini.interpreter.model.notation import (
+    NotationError,
+    format_board,
+    format_cell,
+    format_turn,
+    parse_board,
+    parse_cell,
+    parse_turn,
+)
 
 squares = st.integers(min_value=0, max_value=24)
 cells = st.tuples(st.integers(min_value=0, max_value=3), st.booleans())

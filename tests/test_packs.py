@@ -153,7 +153,8 @@ def test_a_card_of_a_pack_is_a_card_of_its_edition(tmp_path: Path) -> None:
         load_pack_folder(folder)
     [error] = caught.value.errors
     assert (error.file, error.line, error.column) == (str(card), 2, 7)
-    assert error.message == "'Apolo' is not a card of the edition (see edition_cards in pack.yaml) (did you mean 'Apollo'?)"
+    assert error.message == ("'Apolo' is not a card of the edition (see edition_cards in pack.yaml) "
+                             "(did you mean 'Apollo'?)")
 
 
 def test_an_own_pack_inherits_the_list_and_its_new_gods_count_as_known(tmp_path: Path) -> None:

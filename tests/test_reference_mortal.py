@@ -114,7 +114,7 @@ def test_outcome_details():
     assert {t for _, t, _ in ts} == {sq("a2")}
     # From a2 the builds are a1, a3, b1, b2, b3.
     assert sorted(rm.square_name(b) for _, _, b in ts) == ["a1", "a3", "b1", "b2", "b3"]
-    outs = {rm.square_name(b): o for (_, _, b), o in zip(ts, rm.outcomes(pos))}
+    outs = {rm.square_name(b): o for (_, _, b), o in zip(ts, rm.outcomes(pos), strict=True)}
     assert outs["b1"].domes == {sq("b1")} and outs["b1"].heights[sq("b1")] == 3
     assert outs["b2"].heights[sq("b2")] == 3 and not outs["b2"].domes
     assert outs["a1"].heights[sq("a1")] == 1

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from test_conformance import CheckingAgent, final, invariants, play_each_card
 
 from santorini.interpreter.cli.cli import main, spread_gods
 from santorini.interpreter.games.bench import run_bench
@@ -26,10 +27,8 @@ from santorini.interpreter.games.game import (
 from santorini.interpreter.games.packs import MORTAL, PackError, load_pack, load_pack_folder, resolve_pack
 from santorini.interpreter.games.play import RandomAgent, run_game
 from santorini.interpreter.games.scenario import ScenarioError, check, load_scenario
-from santorini.interpreter.model.board import parse_square
 from santorini.interpreter.model.notation import parse_turn
 from support import PACKS, REPO
-from test_conformance import CheckingAgent, final, invariants, play_each_card
 
 RULES = Path("/work/shared/rules")  # the editions' texts, where this checkout has them
 

@@ -16,6 +16,8 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fast_paths import _Drawn, _left, compiled, disagreement, games, positions
+from test_masked_picker import position
 
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.fast.walks import LevelWalks, walks_picker
@@ -23,8 +25,6 @@ from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import NEIGHBOURS, SQUARES, parse_square, square_name
 from santorini.interpreter.model.state import GameState, TurnRecord
-from test_fast_paths import _Drawn, _left, compiled, disagreement, games, positions
-from test_masked_picker import position
 
 WALKER = "Walker"
 WALKS = "Your Turn:\n  your workers may move any number of times, not up or down.\n  one of your workers builds.\n"
@@ -88,7 +88,7 @@ def test_a_corridor_of_one_level_where_the_workers_cannot_pass() -> None:
                          (("move", 2, 3), ("build", 2, 2)), (("move", 2, 3), ("build", 2, 4))]
     for steps in turns:
         at = {0: 0, 2: 4}
-        for verb, worker, square in steps[:-1]:
+        for _verb, worker, square in steps[:-1]:
             at[worker] = square
         assert at[0] < at[2]  # neither passes the other
     follows_the_text(state, turns)

@@ -15,8 +15,31 @@ from enum import Enum
 from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (AnyOf, Compare, FollowUpTiming, HappeningKind, LevelChange, Modality, Near, Not, Owner, Piece, PieceIs, Region, Role,
-                          RulesKind, SameSpace, Scope, SetupKind, SpaceIs, SpaceRef, TargetLevel, Timing, Verb)
+from ..vocabulary import (
+    AnyOf,
+    Compare,
+    FollowUpTiming,
+    HappeningKind,
+    LevelChange,
+    Modality,
+    Near,
+    Not,
+    Owner,
+    Piece,
+    PieceIs,
+    Region,
+    Role,
+    RulesKind,
+    SameSpace,
+    Scope,
+    SetupKind,
+    SpaceIs,
+    SpaceRef,
+    TargetLevel,
+    Timing,
+    Verb,
+)
+from ..vocabulary.parts import Condition
 from .compiler import PROGRAM_SECTIONS, qualifier_condition
 
 
@@ -88,7 +111,8 @@ BASE_ONLY = {
 ONLY_ON = {
     BOARD_RULE: ({RulesKind.BASE}, "a board rule belongs to the base card"),
     PLACEMENT: ({RulesKind.MODE, RulesKind.GOD, RulesKind.HERO}, "worker placement belongs to a 'Setup:'"),
-    PROHIBITION: ({RulesKind.GOD, RulesKind.HERO}, "a 'cannot' prohibition is a power's: it binds the power's opponents"),
+    PROHIBITION: ({RulesKind.GOD, RulesKind.HERO},
+                  "a 'cannot' prohibition is a power's: it binds the power's opponents"),
     VETO: ({RulesKind.GOD, RulesKind.HERO}, "a win veto is a power's: it binds the power's opponents"),
     END_STEP: ({RulesKind.GOD, RulesKind.HERO}, "an end-of-turn step is a power's"),
 }
@@ -199,31 +223,33 @@ class _Checker:
             return
         if statement.guard is not None:
             self.guard(statement.guard, kind)
-        if kind is FOLLOW_UP:
+        # (each kind is one type of clause, or two for END_STEP: see sentence_kind)
+        if isinstance(clause, ast.FollowUpNode):
             self.follow_up(header, clause)
-        elif kind is OPTION:
+        elif kind is OPTION and isinstance(clause, ast.StepNode):
             self.option(header, clause)
-        elif kind is BOARD_RULE:
+        elif kind is BOARD_RULE and isinstance(clause, ast.StepNode):
             self.board_rule(clause)
-        elif kind is PROHIBITION:
+        elif isinstance(clause, ast.ProhibitionNode):
             self.prohibition(clause)
-        elif kind is VETO:
+        elif isinstance(clause, ast.VetoNode):
             self.veto(clause)
-        elif kind is OBLIGATION:
+        elif isinstance(clause, ast.ObligationNode):
             self.obligation(clause)
-        elif kind is PLACE_TOKEN and not clause.near_moved:
-            self.error(clause.place, "a token goes, for now, on 'an unoccupied space neighboring the moved worker'")
-        elif kind is DOME_LIKE:
+        elif isinstance(clause, ast.PlaceTokenNode):
+            if not clause.near_moved:
+                self.error(clause.place, "a token goes, for now, on 'an unoccupied space neighboring the moved worker'")
+        elif isinstance(clause, ast.DomeLikeNode):
             owner = clause.actor.selector.owner
             if clause.actor.selector.role is not Role.EACH or owner is Owner.YOURS:
                 self.error(clause.actor, "say who treats the token as a dome: 'opponent workers' or 'all workers'")
             if (owner is Owner.OPPONENTS) != (header is Timing.OPPONENTS_TURN):
                 self.error(clause, "opponents' view belongs in 'Opponent's Turn:', everyone's in 'At All Times:'")
-        elif kind is END_STEP:
+        elif kind is END_STEP and isinstance(clause, (ast.StepNode, ast.HappeningNode)):
             self.end_step(clause, statement.guard)
-        elif kind is WIN:
+        elif isinstance(clause, ast.WinNode):
             self.win(clause)
-        elif kind is PLACEMENT:
+        elif isinstance(clause, ast.PlacementNode):
             self.placement(clause)
 
     # ---- the parts of sentences
@@ -320,7 +346,8 @@ class _Checker:
         if node.timing is FollowUpTiming.BEFORE and (node.trigger.qualifiers or node.trigger.piece is not None):
             self.error(node.trigger, "a step 'before' another cannot depend on how that step will go: a condition "
                                      "on the coming step is not in the language yet; write 'before your worker moves'")
-        self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD and node.timing is not FollowUpTiming.BEFORE)
+        self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD
+                        and node.timing is not FollowUpTiming.BEFORE)
 
     def option(self, header: Timing, node: ast.StepNode) -> None:
         expected = SECTION_VERB[header]
@@ -364,15 +391,16 @@ class _Checker:
         elif node.kind is HappeningKind.TOKEN:
             if where != "after a build":
                 self.error(node, "a token that is placed on its own goes on the space just built: 'after your "
-                                 "worker builds a block, a coin token is placed on its space, up to 3 times in the game'")
+                                 "worker builds a block, a coin token is placed on its space, up to 3 times in the "
+                                 "game'")
         elif node.kind is HappeningKind.SLIDE:
             self.error(node, "a slide happens to an opponent's worker: 'Opponent's Turn: each time an opponent "
                              "worker moves, it is forced ...'")
-        elif where != "after a move" or node.place.space.ref is not SpaceRef.BEYOND:
+        elif where != "after a move" or node.place is None or node.place.space.ref is not SpaceRef.BEYOND:
             self.error(node, "a removal that happens on its own follows a move, on 'the next space in the same "
                              "direction', for now")
 
-    def end_step(self, node: ast.StepNode, guard: ast.ConditionNode | None) -> None:
+    def end_step(self, node: ast.StepNode | ast.HappeningNode, guard: ast.ConditionNode | None) -> None:
         if isinstance(node, ast.HappeningNode):
             self.happening(node, guard, "at the end of the turn")
             return
@@ -396,7 +424,8 @@ class _Checker:
         elif not mode_sentence and self.kind is RulesKind.MODE:
             self.error(node, "a mode's setup says 'each player places N workers' (with teams: 'the first player "
                              "of each team places N workers')")
-        if node.kind in (SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.YOU_PLACE) and not 1 <= node.count <= 4:
+        if node.kind in (SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.YOU_PLACE) \
+                and not 1 <= node.count <= 4:
             self.error(node, f"a player places 1 to 4 workers, not {node.count}")
         if node.kind is SetupKind.EXTRA and not 1 <= node.count <= 3:
             self.error(node, f"a card holds 1 to 3 extra workers, not {node.count}")
@@ -552,7 +581,7 @@ class _Checker:
 
     def qualifiers(self, verb: Verb, qualifiers: tuple[ast.Qualifier, ...], earlier_build: bool,
                    in_pattern: bool) -> None:
-        seen: dict[object, ast.Qualifier] = {}
+        seen: dict[Condition, ast.Qualifier] = {}
         climbs = []
         for qualifier in qualifiers:
             if qualifier.scope is not None:
@@ -563,6 +592,8 @@ class _Checker:
             if qualifier.place is not None:
                 self.lower_place(qualifier.place)
             part = qualifier_condition(qualifier, verb)
+            if part is None:  # pragma: no cover - a qualifier without a scope has a part or a place
+                continue
             inner = part.part if isinstance(part, Not) else part
             if qualifier.place is not None and qualifier.place.origin and verb is Verb.MOVE and (
                     qualifier.place.space.region is Region.SINGLE
@@ -589,8 +620,9 @@ class _Checker:
                     self.error(qualifier, f"a worker can climb or drop 0 to 3 levels, not {abs(part.amount)}")
             if inner in seen or part in seen:
                 self.error(qualifier, f"'{qualifier.words}' is said twice")
-            if Not(part) in seen or (isinstance(part, Not) and part.part in seen):
-                self.error(qualifier, f"'{qualifier.words}' contradicts '{(seen.get(Not(part)) or seen[part.part]).words}'")
+            contradicted = seen.get(Not(part)) or (seen.get(part.part) if isinstance(part, Not) else None)
+            if contradicted is not None:
+                self.error(qualifier, f"'{qualifier.words}' contradicts '{contradicted.words}'")
             seen[part] = qualifier
         for part, qualifier in seen.items():
             if isinstance(part, Not) and isinstance(part.part, AnyOf):
@@ -602,9 +634,8 @@ class _Checker:
 
     # ---- programs and the base card
     def program(self, section: ast.Section) -> None:
-        statements = [s for s in section.statements if isinstance(s.clause, ast.StepNode)]
-        steps = [s.clause for s in statements]
-        guarded = [s.guard is not None for s in statements]
+        steps = [s.clause for s in section.statements if isinstance(s.clause, ast.StepNode)]
+        guarded = [s.guard is not None for s in section.statements if isinstance(s.clause, ast.StepNode)]
         seen_move = seen_build = False
         for index, step in enumerate(steps):
             role = step.actor.selector.role
@@ -638,7 +669,8 @@ class _Checker:
         if not any(section.timing is Timing.TURN for section in rules.sections):
             self.error(rules, "the base card needs a 'Turn:' section (the standard turn)")
         for verb in (Verb.MOVE, Verb.BUILD):
-            rules_of_verb = [c for _, k, c in kinds if k == BOARD_RULE and c.verb is verb]
+            rules_of_verb = [c for _, k, c in kinds
+                             if k == BOARD_RULE and isinstance(c, ast.StepNode) and c.verb is verb]
             if not rules_of_verb:
                 self.error(rules, f"the base card needs a board rule for the {verb.value} ('At All Times:')")
             for extra in rules_of_verb[1:]:

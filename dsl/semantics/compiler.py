@@ -10,11 +10,64 @@ from dataclasses import replace
 
 from ..syntax import ast
 from ..syntax.parser import Origin
-from ..vocabulary import (ANY_NUMBER, ONCE, HappeningKind, PlayerCount, Timing, AllOf, BuildThere, ChangeCounter, DomeLike, FirstTurn, SetupKind, Teams, OppositeEdges, PlaceFirst,
-                          PlacementArea, Reserve, WorkerSexes, Reaction, SpaceRef, SpaceSelector, BoardRule, Compare, CountIs, Flanked, FollowUp, Force, Happened,
-                          LastMoves, LoseWhenStuck, Modality, Not, Obligation, Owner, Piece, PieceIs, Placement, Power, Program, Prohibition, Quantity,
-                          Region, Role, SameSpace, Scope, SpaceIs, Step, StepOption, StepPattern, Verb, WinOnStep, WinVeto, WinWhen,
-                          Where, WorkerSelector, WorkersAre)
+from ..vocabulary import (
+    ANY_NUMBER,
+    ONCE,
+    AllOf,
+    BoardRule,
+    BuildThere,
+    ChangeCounter,
+    Compare,
+    CountIs,
+    DomeLike,
+    FirstTurn,
+    Flanked,
+    FollowUp,
+    Force,
+    Happened,
+    HappeningKind,
+    LastMoves,
+    LoseWhenStuck,
+    Modality,
+    Not,
+    Obligation,
+    OppositeEdges,
+    Owner,
+    Piece,
+    PieceIs,
+    PlaceFirst,
+    Placement,
+    PlacementArea,
+    PlayerCount,
+    Power,
+    Program,
+    Prohibition,
+    Quantity,
+    Reaction,
+    Region,
+    Reserve,
+    Role,
+    SameSpace,
+    Scope,
+    SetupKind,
+    SpaceIs,
+    SpaceRef,
+    SpaceSelector,
+    Step,
+    StepOption,
+    StepPattern,
+    Teams,
+    Timing,
+    Verb,
+    Where,
+    WinOnStep,
+    WinVeto,
+    WinWhen,
+    WorkersAre,
+    WorkerSelector,
+    WorkerSexes,
+)
+from ..vocabulary.hooks import SetupRule
 from ..vocabulary.parts import NOT_UP, UNOCCUPIED, Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
@@ -27,9 +80,11 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
     power = Power(name=name)
     for section in rules.sections:
         header, once = section.timing, section.once
+        assert header is not None  # (the checker refuses an unknown section)
         mark = f"{name}: {header.value} (once per game)" if once else None
         if header in PROGRAM_SECTIONS:
-            steps = tuple(step(s.clause, origin, s.guard) for s in section.statements)
+            steps = tuple(step(s.clause, origin, s.guard) for s in section.statements
+                          if isinstance(s.clause, (ast.StepNode, ast.HappeningNode)))  # (all are: the checker)
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
             continue
         options = len(power.options)
@@ -50,6 +105,7 @@ def place_condition(place: ast.Place, verb: Verb | None = None) -> Condition:
     move 'from ...', the space the worker leaves."""
     space = place.space
     if space.region is Region.SINGLE:
+        assert space.ref is not None  # (one space is named by a reference)
         return SameSpace(space.ref)
     parts = space.filters
     if place.origin and verb is Verb.MOVE:
@@ -57,13 +113,18 @@ def place_condition(place: ast.Place, verb: Verb | None = None) -> Condition:
     return parts[0] if len(parts) == 1 else AllOf(parts)
 
 
-def qualifier_condition(qualifier: ast.Qualifier, verb: Verb | None = None) -> Condition:
+def qualifier_condition(qualifier: ast.Qualifier, verb: Verb | None = None) -> Condition | None:
+    """The filter a qualifier puts on a step; None for one that says when instead ('on your last
+    turn': a qualifier is a condition, a place or a scope)."""
     part = place_condition(qualifier.place, verb) if qualifier.place is not None else qualifier.part
+    if part is None:
+        return None
     return Not(part) if qualifier.negated else part
 
 
 def filters(qualifiers: tuple[ast.Qualifier, ...], verb: Verb | None = None) -> tuple[Condition, ...]:
-    return tuple(qualifier_condition(q, verb) for q in qualifiers if q.scope is None)
+    """The filters of the qualifiers that are not scopes."""
+    return tuple(part for q in qualifiers if q.scope is None and (part := qualifier_condition(q, verb)) is not None)
 
 
 def pattern(node: ast.PatternNode) -> StepPattern:
@@ -93,6 +154,7 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
     guarded = condition(guard) if guard is not None else None
     if node.kind in (HappeningKind.REMOVAL, HappeningKind.REMOVAL_AND_BUILD):
         effects = (BuildThere(),) if node.kind is HappeningKind.REMOVAL_AND_BUILD else ()
+        assert node.place is not None and node.victim is not None  # (a removal names whom, on what space)
         destination = node.place.space
         if node.kind is HappeningKind.REMOVAL_AND_BUILD:
             destination = SpaceSelector(Region.ANYWHERE, None, destination.filters)
@@ -129,11 +191,12 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
     if isinstance(node, (ast.StepNode, ast.HappeningNode)):
         compiled = step(node, origin, statement.guard)
         if header is Timing.AT_ALL_TIMES:
+            assert compiled.destination is not None  # (the checker: a board rule says where the step goes)
             power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))
         elif header is Timing.END_OF_YOUR_TURN:
             power.turn_ends.append(compiled)
-        else:
-            power.options.append(StepOption(compiled, at, instead=node.instead))
+        else:  # (a step option: the checker admits no happening here)
+            power.options.append(StepOption(compiled, at, instead=isinstance(node, ast.StepNode) and node.instead))
     elif isinstance(node, ast.FollowUpNode):
         if header is Timing.OPPONENTS_TURN:
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
@@ -148,6 +211,7 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
     elif isinstance(node, ast.GainNode):
         power.turn_starts.append(ChangeCounter(node.counter, node.amount))
     elif isinstance(node, ast.ObligationNode):
+        requirement: Condition
         if node.verb is None:
             requirement = LastMoves(Owner.OPPONENTS, filters(node.started), filters(node.qualifiers))
         else:
@@ -161,7 +225,8 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         when = condition(statement.guard) if statement.guard is not None else None
         binds = node.actor.selector.owner
         piece = (PieceIs(node.piece),) if node.piece is not None else ()
-        power.prohibitions.append(Prohibition(binds, node.verb, (*piece, *filters(node.qualifiers, node.verb)), when, at))
+        power.prohibitions.append(Prohibition(binds, node.verb, (*piece, *filters(node.qualifiers, node.verb)), when,
+                                              at))
     elif isinstance(node, ast.WinNode):
         when = condition(statement.guard) if statement.guard is not None else None
         if isinstance(node.pattern, ast.PatternNode):
@@ -183,13 +248,23 @@ def power_setup(power: Power, node: ast.PlacementNode, at: Where) -> None:
     if kind in (SetupKind.EACH_PLAYER, SetupKind.YOU_PLACE, SetupKind.TEAM_PLAYER):
         power.placements.append(Placement(node.count, at, placer=node.rank))
         return
-    rule = {
-        SetupKind.TEAMMATES: lambda: Teams(node.pairing, at),
-        SetupKind.FIRST_TURN: lambda: FirstTurn(node.rank, at),
-        SetupKind.FIRST: lambda: PlaceFirst(at),
-        SetupKind.WHERE: lambda: PlacementArea((place_condition(node.place),), at),
-        SetupKind.OPPOSITE_EDGES: lambda: OppositeEdges(at),
-        SetupKind.FEMALE: lambda: WorkerSexes(1, at),
-        SetupKind.EXTRA: lambda: Reserve(node.count, at),
-    }[kind]()
+    rule: SetupRule
+    if kind is SetupKind.TEAMMATES:
+        assert node.pairing is not None  # (the parser gives teammates their pairing)
+        rule = Teams(node.pairing, at)
+    elif kind is SetupKind.FIRST_TURN:
+        rule = FirstTurn(node.rank, at)
+    elif kind is SetupKind.FIRST:
+        rule = PlaceFirst(at)
+    elif kind is SetupKind.WHERE:
+        assert node.place is not None  # (the grammar: 'you place your workers <place>')
+        rule = PlacementArea((place_condition(node.place),), at)
+    elif kind is SetupKind.OPPOSITE_EDGES:
+        rule = OppositeEdges(at)
+    elif kind is SetupKind.FEMALE:
+        rule = WorkerSexes(1, at)
+    elif kind is SetupKind.EXTRA:
+        rule = Reserve(node.count, at)
+    else:  # pragma: no cover - the placements returned above
+        raise KeyError(kind)
     power.setup.append(rule)

@@ -10,7 +10,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import FollowUpTiming, HappeningKind, Modality, Pairing, Piece, Repeat, Scope, SetupKind, SpaceSelector, Timing, Verb, WorkerSelector
+from ..vocabulary import (
+    Counter,
+    FollowUpTiming,
+    HappeningKind,
+    Modality,
+    Pairing,
+    Piece,
+    Repeat,
+    Scope,
+    SetupKind,
+    SpaceSelector,
+    Timing,
+    TokenKind,
+    Verb,
+    WorkerSelector,
+)
 from ..vocabulary.parts import Condition
 
 
@@ -78,7 +93,8 @@ class StepNode(Node):
     target: Actor | None = None
     can_win: bool = True
     instead: bool = False
-    cost: tuple[tuple[object, int], ...] = ()
+    #: What each repetition spends: (counter, amount) pairs.
+    cost: tuple[tuple[Counter, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,7 +117,7 @@ class HappeningNode(Node):
     kind: HappeningKind
     victim: Actor | None
     place: Place | None
-    token: object = None
+    token: TokenKind | None = None
     per_game: int | None = None
 
 
@@ -143,7 +159,10 @@ class PlayerCountNode(Node):
     counts: tuple[int, ...]
 
 
-ConditionNode = PatternNode | WorkerStateNode | TowersNode | FlankedNode | PlayerCountNode
+#: A condition as the grammar writes one ('if <condition>', 'when <condition>').
+StatedCondition = PatternNode | WorkerStateNode | TowersNode | FlankedNode
+#: What may guard a sentence: a condition, or the number of players.
+ConditionNode = StatedCondition | PlayerCountNode
 
 
 @dataclass(frozen=True)
@@ -180,7 +199,7 @@ class PlaceTokenNode(Node):
     """'you may place your <token> token <place>' (the place's neighbourhood is the moved
     worker's when it says so)."""
 
-    token: object
+    token: TokenKind
     place: Place
     near_moved: bool
 
@@ -190,7 +209,7 @@ class DomeLikeNode(Node):
     """'<actor> treat spaces with your <token> tokens as if they contain only a dome'."""
 
     actor: Actor
-    token: object
+    token: TokenKind
 
 
 @dataclass(frozen=True)
@@ -198,7 +217,7 @@ class GainNode(Node):
     """'you gain N coins'."""
 
     amount: int
-    counter: object
+    counter: Counter
 
 
 @dataclass(frozen=True)
@@ -206,7 +225,7 @@ class WinNode(Node):
     """'you [also] win if <pattern>', 'you also win when <condition>'."""
 
     also: bool
-    pattern: ConditionNode
+    pattern: StatedCondition
 
 
 @dataclass(frozen=True)
@@ -229,7 +248,8 @@ class PlacementNode(Node):
     pairing: Pairing | None = None
 
 
-Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)
+Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode
+          | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)
 
 
 @dataclass(frozen=True)

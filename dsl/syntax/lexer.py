@@ -17,6 +17,7 @@ from functools import cache
 from importlib.resources import files
 
 from lark import Token
+from lark.common import LexerConf
 from lark.lexer import Lexer
 
 from ..errors import SantoriniError
@@ -85,9 +86,11 @@ def normalize_header(text: str) -> str:
 class WordLexer(Lexer):
     """Lark lexer that maps whole words to the keyword terminals the grammar declares."""
 
-    def __init__(self, lexer_conf) -> None:  # noqa: ANN001 - Lark's LexerConf, unused
+    def __init__(self, lexer_conf: LexerConf) -> None:  # (unused)
         self.keywords = vocabulary()
 
+    # Lark's first interface for a custom lexer (no __future_interface__): Lark wraps the class and
+    # calls lex(text). Lark's types give only the later lex(lexer_state, parser_state), hence:
     def lex(self, data: str) -> Iterator[Token]:  # type: ignore[override]
         data = data.replace("\u2019", "'")  # a typographic apostrophe, as in pasted card text
         for line_no, line in enumerate(data.split("\n"), start=1):

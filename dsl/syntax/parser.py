@@ -6,18 +6,49 @@ Errors say what was found, what was expected, and show the line with a caret und
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from typing import NamedTuple, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import SourceError
-from ..vocabulary import (ANY_NUMBER, Compare, Counter, FollowUpTiming, HappeningKind, LevelChange, Modality, Near, OccupiedBy, Owner, Pairing, Piece,
-                          PieceIs, Region, Repeat, Role, SameSpace, Scope, SetupKind, Sex, SpaceIs, SpaceProperty, SpaceRef,
-                          SpaceSelector, StandsHighest, TargetLevel, Timing, TokenKind, Verb, WorkerSelector)
-from ..vocabulary.parts import DOWN, UP, AnyOf
+from ..vocabulary import (
+    ANY_NUMBER,
+    Compare,
+    Counter,
+    FollowUpTiming,
+    HappeningKind,
+    LevelChange,
+    Modality,
+    Near,
+    OccupiedBy,
+    Owner,
+    Pairing,
+    Piece,
+    PieceIs,
+    Region,
+    Repeat,
+    Role,
+    SameSpace,
+    Scope,
+    SetupKind,
+    Sex,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    SpaceSelector,
+    StandsHighest,
+    TargetLevel,
+    Timing,
+    TokenKind,
+    Verb,
+    WorkerSelector,
+)
+from ..vocabulary.parts import DOWN, UP, AnyOf, Condition
 from . import ast
 from .lexer import LexError, WordLexer
 
@@ -53,7 +84,7 @@ def parse_rules(text: str, origin: Origin) -> ast.Rules:
     """Parse a card's rules; raise ParseError at the first fault, located in the card's file."""
     try:
         tree = grammar().parse(text)
-        return _ToAst().transform(tree)
+        return _ToAst().transform(tree)  # (a Transformer[Token, ast.Rules])
     except LexError as err:
         raise _error(origin, text, err.line, err.column, err.message) from None
     except UnexpectedToken as err:
@@ -97,6 +128,11 @@ def _unexpected(err: UnexpectedToken) -> str:
 
 # ---- the tree builder ------------------------------------------------------------------------
 
+#: A rule's children as the tree builder gets them: tokens, nodes, word runs, numbers.
+Items = tuple[object, ...]
+T = TypeVar("T")
+
+
 class _Words:
     """A run of words the tree builder has not made a node of yet, with where it starts."""
 
@@ -106,14 +142,45 @@ class _Words:
         self.line, self.column, self.words, self.value = line, column, words, value
 
 
-def _start(items: tuple) -> tuple[int, int]:
+class _VerbWord(NamedTuple):
+    """The value of a verb's word run: the verb and its tense ("present" or "past")."""
+
+    verb: Verb
+    tense: str
+
+
+class _PieceWord(NamedTuple):
+    """The value of a piece's word run: the piece, and whether it may go on any level ('a dome at
+    any level')."""
+
+    piece: Piece
+    any_level: bool
+
+
+@dataclass(frozen=True)
+class _Victim:
+    """'an opponent worker on <space>': the worker a removal takes, and where it stands."""
+
+    actor: ast.Actor
+    place: ast.Place
+
+
+def _start(items: Items) -> tuple[int, int]:
     for item in items:
-        if isinstance(item, (Token, ast.Node, _Words)):
+        if isinstance(item, Token):
+            return _at(item)
+        if isinstance(item, (ast.Node, _Words)):
             return item.line, item.column
     return 1, 1
 
 
-def _words(items: tuple) -> str:
+def _at(token: Token) -> tuple[int, int]:
+    """Where a token starts (the word lexer gives each token its line and column)."""
+    assert token.line is not None and token.column is not None
+    return token.line, token.column
+
+
+def _words(items: Items) -> str:
     parts = []
     for item in items:
         if isinstance(item, Token):
@@ -128,18 +195,18 @@ def _words(items: tuple) -> str:
 _CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.PlayerCountNode)
 
 
-def _qualifiers(items: tuple) -> tuple[ast.Qualifier, ...]:
+def _qualifiers(items: Items) -> tuple[ast.Qualifier, ...]:
     """The qualifiers among `items`; a bare place phrase is a qualifier that names a place."""
     return tuple(item if isinstance(item, ast.Qualifier)
                  else ast.Qualifier(item.line, item.column, words=item.words, place=item)
                  for item in items if isinstance(item, (ast.Qualifier, ast.Place)))
 
 
-def _of(items: tuple, kind: type) -> list:
+def _of(items: Items, kind: type[T]) -> list[T]:
     return [item for item in items if isinstance(item, kind)]
 
 
-def _value(items: tuple, kind: type) -> object:
+def _value(items: Items, kind: type[T]) -> T | None:
     """The value of the first word run whose value is a `kind` (None if there is none)."""
     for item in items:
         if isinstance(item, _Words) and isinstance(item.value, kind):
@@ -147,10 +214,32 @@ def _value(items: tuple, kind: type) -> object:
     return None
 
 
-_VERBS = {"MOVE": (Verb.MOVE, "present"), "MOVES": (Verb.MOVE, "present"), "MOVED": (Verb.MOVE, "past"),
-          "BUILD": (Verb.BUILD, "present"), "BUILDS": (Verb.BUILD, "present"), "BUILT": (Verb.BUILD, "past"),
-          "FORCE": (Verb.FORCE, "present"), "FORCES": (Verb.FORCE, "present"),
-          "REMOVE": (Verb.REMOVE, "present"), "REMOVES": (Verb.REMOVE, "present")}
+def _required(items: Items, kind: type[T]) -> T:
+    """The value of the first word run whose value is a `kind`, where the grammar puts one."""
+    value = _value(items, kind)
+    if value is None:  # pragma: no cover - the grammar's rule has the words
+        raise TypeError(f"the tree builder found no {kind.__name__} among {items!r}")
+    return value
+
+
+def _number(items: Items) -> int:
+    """The first number among `items` (a rank is not a number: see _Rank)."""
+    return next(i for i in items if type(i) is int)
+
+
+def _token(item: object) -> Token:
+    """A child that the grammar makes a token."""
+    if not isinstance(item, Token):  # pragma: no cover - the grammar's rule has a token there
+        raise TypeError(f"the tree builder expected a token, not {item!r}")
+    return item
+
+
+_VERBS = {"MOVE": _VerbWord(Verb.MOVE, "present"), "MOVES": _VerbWord(Verb.MOVE, "present"),
+          "MOVED": _VerbWord(Verb.MOVE, "past"),
+          "BUILD": _VerbWord(Verb.BUILD, "present"), "BUILDS": _VerbWord(Verb.BUILD, "present"),
+          "BUILT": _VerbWord(Verb.BUILD, "past"),
+          "FORCE": _VerbWord(Verb.FORCE, "present"), "FORCES": _VerbWord(Verb.FORCE, "present"),
+          "REMOVE": _VerbWord(Verb.REMOVE, "present"), "REMOVES": _VerbWord(Verb.REMOVE, "present")}
 
 
 #: The words after a header's timing that limit the section's power to one use in a game.
@@ -170,244 +259,269 @@ class _Tail:
 
     __slots__ = ("line", "column", "kind", "value")
 
-    def __init__(self, line: int, column: int, kind: str, value: object = None) -> None:
+    def __init__(self, line: int, column: int, kind: str, value: tuple[Counter, int] | None = None) -> None:
         self.line, self.column, self.kind, self.value = line, column, kind, value
 
 
-def _words_node(value: object):  # noqa: ANN202 - a factory of tree-builder callbacks
-    def build(self: _ToAst, children: list) -> _Words:
+#: A tree-builder callback: a method of _ToAst made by one of the factories below.
+Build = Callable[["_ToAst", list[object]], T]
+
+
+def _words_node(value: object) -> Build[_Words]:
+    """A rule whose words stand for `value`."""
+    def build(self: _ToAst, children: list[object]) -> _Words:
         items = tuple(children)
         return _Words(*_start(items), _words(items), value)
     return build
 
 
-def _qualifier(part):  # noqa: ANN001, ANN202 - a factory of tree-builder callbacks
-    def build(self: _ToAst, children: list) -> ast.Qualifier:
+def _qualifier(part: Callable[..., Condition]) -> Build[ast.Qualifier]:
+    """A qualifier whose condition is `part` of the rule's numbers."""
+    def build(self: _ToAst, children: list[object]) -> ast.Qualifier:
         items = tuple(children)
         numbers = [i for i in items if type(i) is int]
         return ast.Qualifier(*_start(items), words=_words(items), part=part(*numbers))
     return build
 
 
-def _space(make):  # noqa: ANN001, ANN202 - a factory of tree-builder callbacks
-    def build(self: _ToAst, children: list) -> _Words:
+def _space(make: Callable[[Items], SpaceSelector]) -> Build[_Words]:
+    """A space phrase whose selector `make` makes from the rule's children."""
+    def build(self: _ToAst, children: list[object]) -> _Words:
         items = tuple(children)
         return _Words(*_start(items), _words(items), make(items))
     return build
 
 
-class _ToAst(Transformer):
+def _follow_up(timing: FollowUpTiming) -> Build[ast.FollowUpNode]:
+    def build(self: _ToAst, children: list[object]) -> ast.FollowUpNode:
+        items = tuple(children)
+        step = next(i for i in items if isinstance(i, (ast.StepNode, ast.HappeningNode)))
+        return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0], step=step, timing=timing)
+    return build
+
+
+def _obligation(if_possible: bool) -> Build[ast.ObligationNode]:
+    def build(self: _ToAst, children: list[object]) -> ast.ObligationNode:
+        items = tuple(children)
+        return ast.ObligationNode(*_start(items), if_possible=if_possible, verb=_required(items, _VerbWord).verb,
+                                  qualifiers=_qualifiers(items))
+    return build
+
+
+def _setup(kind: SetupKind) -> Build[ast.PlacementNode]:
+    def build(self: _ToAst, children: list[object]) -> ast.PlacementNode:
+        items = tuple(children)
+        numbers = [i for i in items if type(i) is int]
+        ranks = _of(items, _Rank)
+        actors = _of(items, ast.Actor)
+        return ast.PlacementNode(*_start(items), count=numbers[0] if numbers else 0, kind=kind,
+                                 place=next(iter(_of(items, ast.Place)), None),
+                                 words_actor=actors[0].words.lower() if actors else "",
+                                 rank=ranks[0] if ranks else 1)
+    return build
+
+
+def _actor(role: Role, owner: Owner | None = None) -> Build[ast.Actor]:
+    def build(self: _ToAst, children: list[object]) -> ast.Actor:
+        items = tuple(children)
+        whose = _value(items, Owner) or owner or Owner.YOURS
+        return ast.Actor(*_start(items), selector=WorkerSelector(role, whose), words=_words(items))
+    return build
+
+
+#: The statements' clauses: every node a sentence may be.
+_CLAUSES = (ast.StepNode, ast.HappeningNode, ast.ObligationNode, ast.GainNode, ast.PlaceTokenNode, ast.DomeLikeNode,
+            ast.FollowUpNode, ast.ProhibitionNode, ast.VetoNode, ast.WinNode, ast.LossNode, ast.PlacementNode)
+#: The conditions the grammar writes after 'if' or 'when' (a guard may also be a player count).
+_STATED = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode)
+
+
+class _ToAst(Transformer[Token, ast.Rules]):
     """Build ast nodes; each node takes the position of its first word."""
 
-    def start(self, children: list) -> ast.Rules:
-        return ast.Rules(line=1, column=1, sections=tuple(children))
+    def start(self, children: list[object]) -> ast.Rules:
+        return ast.Rules(line=1, column=1, sections=tuple(_of(tuple(children), ast.Section)))
 
-    def section(self, children: list) -> ast.Section:
-        header, *statements = children
+    def section(self, children: list[object]) -> ast.Section:
+        first, *statements = children
+        header = _token(first)
         text = str(header.value)
         once = text.endswith(ONCE_PER_GAME)
         timing = TIMINGS.get(text[: -len(ONCE_PER_GAME)] if once else text)
-        return ast.Section(line=header.line, column=header.column, header=text, statements=tuple(statements),
-                           timing=timing, once=once)
+        return ast.Section(*_at(header), header=text,
+                           statements=tuple(_of(tuple(statements), ast.Statement)), timing=timing, once=once)
 
-    def statement(self, children: list) -> ast.Statement:
+    def statement(self, children: list[object]) -> ast.Statement:
         items = tuple(children)
         guard = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, _CONDITIONS)), None)
-        clause = next(i for i in items if isinstance(i, ast.Node) and not isinstance(i, _CONDITIONS))
+        clause = next(i for i in items if isinstance(i, _CLAUSES))
         return ast.Statement(*_start(items), guard=guard, clause=clause)
 
-    def player_count(self, children: list) -> _Words:
+    def player_count(self, children: list[object]) -> _Words:
         items = tuple(children)
         counts = tuple(i for i in items if type(i) is int)
         return _Words(*_start(items), _words(items), ast.PlayerCountNode(*_start(items), counts=counts))
 
-    def guard(self, children: list) -> _Words:
+    def guard(self, children: list[object]) -> _Words:
         items = tuple(children)
         condition = next(i for i in items if isinstance(i, _CONDITIONS))
         return _Words(*_start(items), "if " + _words(items), condition)
 
     # -- clauses
-    def step(self, children: list) -> ast.StepNode:
+    def step(self, children: list[object]) -> ast.StepNode:
         items = tuple(children)
-        verb = _value(items, tuple)
+        verb = _required(items, _VerbWord)
         piece = self._piece(items)
         actors = _of(items, ast.Actor)
         tails = {i.kind for i in items if isinstance(i, _Tail)}
         targets = [a for a in actors[1:] if a.selector.role is Role.NEAR]
         return ast.StepNode(*_start(items), actor=actors[0], modality=_value(items, Modality),
-                            verb=verb[0], piece=piece[0] if piece else None,
+                            verb=verb.verb, piece=piece[0] if piece else None,
                             piece_any_level=bool(piece and piece[1]),
                             place=next(iter(_of(items, ast.Place)), None), repeat=_value(items, Repeat),
                             qualifiers=tuple(_of(items, ast.Qualifier)), effects=tuple(_of(items, ast.Forcing)),
                             target=targets[0] if targets else None, can_win="cannot win" not in tails,
                             instead="instead" in tails,
-                            cost=tuple(i.value for i in items if isinstance(i, _Tail) and i.kind == "spending"))
+                            cost=tuple(i.value for i in items
+                                       if isinstance(i, _Tail) and i.kind == "spending" and i.value is not None))
 
     @staticmethod
-    def _piece(items: tuple) -> tuple[Piece, bool] | None:
-        for item in items:
-            if isinstance(item, _Words) and isinstance(item.value, list):
-                return item.value[0], item.value[1]
-        return None
+    def _piece(items: Items) -> _PieceWord | None:
+        return _value(items, _PieceWord)
 
-    def pattern(self, children: list) -> ast.PatternNode:
+    def pattern(self, children: list[object]) -> ast.PatternNode:
         items = tuple(children)
-        verb, tense = _value(items, tuple)
+        verb, tense = _required(items, _VerbWord)
         piece = self._piece(items)
         return ast.PatternNode(*_start(items), actor=_of(items, ast.Actor)[0], verb=verb, tense=tense,
                                piece=piece[0] if piece else None, qualifiers=_qualifiers(items))
-
-    def _follow_up(timing: FollowUpTiming):  # noqa: N805 - a factory used in the class body
-        def build(self: _ToAst, children: list) -> ast.FollowUpNode:
-            items = tuple(children)
-            step = next(i for i in items if isinstance(i, (ast.StepNode, ast.HappeningNode)))
-            return ast.FollowUpNode(*_start(items), trigger=_of(items, ast.PatternNode)[0], step=step, timing=timing)
-        return build
 
     follow_up = _follow_up(FollowUpTiming.AFTER)
     each_time = _follow_up(FollowUpTiming.EACH_TIME)
     before = _follow_up(FollowUpTiming.BEFORE)
 
-    def veto(self, children: list) -> ast.VetoNode:
+    def veto(self, children: list[object]) -> ast.VetoNode:
         items = tuple(children)
         return ast.VetoNode(*_start(items), actor=_of(items, ast.Actor)[0], qualifiers=_qualifiers(items))
 
-    def worker_state(self, children: list) -> ast.WorkerStateNode:
+    def worker_state(self, children: list[object]) -> ast.WorkerStateNode:
         items = tuple(children)
         return ast.WorkerStateNode(*_start(items), actor=_of(items, ast.Actor)[0], qualifiers=_qualifiers(items))
 
-    def towers_at_least(self, children: list) -> ast.TowersNode:
+    def towers_at_least(self, children: list[object]) -> ast.TowersNode:
         items = tuple(children)
-        return ast.TowersNode(*_start(items), count=next(i for i in items if type(i) is int))
+        return ast.TowersNode(*_start(items), count=_number(items))
 
-    def flanked(self, children: list) -> ast.FlankedNode:
+    def flanked(self, children: list[object]) -> ast.FlankedNode:
         items = tuple(children)
-        return ast.FlankedNode(*_start(items), count=next(i.value for i in items if isinstance(i, Token) and i.type == "INT"))
+        return ast.FlankedNode(*_start(items), count=next(int(i.value) for i in items
+                                                          if isinstance(i, Token) and i.type == "INT"))
 
-    def removal(self, children: list) -> ast.HappeningNode:
+    def removal(self, children: list[object]) -> ast.HappeningNode:
         items = tuple(children)
-        victim, place = next(i for i in items if isinstance(i, list))
-        return ast.HappeningNode(victim.line, victim.column, kind=HappeningKind.REMOVAL, victim=victim, place=place)
+        victim = next(i for i in items if isinstance(i, _Victim))
+        return ast.HappeningNode(victim.actor.line, victim.actor.column, kind=HappeningKind.REMOVAL,
+                                 victim=victim.actor, place=victim.place)
 
-    def removal_and_build(self, children: list) -> ast.HappeningNode:
+    def removal_and_build(self, children: list[object]) -> ast.HappeningNode:
         items = tuple(children)
-        space = _value(items, SpaceSelector)
+        space = _required(items, SpaceSelector)
         victim = ast.Actor(*_start(items), selector=WorkerSelector(Role.ON_SPACE, Owner.OPPONENTS), words=_words(items))
         place = ast.Place(*_start(items), space=space, words=_words(items))
         return ast.HappeningNode(*_start(items), kind=HappeningKind.REMOVAL_AND_BUILD, victim=victim, place=place)
 
-    def slide(self, children: list) -> ast.HappeningNode:
+    def slide(self, children: list[object]) -> ast.HappeningNode:
         return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.SLIDE, victim=None, place=None)
 
-    def opponent_loses(self, children: list) -> ast.HappeningNode:
+    def opponent_loses(self, children: list[object]) -> ast.HappeningNode:
         return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.LOSS, victim=None, place=None)
 
-    def victim_on(self, children: list) -> list:
+    def victim_on(self, children: list[object]) -> _Victim:
         items = tuple(children)
-        space = _value(items, SpaceSelector)
+        space = _required(items, SpaceSelector)
         actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.ON_SPACE, Owner.OPPONENTS), words=_words(items))
         place = ast.Place(*_start(items), space=space, words=_words(items))
-        return [actor, place]
-
-    def _obligation(if_possible: bool):  # noqa: N805 - a factory used in the class body
-        def build(self: _ToAst, children: list) -> ast.ObligationNode:
-            items = tuple(children)
-            return ast.ObligationNode(*_start(items), if_possible=if_possible, verb=_value(items, tuple)[0],
-                                      qualifiers=_qualifiers(items))
-        return build
+        return _Victim(actor, place)
 
     obligation_if_possible = _obligation(True)
     obligation_must = _obligation(False)
 
-    def last_move_obligation(self, children: list) -> ast.ObligationNode:
+    def last_move_obligation(self, children: list[object]) -> ast.ObligationNode:
         items = tuple(children)
         comma = next(i for i, item in enumerate(items) if isinstance(item, Token) and item.type == "COMMA")
         return ast.ObligationNode(*_start(items), if_possible=False, verb=None,
                                   qualifiers=_qualifiers(items[comma:]), started=_qualifiers(items[:comma]))
 
-    def spending(self, children: list) -> _Tail:
+    def spending(self, children: list[object]) -> _Tail:
         items = tuple(children)
-        amount = next(i for i in items if type(i) is int)
-        return _Tail(*_start(items), "spending", (_value(items, Counter), amount))
+        return _Tail(*_start(items), "spending", (_required(items, Counter), _number(items)))
 
-    def coin_token(self, children: list) -> _Words:
+    def coin_token(self, children: list[object]) -> _Words:
         return _Words(*_start(tuple(children)), "coin", TokenKind.COIN)
 
-    def talus_token(self, children: list) -> _Words:
+    def talus_token(self, children: list[object]) -> _Words:
         return _Words(*_start(tuple(children)), "talus", TokenKind.TALUS)
 
-    def token_on_built(self, children: list) -> ast.HappeningNode:
+    def token_on_built(self, children: list[object]) -> ast.HappeningNode:
         items = tuple(children)
-        return ast.HappeningNode(*_start(items), kind=HappeningKind.TOKEN, victim=None, place=None, token=_value(items, TokenKind),
-                                 per_game=next(i for i in items if type(i) is int))
+        return ast.HappeningNode(*_start(items), kind=HappeningKind.TOKEN, victim=None, place=None,
+                                 token=_required(items, TokenKind), per_game=_number(items))
 
-    def place_token(self, children: list) -> ast.PlaceTokenNode:
+    def place_token(self, children: list[object]) -> ast.PlaceTokenNode:
         items = tuple(children)
         place = _of(items, ast.Place)[0]
-        return ast.PlaceTokenNode(*_start(items), token=_value(items, TokenKind), place=place,
+        return ast.PlaceTokenNode(*_start(items), token=_required(items, TokenKind), place=place,
                                   near_moved="moved worker" in place.words.lower())
 
-    def dome_like(self, children: list) -> ast.DomeLikeNode:
+    def dome_like(self, children: list[object]) -> ast.DomeLikeNode:
         items = tuple(children)
-        return ast.DomeLikeNode(*_start(items), actor=_of(items, ast.Actor)[0], token=_value(items, TokenKind))
+        return ast.DomeLikeNode(*_start(items), actor=_of(items, ast.Actor)[0], token=_required(items, TokenKind))
 
-    def spaces_with(self, children: list) -> _Words:
+    def spaces_with(self, children: list[object]) -> _Words:
         items = tuple(children)
         return _Words(*_start(items), _words(items), _value(items, TokenKind))
 
-    def contains(self, children: list) -> _Words:
+    def contains(self, children: list[object]) -> _Words:
         return _Words(*_start(tuple(children)), _words(tuple(children)))
 
-    def space_near_moved(self, children: list) -> _Words:
+    def space_near_moved(self, children: list[object]) -> _Words:
         items = tuple(children)
         filters = [SpaceIs(SpaceRef.TARGET, i.value) for i in items
                    if isinstance(i, _Words) and isinstance(i.value, SpaceProperty)]
         return _Words(*_start(items), _words(items), SpaceSelector(Region.NEIGHBORING, None, tuple(filters)))
 
-    def gain(self, children: list) -> ast.GainNode:
+    def gain(self, children: list[object]) -> ast.GainNode:
         items = tuple(children)
-        return ast.GainNode(*_start(items), amount=next(i for i in items if type(i) is int),
-                            counter=_value(items, Counter))
+        return ast.GainNode(*_start(items), amount=_number(items), counter=_required(items, Counter))
 
-    def counter(self, children: list) -> _Words:
+    def counter(self, children: list[object]) -> _Words:
         items = tuple(children)
         return _Words(*_start(items), _words(items), Counter.COIN)
 
-    def cannot_win(self, children: list) -> _Tail:
+    def cannot_win(self, children: list[object]) -> _Tail:
         return _Tail(*_start(tuple(children)), "cannot win")
 
-    def instead(self, children: list) -> _Tail:
+    def instead(self, children: list[object]) -> _Tail:
         return _Tail(*_start(tuple(children)), "instead")
 
-    def worker_object(self, children: list) -> ast.Actor:
+    def worker_object(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.NEAR, Owner.OPPONENTS), words=_words(items))
 
-    def prohibition(self, children: list) -> ast.ProhibitionNode:
+    def prohibition(self, children: list[object]) -> ast.ProhibitionNode:
         items = tuple(children)
         piece = self._piece(items)
-        return ast.ProhibitionNode(*_start(items), actor=_of(items, ast.Actor)[0], verb=_value(items, tuple)[0],
+        return ast.ProhibitionNode(*_start(items), actor=_of(items, ast.Actor)[0],
+                                   verb=_required(items, _VerbWord).verb,
                                    piece=piece[0] if piece else None, qualifiers=_qualifiers(items))
 
-    def win(self, children: list) -> ast.WinNode:
+    def win(self, children: list[object]) -> ast.WinNode:
         items = tuple(children)
         also = any(isinstance(i, Token) and i.type == "ALSO" for i in items)
-        return ast.WinNode(*_start(items), also=also, pattern=next(i for i in items if isinstance(i, _CONDITIONS)))
+        return ast.WinNode(*_start(items), also=also, pattern=next(i for i in items if isinstance(i, _STATED)))
 
-    def loss(self, children: list) -> ast.LossNode:
+    def loss(self, children: list[object]) -> ast.LossNode:
         return ast.LossNode(*_start(tuple(children)))
-
-    def _setup(kind: SetupKind):  # noqa: N805 - a factory used in the class body
-        def build(self: _ToAst, children: list) -> ast.PlacementNode:
-            items = tuple(children)
-            numbers = [i for i in items if type(i) is int]
-            ranks = _of(items, _Rank)
-            actors = _of(items, ast.Actor)
-            return ast.PlacementNode(*_start(items), count=numbers[0] if numbers else 0, kind=kind,
-                                     place=next(iter(_of(items, ast.Place)), None),
-                                     words_actor=actors[0].words.lower() if actors else "",
-                                     rank=ranks[0] if ranks else 1)
-        return build
 
     placement = _setup(SetupKind.EACH_PLAYER)
     team_placement = _setup(SetupKind.TEAM_PLAYER)
@@ -419,44 +533,39 @@ class _ToAst(Transformer):
     one_female = _setup(SetupKind.FEMALE)
     reserve = _setup(SetupKind.EXTRA)
 
-    def teammates_across(self, children: list) -> ast.PlacementNode:
+    def teammates_across(self, children: list[object]) -> ast.PlacementNode:
         return ast.PlacementNode(*_start(tuple(children)), count=0, kind=SetupKind.TEAMMATES, pairing=Pairing.ACROSS)
 
-    def teammates_beside(self, children: list) -> ast.PlacementNode:
+    def teammates_beside(self, children: list[object]) -> ast.PlacementNode:
         return ast.PlacementNode(*_start(tuple(children)), count=0, kind=SetupKind.TEAMMATES, pairing=Pairing.BESIDE)
 
-    def ordinal(self, children: list) -> _Rank:
-        return _Rank(1 if children[0].type == "FIRST" else 2)
+    def ordinal(self, children: list[object]) -> _Rank:
+        return _Rank(1 if _token(children[0]).type == "FIRST" else 2)
 
-    def place_reserve(self, children: list) -> ast.StepNode:
+    def place_reserve(self, children: list[object]) -> ast.StepNode:
         items = tuple(children)
         place = _of(items, ast.Place)[0]
         space = place.space
         if space.region is Region.NEIGHBORING:  # a worker enters the board anywhere its filters allow
-            place = ast.Place(place.line, place.column, SpaceSelector(Region.ANYWHERE, None, space.filters), place.words)
+            place = ast.Place(place.line, place.column, SpaceSelector(Region.ANYWHERE, None, space.filters),
+                              place.words)
         actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.RESERVE, Owner.YOURS), words="your extra worker")
         modality = Modality.MAY if any(isinstance(i, Token) and i.type == "MAY" for i in items) else None
         return ast.StepNode(*_start(items), actor=actor, modality=modality, verb=Verb.PLACE, piece=None,
-                            piece_any_level=False, place=place, repeat=None, qualifiers=tuple(_of(items, ast.Qualifier)),
+                            piece_any_level=False, place=place, repeat=None,
+                            qualifiers=tuple(_of(items, ast.Qualifier)),
                             effects=())
 
-    def extra(self, children: list) -> ast.Qualifier:
+    def extra(self, children: list[object]) -> ast.Qualifier:
         return _qualifiers(tuple(children))[0]
 
-    def forcing(self, children: list) -> ast.Forcing:
+    def forcing(self, children: list[object]) -> ast.Forcing:
         items = tuple(children)
         actor = _of(items, ast.Actor)[0]
         displaced = ast.Actor(actor.line, actor.column, WorkerSelector(Role.DISPLACED, Owner.ANYONES), actor.words)
         return ast.Forcing(*_start(items), actor=displaced, place=_of(items, ast.Place)[0])
 
     # -- actors
-    def _actor(role: Role, owner: Owner | None = None):  # noqa: N805 - a factory used in the class body
-        def build(self: _ToAst, children: list) -> ast.Actor:
-            items = tuple(children)
-            whose = _value(items, Owner) or owner or Owner.YOURS
-            return ast.Actor(*_start(items), selector=WorkerSelector(role, whose), words=_words(items))
-        return build
-
     chosen_worker = _actor(Role.CHOSEN)
     each_worker = _actor(Role.EACH)
     subject_worker = _actor(Role.SUBJECT, Owner.YOURS)
@@ -469,7 +578,7 @@ class _ToAst(Transformer):
     all_workers = _actor(Role.EACH, Owner.ANYONES)
     opponent_worker = _actor(Role.SUBJECT, Owner.OPPONENTS)
 
-    def female_worker(self, children: list) -> ast.Actor:
+    def female_worker(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.YOURS, Sex.FEMALE),
                          words=_words(items))
@@ -479,37 +588,38 @@ class _ToAst(Transformer):
     may = _words_node(Modality.MAY)
     must = _words_node(Modality.MUST)
 
-    def verb(self, children: list) -> _Words:
-        token = children[0]
-        return _Words(token.line, token.column, str(token.value), _VERBS[token.type])
+    def verb(self, children: list[object]) -> _Words:
+        token = _token(children[0])
+        return _Words(*_at(token), str(token.value), _VERBS[token.type])
 
-    def dome(self, children: list) -> _Words:
+    def dome(self, children: list[object]) -> _Words:
         items = tuple(children)
-        return _Words(*_start(items), _words(items), [Piece.DOME, len(items) > 2])
+        return _Words(*_start(items), _words(items), _PieceWord(Piece.DOME, len(items) > 2))
 
-    block = _words_node([Piece.BLOCK, False])
+    block = _words_node(_PieceWord(Piece.BLOCK, False))
     once_more = _words_node(Repeat(1))
     any_number = _words_node(ANY_NUMBER)
 
-    def up_to(self, children: list) -> _Words:
+    def up_to(self, children: list[object]) -> _Words:
         items = tuple(children)
-        return _Words(*_start(items), _words(items), Repeat(next(i for i in items if type(i) is int), up_to=True))
+        return _Words(*_start(items), _words(items), Repeat(_number(items), up_to=True))
 
-    def number(self, children: list) -> int:
-        token = children[0]
+    def number(self, children: list[object]) -> int:
+        token = _token(children[0])
         return 1 if token.type == "ONE" else int(token.value)
 
     # -- qualifiers
-    def negated(self, children: list) -> ast.Qualifier:
+    def negated(self, children: list[object]) -> ast.Qualifier:
         items = tuple(children)
         inner = _qualifiers(items)[0]
         return ast.Qualifier(*_start(items), words=_words(items), part=inner.part, place=inner.place,
                              negated=not inner.negated)
 
-    def not_piece(self, children: list) -> ast.Qualifier:
+    def not_piece(self, children: list[object]) -> ast.Qualifier:
         items = tuple(children)
         piece = self._piece(items)
-        return ast.Qualifier(*_start(items), words=_words(items), part=PieceIs(piece[0]), negated=True)
+        assert piece is not None  # ('not <piece>', 'unless building <piece>')
+        return ast.Qualifier(*_start(items), words=_words(items), part=PieceIs(piece.piece), negated=True)
 
     up = _qualifier(lambda: UP)
     down = _qualifier(lambda: DOWN)
@@ -522,57 +632,57 @@ class _ToAst(Transformer):
     climb_any = _qualifier(lambda: LevelChange(Compare.LE, 3))
     stands_highest = _qualifier(lambda: StandsHighest())
 
-    def last_turn(self, children: list) -> ast.Qualifier:
+    def last_turn(self, children: list[object]) -> ast.Qualifier:
         items = tuple(children)
         return ast.Qualifier(*_start(items), words=_words(items), scope=Scope.LAST_TURN)
 
-    def this_turn(self, children: list) -> ast.Qualifier:
+    def this_turn(self, children: list[object]) -> ast.Qualifier:
         items = tuple(children)
         return ast.Qualifier(*_start(items), words=_words(items), scope=Scope.THIS_TURN)
 
-    def place(self, children: list) -> ast.Qualifier | ast.Place:
+    def place(self, children: list[object]) -> ast.Place:
         items = tuple(children)
-        space = _value(items, SpaceSelector)
+        space = _required(items, SpaceSelector)
         origin = isinstance(items[0], Token) and items[0].type == "FROM"
         return ast.Place(*_start(items), space=space, words=_words(items), origin=origin)
 
-    def climb(self, children: list) -> ast.Qualifier:  # pragma: no cover - every climb has an alias
+    def climb(self, children: list[object]) -> object:  # pragma: no cover - every climb has an alias
         return children[0]
 
-    def under_itself(self, children: list) -> ast.Place:
+    def under_itself(self, children: list[object]) -> ast.Place:
         items = tuple(children)
         space = SpaceSelector(Region.SINGLE, SpaceRef.ORIGIN, (SameSpace(SpaceRef.ORIGIN),))
         return ast.Place(*_start(items), space=space, words=_words(items))
 
-    def __default__(self, data, children, meta):  # noqa: ANN001, ANN204 - Lark's signature
+    def __default__(self, data: object, children: list[object], meta: object) -> _Words:
         items = tuple(children)
         if data in ("article", "vacater"):
             return _Words(*_start(items), _words(items))
         raise TypeError(f"the tree builder has no rule for {data!r}")  # pragma: no cover
 
-    def straight_backwards(self, children: list) -> ast.Place:
+    def straight_backwards(self, children: list[object]) -> ast.Place:
         items = tuple(children)
         return ast.Place(*_start(items), space=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND), words=_words(items))
 
     # -- spaces
-    def described_space(self, children: list) -> _Words:
+    def described_space(self, children: list[object]) -> _Words:
         items = tuple(children)
         adjectives = [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, SpaceProperty | Region)]
         article = next((i.words for i in items if isinstance(i, _Words) and i.value is None), "")
         neighbouring = any(isinstance(i, _Words) and i.value is Region.NEIGHBORING for i in items)
         region = Region.ANYWHERE if article.lower() == "any" and not neighbouring else Region.NEIGHBORING
-        filters: list = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
+        filters: list[Condition] = [SpaceIs(SpaceRef.TARGET, a) for a in adjectives if isinstance(a, SpaceProperty)]
         filters += [OccupiedBy(i.value) for i in items if isinstance(i, _Words) and isinstance(i.value, Owner)]
         lower = any(isinstance(i, _Words) and i.value == "lower" for i in items)
         filters += [Near(i.value.owner, lower, i.value.level, i.value.same_level) for i in items
                     if isinstance(i, _Words) and isinstance(i.value, Near)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
 
-    def near_workers(self, children: list) -> _Words:
+    def near_workers(self, children: list[object]) -> _Words:
         items = tuple(children)
         levels = [i for i in items if type(i) is int]
         same = any(isinstance(i, Token) and i.type == "ITS" for i in items)
-        return _Words(*_start(items), _words(items), Near(_value(items, Owner), level=levels[0] if levels else None,
+        return _Words(*_start(items), _words(items), Near(_required(items, Owner), level=levels[0] if levels else None,
                                                           same_level=same))
 
     other_side_space = _space(lambda items: SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE))

@@ -7,9 +7,12 @@ syntax tree nor the card's name. Each record keeps the place of its sentence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .kinds import FollowUpTiming, Owner, Pairing, TokenKind, Verb
 from .parts import ChangeCounter, Condition, SpaceSelector, Step, StepPattern, Where
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,6 @@ class Power:
     def workers_to_place(self) -> int | None:
         return self.placements[-1].count if self.placements else None
 
-    def setup_of(self, kind: type) -> list:
+    def setup_of(self, kind: type[R]) -> list[R]:
         """The card's setup rules of one kind."""
         return [rule for rule in (*self.placements, *self.setup) if isinstance(rule, kind)]

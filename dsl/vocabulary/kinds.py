@@ -8,6 +8,7 @@ but no engine yet: the checker refuses them with a message that names the part.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 
@@ -136,7 +137,7 @@ class Compare(Enum):
         return _COMPARISONS[self](left, right)
 
 
-_COMPARISONS = {
+_COMPARISONS: dict[Compare, Callable[[int, int], bool]] = {
     Compare.LT: lambda a, b: a < b, Compare.LE: lambda a, b: a <= b, Compare.EQ: lambda a, b: a == b,
     Compare.NE: lambda a, b: a != b, Compare.GE: lambda a, b: a >= b, Compare.GT: lambda a, b: a > b,
 }

@@ -16,7 +16,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kinds import Compare, Counter, Modality, TokenKind, Owner, Piece, Quantity, Region, Role, Scope, Sex, SpaceProperty, SpaceRef, Verb
+from .kinds import (
+    Compare,
+    Counter,
+    Modality,
+    Owner,
+    Piece,
+    Quantity,
+    Region,
+    Role,
+    Scope,
+    Sex,
+    SpaceProperty,
+    SpaceRef,
+    TokenKind,
+    Verb,
+)
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ...dsl.errors import SantoriniError
-from ..engine.engine import Action, Engine
+from ..engine.engine import Engine
 from ..games.game import Game, settle_stuck
 from ..games.play import Agent, RandomAgent
-from ..model.state import GameState
+from ..model.state import Action, GameState
+
+if TYPE_CHECKING:  # (position.py imports the YAML library: read only when a bot asks)
+    from .position import Document
 
 Turn = tuple[Action, ...]
 
@@ -72,12 +75,12 @@ class SeatView:
         teams it loses, with more it is out, without a loss condition it passes)."""
         return settle_stuck(dataclasses.replace(self._game, state=state))
 
-    def position(self) -> dict:
+    def position(self) -> Document:
         """The position now, as the spec writes a scenario (agents/position.py)."""
         from .position import position_document
         return position_document(self._game)
 
-    def game_so_far(self) -> dict:
+    def game_so_far(self) -> Document:
         """The position play started from and the turns played since (its `history`): exact,
         even for a rule that reads what a seat did on its last turn (agents/position.py)."""
         from .position import game_document

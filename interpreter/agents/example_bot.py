@@ -19,11 +19,11 @@ import argparse
 import random
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ...dsl.errors import SantoriniError
-from .protocol import ERROR, PLACE, QUIT, READY, VERSION, ProtocolError, Request, read_hello, read_request
+from .protocol import ERROR, PLACE, QUIT, READY, VERSION, Request, read_hello, read_request
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             request = read_request(line, lines)
             _say(choose(request, rng))
-    except (ProtocolError, SantoriniError) as err:  # said to the engine, which stops the game with it
+    except SantoriniError as err:  # (a ProtocolError too) said to the engine, which stops the game with it
         _say(f"{ERROR} {'; '.join(str(err).splitlines())}")
         return 1
     return 0  # the engine closed our input: the game is over
@@ -69,7 +69,7 @@ def choose(request: Request, rng: random.Random) -> str:
     return format_turn(state, rng.choice(winning or turns))
 
 
-def _lines(stream) -> Iterator[str]:  # noqa: ANN001 - a text stream
+def _lines(stream: Iterable[str]) -> Iterator[str]:
     for line in stream:
         yield line.rstrip("\r\n")
 

@@ -70,17 +70,18 @@ class ExternalAgent(ViewAgent):
         team = state.seats[seat].team
         first = len(state.members.get(team, ())) + 1  # as place_workers numbers them
         names = [f"{state.team_letters[team]}{first + index}" for index in range(seat_setup(game, seat).count)]
-        legal = ["; ".join(f"place {name} {square_name(square)}" for name, square in zip(names, squares))
+        legal = ["; ".join(f"place {name} {square_name(square)}" for name, square in zip(names, squares, strict=True))
                  for squares in legal_placements(game, seat)]
         position = dump(position_document(game, placing=seat)).splitlines()
         example = legal[0] if legal else "place A1 c3; place A2 d2"
-        answer = bot.ask(PLACE, state.seats[seat].letter, [("position", position), ("game", position), ("legal", legal)],
+        answer = bot.ask(PLACE, state.seats[seat].letter,
+                         [("position", position), ("game", position), ("legal", legal)],
                          f"a placement such as '{example}'")
         try:
             placed = dict(parse_placement(answer))
         except NotationError as err:
             raise bot.fail(f"answered {answer!r}, which is not a placement ({err}); expected {example!r} "
-                           "or another line of the request's 'legal' block")
+                           "or another line of the request's 'legal' block") from None
         if sorted(placed) != sorted(names) or len(placed) != len(names):
             raise bot.fail(f"answered {answer!r}; expected a placement of workers {', '.join(names)}, "
                            f"each once, such as {example!r}")
@@ -107,11 +108,11 @@ class ExternalAgent(ViewAgent):
             steps = parse_turn(state, answer)
         except NotationError as err:
             raise bot.fail(f"answered {answer!r}, which is not a turn ({err}); expected one of seat {view.letter}'s "
-                           f"legal turns in the spec's notation, such as {legal[0]!r}")
+                           f"legal turns in the spec's notation, such as {legal[0]!r}") from None
         try:
             view.engine.accept(state, steps)
         except IllegalTurn as err:
-            raise bot.fail(f"answered {answer!r}, which seat {view.letter} may not play: {err}")
+            raise bot.fail(f"answered {answer!r}, which seat {view.letter} may not play: {err}") from None
         return steps
 
     # ---- the bot's process
@@ -263,7 +264,7 @@ class _Bot:
         return f" (its last words on standard error: {lines[-1].strip()!r})" if lines else ""
 
 
-def _read(stream: IO[str], answers: queue.Queue) -> None:
+def _read(stream: IO[str], answers: queue.Queue[tuple[list[str], bool] | None]) -> None:
     """The bot's output, in batches of the lines that arrive together (read from the pipe as
     bytes, so that two lines written at once are one batch whatever the threads' timing), each
     with whether a line was begun after them; None when it closes it."""
@@ -279,7 +280,7 @@ def _read(stream: IO[str], answers: queue.Queue) -> None:
     answers.put(None)
 
 
-def _keep(stream: IO[str], tail: deque) -> None:
+def _keep(stream: IO[str], tail: deque[str]) -> None:
     """The bot's standard error, drained (so it never blocks on it), its last lines kept."""
     try:
         for line in stream:
@@ -288,7 +289,7 @@ def _keep(stream: IO[str], tail: deque) -> None:
         pass
 
 
-def _write(stream: IO[str], outbox: queue.Queue) -> None:
+def _write(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
     """Messages to the bot; None closes its input. A bot that has gone is not written to."""
     try:
         while (text := outbox.get()) is not None:
@@ -299,7 +300,7 @@ def _write(stream: IO[str], outbox: queue.Queue) -> None:
         pass
 
 
-def _kill(process: subprocess.Popen) -> None:
+def _kill(process: subprocess.Popen[str]) -> None:
     if process.poll() is None:
         process.kill()
         try:

@@ -83,7 +83,8 @@ class MctsAgent(ViewAgent):
             if won is not None:  # a turn that wins for sure (it leaves the others no turn)
                 return won
         best = max(root.children, key=lambda child: (child.visits, child.reward))
-        return best.turn  # type: ignore[return-value] - only the root has no turn
+        assert best.turn is not None  # (only the root has no turn)
+        return best.turn
 
     def _iterate(self, view: SeatView, engine: Engine, state: GameState, root: _Node,
                  rngs: list[random.Random], share: float) -> Turn | None:

@@ -22,10 +22,13 @@ from ..model.board import square_name
 from ..model.notation import format_board, format_turn
 from ..model.state import GameState
 
-__all__ = ["dump", "game_document", "position_document"]
+__all__ = ["Document", "dump", "game_document", "position_document"]
+
+#: A position or a game as a YAML document (the spec's scenario format): plain data.
+Document = dict[str, object]
 
 
-def position_document(game: Game, placing: int | None = None) -> dict:
+def position_document(game: Game, placing: int | None = None) -> Document:
     """The game's position now. With `placing` (a seat), a position in setup: that seat places
     its workers next, and the workers placed so far stand on the board."""
     state = game.state
@@ -48,7 +51,7 @@ def position_document(game: Game, placing: int | None = None) -> dict:
     return document
 
 
-def game_document(game: Game) -> dict:
+def game_document(game: Game) -> Document:
     """The position play started from and the turns played since. A game that was not set up
     by placing workers (a position loaded from a file) has no known start: its document is the
     position now, with no history."""
@@ -66,7 +69,7 @@ def game_document(game: Game) -> dict:
     return document
 
 
-def dump(document: dict) -> str:
+def dump(document: Document) -> str:
     """The document as YAML text, the board as a literal block (as scenario files write it)."""
     return yaml.dump(document, Dumper=_Dumper, sort_keys=False, width=1000, allow_unicode=True)
 
@@ -83,15 +86,16 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
 _Dumper.add_representer(str, _text)
 
 
-def _heading(game: Game, name: str) -> dict:
+def _heading(game: Game, name: str) -> Document:
     """name, edition (a shipped pack by name, an author's pack by its folder), mode, players."""
     shipped = Path(game.pack.path).resolve() == (package_root() / "powers" / game.pack.name).resolve()
     players: list[object] = []
     for spec in game.players:
-        seat: object = spec.label if len(spec.powers) <= 1 else {"gods": list(spec.powers)}
-        if spec.team is not None:
-            seat = {"god": spec.label, "team": spec.team} if len(spec.powers) <= 1 else {**seat, "team": spec.team}
-        players.append(seat)
+        if spec.team is None:
+            players.append(spec.label if len(spec.powers) <= 1 else {"gods": list(spec.powers)})
+        else:
+            seat: dict[str, object] = {"god": spec.label} if len(spec.powers) <= 1 else {"gods": list(spec.powers)}
+            players.append({**seat, "team": spec.team})
     return {"name": name, "edition": game.pack.name if shipped else str(Path(game.pack.path).resolve()),
             "mode": game.mode.name, "players": players}
 
@@ -110,16 +114,19 @@ def _by_name(state: GameState) -> list[int]:
     return sorted(range(len(state.worker_pos)), key=lambda w: _name_key(state, w))
 
 
-def _cards(game: Game) -> dict:
+def _cards(game: Game) -> dict[str, dict[str, object]]:
     """Card state by seat letter: counters (coins) and the once-per-game powers used."""
     from ..games.scenario import USED, _marks  # the reader's names for marks, read backwards
     state = game.state
-    cards: dict[str, dict] = {}
+    cards: dict[str, dict[str, object]] = {}
     for (seat, name), value in sorted(state.counters.items()):
         if value:
             cards.setdefault(state.seats[seat].letter, {})[name] = value
+    used: dict[str, list[str]] = {}
     for seat, name in sorted(state.marks):
         timing = {mark: timing for timing, mark in _marks(game, seat).items()}.get(name)
         if timing is not None:
-            cards.setdefault(state.seats[seat].letter, {}).setdefault(USED, []).append(timing)
+            used.setdefault(state.seats[seat].letter, []).append(timing)
+    for letter, timings in used.items():
+        cards.setdefault(letter, {})[USED] = timings
     return cards

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
+from ...dsl.errors import SantoriniError
+
 VERSION = 1
 HELLO = "santorini-agent"
 READY = "ready"
@@ -41,8 +43,10 @@ __all__ = ["END", "ERROR", "HELLO", "PLACE", "QUIT", "READY", "TURN", "VERSION",
            "Request", "hello_line", "read_hello", "read_request", "request_lines"]
 
 
-class ProtocolError(ValueError):
-    """A message that does not follow the protocol (raised on the bot's side, by the reader)."""
+class ProtocolError(SantoriniError, ValueError):
+    """A message that does not follow the protocol (raised on the bot's side, by the reader). A
+    `SantoriniError`, as every error the package raises on purpose; still a `ValueError`, as it was
+    before it had that root, so that a bot's `except ValueError` keeps its meaning."""
 
 
 def hello_line(letter: str) -> str:

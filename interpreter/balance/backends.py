@@ -104,7 +104,7 @@ def _ray(batches: Sequence[Batch], jobs: int, address: str | None, play: Play) -
         pending = iter(batches)
         workers = jobs if address is None else int(ray.cluster_resources().get("CPU", jobs))
         limit = max(1, workers) * IN_FLIGHT_PER_WORKER
-        running: list = []
+        running: list[ray.ObjectRef[list[GameResult]]] = []
         while True:
             while len(running) < limit:
                 batch = next(pending, None)

@@ -132,6 +132,7 @@ def plan_matchups(pack: Pack, gods: Sequence[str], against: Sequence[str], matri
 
     `gods` against `against` (names, or (ALL,)); or, with `matrix`, every playable pair of the
     pack's two-player cards (`gods` and `against` are then empty)."""
+    pairs: list[tuple[str, str]]
     if matrix:
         names = two_player_cards(pack)
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if pair_fault(pack, a, b) is None]
@@ -150,7 +151,7 @@ def plan_matchups(pack: Pack, gods: Sequence[str], against: Sequence[str], matri
     opponents = two_player_cards(pack) if every else _unique(card_name(pack, name) for name in against)
     if not opponents:
         raise PlanError("--against names no card")
-    pairs: list[tuple[str, str]] = []
+    pairs = []
     seen: set[frozenset[str]] = set()
     for new in news:
         for opponent in opponents:

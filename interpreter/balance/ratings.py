@@ -41,7 +41,7 @@ def bradley_terry(results: Iterable[GameResult]) -> dict[str, float]:
     step raises the likelihood, and the prior makes the maximum unique and finite.
     """
     cards, strength, _ = _fit(list(results))
-    return _centred({card: ELO * math.log(g) for card, g in zip(cards, strength)})
+    return _centred({card: ELO * math.log(g) for card, g in zip(cards, strength, strict=True)})
 
 
 def rating_errors(results: Iterable[GameResult]) -> dict[str, float]:
@@ -87,8 +87,8 @@ def _fit(results: list[GameResult]) -> tuple[list[str], list[float], dict[tuple[
             share = games / (strength[i] + strength[j])
             denominator[i] += share
             denominator[j] += share
-        new = [s / d for s, d in zip(score, denominator)]
-        step = max(abs(math.log(a / b)) for a, b in zip(new, strength)) * ELO
+        new = [s / d for s, d in zip(score, denominator, strict=True)]
+        step = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True)) * ELO
         strength = new
         if step < TOLERANCE:
             break
@@ -108,7 +108,7 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
         for r in range(size):
             if r != column and rows[r][column] != 0.0:
                 factor = rows[r][column]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column])]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column], strict=True)]
     return [row[size:] for row in rows]
 
 

@@ -13,8 +13,18 @@ from pathlib import Path
 
 from ..games.packs import resolve_pack
 from .backends import Backend, Play, play_batches
-from .plan import (ALL, PlanError, RunSpec, Task, canonical_agent, card_name, pack_digest, pack_ref, plan_matchups,
-                   plan_tasks)
+from .plan import (
+    ALL,
+    PlanError,
+    RunSpec,
+    Task,
+    canonical_agent,
+    card_name,
+    pack_digest,
+    pack_ref,
+    plan_matchups,
+    plan_tasks,
+)
 from .records import GameResult, Matchup
 from .runner import batch_size, batches, play_batch
 from .store import open_store
@@ -57,6 +67,7 @@ def make_plan(pack_name: str, gods: Sequence[str], against: Sequence[str], matri
     pack = resolve_pack(ref)
     matchups = plan_matchups(pack, gods, against or (ALL,), matrix)
     tasks = plan_tasks(matchups, games, seed)
+    named: tuple[str, ...]
     if matrix:
         cards, named = tuple(dict.fromkeys(name for m in matchups for name in (m.first, m.second))), ()
     else:

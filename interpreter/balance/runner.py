@@ -99,7 +99,7 @@ def _climbed(game: Game) -> bool:
     if last is None or last[0] != "move":
         return False
     _, worker, _, _, here, there = last
-    return state.worker_team[worker] == state.winner and here < there == WIN_LEVEL
+    return state.worker_team[worker] == state.winner and bool(here < there == WIN_LEVEL)
 
 
 # ---- per process: packs and compiled games, built once

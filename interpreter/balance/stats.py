@@ -186,7 +186,8 @@ def length_summary(results: Iterable[GameResult]) -> LengthSummary | None:
     turns = sorted(result.turns for result in results)
     if not turns:
         return None
-    q1, median, q3 = statistics.quantiles(turns, n=4, method="inclusive") if len(turns) > 1 else turns * 3
+    quartiles = statistics.quantiles(turns, n=4, method="inclusive") if len(turns) > 1 else [float(turns[0])] * 3
+    q1, median, q3 = quartiles
     return LengthSummary(len(turns), math.fsum(turns) / len(turns), float(median), float(q1), float(q3),
                          turns[0], turns[-1])
 

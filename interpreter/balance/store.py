@@ -94,7 +94,8 @@ class Store:
                 for first, second, index, seed, agent, winner, end, turns in rows]
 
     def count(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        count: int = self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        return count
 
 
 def open_store(out_dir: Path) -> Store:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import PACK_OPTION, bad_input, reports_bad_input
+from .common import PACK_OPTION, bad_input, reports_bad_input
 
 if TYPE_CHECKING:
     from ..balance.records import GameResult
@@ -120,8 +120,8 @@ def _summary(results: list[GameResult], gods: tuple[str, ...], matrix: bool) -> 
     from .display import show_table
     if matrix:
         ratings = sorted(bradley_terry(results).items(), key=lambda item: (-item[1], item[0]))
-        rows = [(name, f"{round(rating):+d}") for name, rating in ratings]
-        show_table(("card", "rating (Bradley-Terry, Elo scale)"), rows, _aligned([("card", "rating"), *rows], 1))
+        rated = [(name, f"{round(rating):+d}") for name, rating in ratings]
+        show_table(("card", "rating (Bradley-Terry, Elo scale)"), rated, _aligned([("card", "rating"), *rated], 1))
         return
     rows = []
     for god in gods:
@@ -137,4 +137,4 @@ def _aligned(rows: Sequence[Sequence[str]], names: int) -> list[str]:
     """Plain lines in columns (for a pipe or a file): the first `names` columns left, figures right."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(width) if column < names else cell.rjust(width)
-                      for column, (cell, width) in enumerate(zip(row, widths))).rstrip() for row in rows]
+                      for column, (cell, width) in enumerate(zip(row, widths, strict=True))).rstrip() for row in rows]

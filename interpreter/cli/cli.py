@@ -12,44 +12,21 @@ import os
 import random
 import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
+from typing import TYPE_CHECKING, SupportsFloat, SupportsIndex
 
 import click
 
-from ...dsl.errors import SantoriniError, SourceError, SourceErrors
+from ...dsl.errors import SantoriniError
 from ..games.game import Game, SetupError, new_game, parse_players
 from ..games.human import HumanAgent
-from ..games.packs import MORTAL, Pack, PackError, UnknownName, resolve_pack
-from ..games.play import RandomAgent, run_game
-from ..model.notation import NotationError
+from ..games.packs import MORTAL, Pack, UnknownName, resolve_pack
+from ..games.play import Agent, RandomAgent, run_game
+from .balance import balance
+from .common import EXIT_FAILED, EXIT_OK, PACK_OPTION, P, R, bad_input, reports_bad_input
 
 # Commands that read YAML files import their modules when they run: `santorini cards` and
 # `santorini play` then start without loading the YAML and JSON Schema libraries.
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def bad_input(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
-
-
-def reports_bad_input(command: Callable) -> Callable:
-    """Turn the errors that mean 'bad input' into one message and exit code 2."""
-    @wraps(command)
-    def run(*args: object, **kwargs: object) -> object:
-        try:
-            return command(*args, **kwargs)
-        except (SourceErrors, PackError) as err:
-            click.echo(str(err), err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except (SourceError, UnknownName, SetupError, NotationError) as err:
-            bad_input(str(err))
-        except SantoriniError as err:  # any other error of the package's own: one message, never a traceback
-            bad_input(str(err))
-        return None
-    return run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -127,21 +104,29 @@ def perft(file: str, depth: int) -> None:
         click.echo(f"{d}: {counts[-1]}")
 
 
-def _pack(name: str) -> object:
+def _pack(name: str) -> Pack:
     try:
         return resolve_pack(name)
     except UnknownName as err:
         bad_input(str(err))
 
 
-class _Seconds(click.ParamType):
+if TYPE_CHECKING:  # ParamType is generic from click 8.4 on (the value it gives, what it reads)
+    _FloatParam = click.ParamType[float, object]
+else:
+    _FloatParam = click.ParamType
+
+
+class _Seconds(_FloatParam):
     """A finite duration in seconds, 0.1 to a day: 'nan' would play nothing and 'inf' never stop."""
 
     name = "seconds"
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
-            seconds = float(value)  # type: ignore[arg-type]
+            if not isinstance(value, (str, bytes, SupportsFloat, SupportsIndex)):
+                raise TypeError(value)
+            seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or not 0.1 <= seconds <= 86400:
@@ -150,11 +135,6 @@ class _Seconds(click.ParamType):
 
 
 SECONDS = _Seconds()
-
-PACK_OPTION = click.option("--pack", "pack_name", default="bga", show_default=True,
-                           help="Rule pack: a shipped one (bga, pantheon, first-edition) or the folder "
-                                "of your own (with a pack.yaml).")
-
 
 @main.command()
 @PACK_OPTION
@@ -166,7 +146,8 @@ def cards(pack_name: str) -> None:
     rows = [(MORTAL, "-", "No power: the base rules only.")]
     rows += [(c.name, c.tier or c.kind, c.summary) for c in sorted(pack.cards.values(), key=lambda c: c.name)]
     width = max(len(r[0]) for r in rows)
-    show_table(("card", "tier", "summary"), rows, [f"{name:<{width}}  {tier:<8}  {summary}" for name, tier, summary in rows])
+    show_table(("card", "tier", "summary"), rows,
+               [f"{name:<{width}}  {tier:<8}  {summary}" for name, tier, summary in rows])
 
 
 @main.command()
@@ -236,7 +217,7 @@ def spread_gods(args: list[str]) -> list[str]:
     return spread
 
 
-def gods_option(what: str) -> Callable:
+def gods_option(what: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     return click.option("--gods", multiple=True, required=True, metavar="GOD...",
                         help=f"{what}, one name per seat in seat order (Mortal for none): "
                              "--gods G1 G2 for two players, --gods G1 G2 G3 for three, --gods G1 G2 G3 G4 "
@@ -265,11 +246,13 @@ def _seat_names(gods: tuple[str, ...], players: int | None) -> tuple[str, ...]:
 @PLAYERS_OPTION
 @click.option("--mode", default=None, help="Mode name (default: the pack's standard mode for the number of players).")
 @click.option("--seed", type=int, default=None, help="Seed of the players' random choices (default: random).")
-@click.option("--human", "humans", multiple=True, metavar="SEAT", help="Seat letter played from the keyboard (repeatable).")
+@click.option("--human", "humans", multiple=True, metavar="SEAT",
+              help="Seat letter played from the keyboard (repeatable).")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=AGENT",
               help="The agent that plays a seat (repeatable): random (the default), greedy, mcts:ITERATIONS, "
                    "external:COMMAND (a bot program; see docs/agents.md), e.g. --agent A=mcts:400.")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the game record (YAML) here.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record (YAML) here.")
 @reports_bad_input
 def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
          humans: tuple[str, ...], agent_specs: tuple[str, ...], record_path: str | None) -> None:
@@ -292,7 +275,7 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     agents = [HumanAgent() if s.letter in {h.upper() for h in humans} else _agent(chosen.get(s.letter), rng)
               for s in game.state.seats]
     labels = ", ".join(f"{s.letter}: {p.label}{f' [{chosen[s.letter]}]' if s.letter in chosen else ''}"
-                       for s, p in zip(game.state.seats, game.players))
+                       for s, p in zip(game.state.seats, game.players, strict=True))
     click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}{_teams_line(game)}")
 
     from .display import show_board
@@ -354,7 +337,7 @@ def _seat_agents(specs: tuple[str, ...], letters: list[str], humans: tuple[str, 
     return chosen
 
 
-def _agent(spec: str | None, rng: random.Random):  # noqa: ANN202 - an Agent
+def _agent(spec: str | None, rng: random.Random) -> Agent:
     """The agent of an --agent spec; a random player (as before --agent) without one."""
     if spec is None:
         return RandomAgent(rng)
@@ -460,11 +443,10 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
         result = run_bench(pack, names, seconds, seed, on_progress=advance)
     click.echo(f"games: {result.games}")
     click.echo(f"turns: {result.turns}")
-    click.echo("wins: " + ", ".join(f"{seat} {count} ({count / result.games:.1%})" for seat, count in result.wins.items()))
+    click.echo("wins: " + ", ".join(f"{seat} {count} ({count / result.games:.1%})"
+                                    for seat, count in result.wins.items()))
     click.echo(f"elapsed: {result.elapsed:.2f}")
     click.echo(f"games/s: {result.games / result.elapsed:.1f}")
 
-
-from .balance import balance  # noqa: E402 - at the end: it reads this module's options
 
 main.add_command(balance)

@@ -37,8 +37,8 @@ def board_table(state: GameState) -> Table:
     dome, and the worker standing there in its team's colour."""
     table = Table(box=box.SQUARE, show_header=True, header_style="bold", show_lines=True, padding=(0, 1))
     table.add_column("", justify="right", style="bold")
-    for column in COLUMNS:
-        table.add_column(column, justify="center", min_width=5)
+    for name in COLUMNS:
+        table.add_column(name, justify="center", min_width=5)
     for rank in range(SIZE - 1, -1, -1):
         cells: list[Text | str] = [str(rank + 1)]
         for column in range(SIZE):

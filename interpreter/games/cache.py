@@ -21,7 +21,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, overload
 
 from ...dsl.errors import SantoriniError
 from . import codec
@@ -72,7 +72,13 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 log = logging.getLogger("santorini.cache")
 
 
-def cached(name: str, key: str, build: Callable[[], T], kind: type | None = None) -> T:
+@overload
+def cached(name: str, key: str, build: Callable[[], T], kind: type[T]) -> T: ...
+@overload
+def cached(name: str, key: str, build: Callable[[], object], kind: None = None) -> object: ...
+
+
+def cached(name: str, key: str, build: Callable[[], object], kind: type | None = None) -> object:
     """The object stored under (name, key), or `build()`'s result, stored for next time; an
     entry that holds something else than a `kind` (when given) is not used.
 

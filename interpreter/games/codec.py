@@ -104,9 +104,10 @@ class _Encoder:
     def dataclass(self, value: Any) -> Any:
         if id(value) in self.numbers:
             return {"R": self.numbers[id(value)]}
-        name = type(value).__name__
-        if classes().get(name) is not type(value):
-            raise TypeError(f"class {type(value).__qualname__} is not in the compiled vocabulary")
+        cls = type(value)
+        name = cls.__name__
+        if classes().get(name) is not cls:
+            raise TypeError(f"class {cls.__qualname__} is not in the compiled vocabulary")
         number = len(self.numbers)
         self.numbers[id(value)] = number
         self.keep.append(value)
@@ -146,7 +147,7 @@ class _Decoder:
             return self.dataclass(data)
         raise CodecError(f"malformed value {str(data)[:60]!r}")
 
-    def dataclass(self, data: dict) -> Any:
+    def dataclass(self, data: dict[str, Any]) -> Any:
         cls = self._class(data["C"])
         if not dataclasses.is_dataclass(cls):
             raise CodecError(f"{data['C']} is not a record")
@@ -165,7 +166,7 @@ class _Decoder:
         return made
 
     @staticmethod
-    def _list(data: Any) -> list:
+    def _list(data: Any) -> list[Any]:
         if not isinstance(data, list):
             raise CodecError(f"expected a list, found {type(data).__name__}")
         return data

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...dsl.errors import SantoriniError
-from ..engine.engine import Action, Engine
-from ..model.board import SQUARES
 from ...dsl.vocabulary import Pairing, Teams
-from ..model.state import GameState, Seat, TurnRecord
+from ..engine.engine import Engine
+from ..model.board import SQUARES
+from ..model.state import Action, GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
 from .setup import add_reserve_workers, first_turn_seat, placement_fault, placing_order, seat_setup, worker_kind
 
@@ -156,13 +156,13 @@ def _paired(mode: Mode, players: Sequence[PlayerSpec]) -> list[PlayerSpec]:
         if not same:
             raise SetupError(f"mode '{mode.name}' pairs players {pairing.value}: {_pairs(labels)}; "
                              f"the players' teams say {_pairs(written)}")
-    return [PlayerSpec(p.powers, label) for p, label in zip(players, labels)]
+    return [PlayerSpec(p.powers, label) for p, label in zip(players, labels, strict=True)]
 
 
 def _pairs(labels: Sequence[object]) -> str:
     """'A with C, B with D': the seats that share a label."""
     groups: dict[object, list[str]] = {}
-    for letter, label in zip(SEAT_LETTERS, labels):
+    for letter, label in zip(SEAT_LETTERS, labels, strict=False):  # (as many letters as seats)
         groups.setdefault(label if label is not None else letter, []).append(letter)
     return ", ".join(" with ".join(group) for group in groups.values())
 

@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 import click
 
-from ..engine.engine import Action
+from ..engine.engine import Engine
 from ..engine.walk import same_step
 from ..model.board import parse_square, square_name
 from ..model.notation import NotationError, format_board, format_step, parse_step, parse_turn
-from ..model.state import GameState
+from ..model.state import Action, GameState
 from .game import Game, free_squares
 from .setup import placement_fault
 
@@ -87,15 +87,15 @@ class HumanAgent:
                     if engine.legal_next(state, steps) == ([], True):
                         return tuple(steps)
                 continue
-            action = self._read(state, answer, legal, steps, engine)
-            if action is not None:
-                steps.append(action)
+            picked = self._read(state, answer, legal, steps, engine)
+            if picked is not None:
+                steps.append(picked)
                 self._show(game, steps, since=len(steps) - 1)
 
-    def _state_after(self, game: Game, steps: list[Action]):  # noqa: ANN202 - a GameState
+    def _state_after(self, game: Game, steps: list[Action]) -> GameState:
         if not steps:
             return game.state
-        seen: list = []
+        seen: list[GameState] = []
         game.engine.trace(game.state, steps, lambda state, prefix: seen.append(state))
         return seen[-1] if len(seen) == len(steps) else game.state
 
@@ -103,7 +103,7 @@ class HumanAgent:
         """The board after the steps taken so far, and in words what the steps from `since` did
         beside themselves (a worker pushed or swapped, a block removed), so the player sees what
         a power did before choosing the next step."""
-        states: list = [game.state]
+        states: list[GameState] = [game.state]
         game.engine.trace(game.state, steps, lambda state, prefix: states.append(state))
         if len(states) != len(steps) + 1:
             return
@@ -113,7 +113,7 @@ class HumanAgent:
                     self.say(f"  {line}")
         self.say(format_board(states[-1], with_workers=True))
 
-    def _read_turn(self, state, answer: str, steps: list[Action], engine) -> list[Action] | None:  # noqa: ANN001
+    def _read_turn(self, state: GameState, answer: str, steps: list[Action], engine: Engine) -> list[Action] | None:
         """Several steps typed at once: each must be legal after the ones before it."""
         try:
             typed = list(parse_turn(state, answer))
@@ -130,7 +130,8 @@ class HumanAgent:
             taken.append(same[0])
         return taken
 
-    def _read(self, state, answer: str, legal: list[Action], steps: list[Action], engine) -> Action | None:  # noqa: ANN001
+    def _read(self, state: GameState, answer: str, legal: list[Action], steps: list[Action],
+              engine: Engine) -> Action | None:
         if answer.isascii() and answer.isdigit():  # ('²' is a digit to str.isdigit, not to int)
             index = int(answer[:6]) - 1 if len(answer) <= 6 else -1
             if 0 <= index < len(legal):
@@ -152,7 +153,7 @@ class HumanAgent:
 UNDO = "undo"
 
 
-def _display_order(state: GameState, action: Action) -> tuple:
+def _display_order(state: GameState, action: Action) -> tuple[int, str, str, str | int]:
     """Steps listed by worker, then verb, then space (a1, b1, ... e5), named options first."""
     verb, worker, target = action
     if verb == "use":
@@ -177,7 +178,7 @@ def describe_step(before: GameState, after: GameState, action: Action) -> list[s
     states, so any power's effect is told the same way)."""
     verb, actor, target = action
     lines = []
-    for worker, (was, now) in enumerate(zip(before.worker_pos, after.worker_pos)):
+    for worker, (was, now) in enumerate(zip(before.worker_pos, after.worker_pos, strict=True)):
         if was == now or (worker == actor and verb == "move") or (verb == "place" and worker == actor):
             continue
         name = after.worker_name(worker)
@@ -197,6 +198,7 @@ def describe_step(before: GameState, after: GameState, action: Action) -> list[s
     for square in sorted(set(before.tokens) | set(after.tokens)):
         if before.tokens.get(square) != after.tokens.get(square):
             token = after.tokens.get(square) or before.tokens.get(square)
+            assert token is not None  # (it differs: one of the two holds one)
             where = "is now on" if square in after.tokens else "left"
             lines.append(f"the {token[0]} token {where} {square_name(square)}")
     return lines

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ... import __version__
@@ -80,7 +79,8 @@ class Pack:
     title: str
     edition: str
     description: str
-    settings: dict
+    #: pack.yaml's edition-wide settings ("if_possible": how to read 'if possible').
+    settings: dict[str, object]
     default_modes: dict[int, str]
     base: Card
     cards: dict[str, Card]
@@ -104,7 +104,8 @@ class Pack:
                 return card
         names = {n.lower(): n for n in [MORTAL, *self.cards]}
         known = ", ".join([MORTAL, *sorted(self.cards)])
-        raise UnknownName(f"pack '{self.name}' has no card '{name}'{_did_you_mean(name, names)}; its cards are: {known}")
+        raise UnknownName(f"pack '{self.name}' has no card '{name}'{_did_you_mean(name, names)}; "
+                          f"its cards are: {known}")
 
     def mode(self, name: str | None, players: int) -> Mode:
         """The named mode, or the standard mode for this player count."""
@@ -202,7 +203,8 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
                 errors.append(SourceError(str(path), 1, 1, f"a pack has one base card; '{base.path}' is one already"))
             base = card
         elif card.name in cards and cards[card.name].path.startswith(str(folder)):
-            errors.append(SourceError(str(path), 1, 1, f"card '{card.name}' is defined twice (also in {cards[card.name].path})"))
+            errors.append(SourceError(str(path), 1, 1,
+                                      f"card '{card.name}' is defined twice (also in {cards[card.name].path})"))
         else:
             cards[card.name] = card
             own.append(loaded)
@@ -213,13 +215,15 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
             if mode is not None:
                 modes[mode.name] = mode
     if document is not None and base is None and not any(str(folder) in e.file for e in errors):
-        errors.append(SourceError(str(folder / "pack.yaml"), 1, 1, "the pack has no base card (a card with 'kind: base')"))
+        errors.append(SourceError(str(folder / "pack.yaml"), 1, 1,
+                                  "the pack has no base card (a card with 'kind: base')"))
     edition_cards = _edition_cards(document, parent)
     if document is not None:
         _check_names(own, cards, edition_cards, extends="extends" in document.data, errors=errors)
         _check_default_modes(document, modes, errors)
     if errors:
         raise PackError(errors)
+    assert document is not None and base is not None  # (else a fault was listed)
     data = document.data
     return Pack(name=data["name"], title=data["title"], edition=data["edition"],
                 description=data["description"], settings=dict(data["settings"]),
@@ -292,7 +296,8 @@ def _check_names(own: list[tuple[Card, Document]], cards: dict[str, Card], editi
                 errors.append(SourceError(document.path, line, column, f"'{card.name}' is not a card of the "
                                           f"edition (see edition_cards in pack.yaml){_did_you_mean(card.name, known)}"))
     known.update({name.lower(): name for name in cards})
-    where = "in the pack nor in its edition_cards" if edition_cards else "in the pack (and pack.yaml has no edition_cards)"
+    where = ("in the pack nor in its edition_cards" if edition_cards
+             else "in the pack (and pack.yaml has no edition_cards)")
     for card, document in own:
         for index, banned in enumerate(card.bans):
             if banned.lower() == card.name.lower():
@@ -424,7 +429,7 @@ class Difference:
     label: str
     only_in: str | None = None
     fields: tuple[str, ...] = ()
-    values: dict = field(default_factory=dict)
+    values: dict[str, tuple[object, object]] = field(default_factory=dict)
 
 
 def pack_differences(first: Pack, second: Pack) -> list[Difference]:
@@ -452,7 +457,8 @@ def pack_differences(first: Pack, second: Pack) -> list[Difference]:
     for name in sorted(set(first.cards) | set(second.cards)):
         compare(name, first.cards.get(name), second.cards.get(name), card_fields)
     for name in sorted(set(first.modes) | set(second.modes)):
-        compare(f"mode {name}", first.modes.get(name), second.modes.get(name), ("rules", "players", "powers_per_seat", "powers_required"))
+        compare(f"mode {name}", first.modes.get(name), second.modes.get(name),
+                ("rules", "players", "powers_per_seat", "powers_required"))
     return found
 
 
@@ -468,14 +474,14 @@ def diff_packs(first: Pack, second: Pack) -> list[str]:
         changed = difference.fields
         lines.append(f"{difference.label}: {', '.join(changed)} {'differ' if len(changed) > 1 else 'differs'}")
         if "rules" in changed:
-            for pack, rules in zip((first, second), difference.values["rules"]):
+            for pack, rules in zip((first, second), difference.values["rules"], strict=True):
                 lines.append(f"  {pack.name}:")
-                lines.extend(f"    {line}" for line in rules.strip().splitlines())
+                lines.extend(f"    {line}" for line in str(rules).strip().splitlines())
         for name in changed:
             if name.startswith("rules"):
                 continue
             lines.append(f"  {name}:")
-            for pack, value in zip((first, second), difference.values[name]):
+            for pack, value in zip((first, second), difference.values[name], strict=True):
                 lines.append(f"    {pack.name:<{width}}  {_shown(value)}")
     return lines
 

@@ -8,14 +8,13 @@ outcomes of the turn, seeded, so a seed gives the same game byte for byte.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..engine.engine import Action
 from ..model.board import square_name
 from ..model.notation import format_turn
-from ..model.state import GameState
+from ..model.state import Action, GameState
 from .game import Game, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
 from .setup import legal_placements, seat_setup
 
@@ -90,7 +89,7 @@ def win_reason(game: Game) -> str:
             f"(level {there})")
 
 
-def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int, str], None] | None = None,
+def run_game(game: Game, agents: Sequence[Agent], on_placement: Callable[[Game, int, str], None] | None = None,
              on_turn: Callable[[Game, int, str], None] | None = None, max_turns: int = 1000,
              on_stuck: Callable[[Game, int, str], None] | None = None) -> GameLog:
     """Place workers, then play turns until a team wins (by a win condition, or because every
@@ -101,7 +100,7 @@ def run_game(game: Game, agents: list[Agent], on_placement: Callable[[Game, int,
     return play_turns(game, agents, log, on_turn, max_turns, on_stuck)
 
 
-def place_all(game: Game, agents: list[Agent], log: GameLog,
+def place_all(game: Game, agents: Sequence[Agent], log: GameLog,
               on_placement: Callable[[Game, int, str], None] | None = None) -> None:
     """The setup: each placing seat's agent places its workers, in order, and the first seat to
     move is set (the first half of `run_game`)."""
@@ -114,7 +113,8 @@ def place_all(game: Game, agents: list[Agent], log: GameLog,
     end_of_setup(game)
 
 
-def play_turns(game: Game, agents: list[Agent], log: GameLog, on_turn: Callable[[Game, int, str], None] | None = None,
+def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
+               on_turn: Callable[[Game, int, str], None] | None = None,
                max_turns: int = 1000, on_stuck: Callable[[Game, int, str], None] | None = None) -> GameLog:
     """The turns of a game whose workers are placed, until it ends (the second half of
     `run_game`, for callers that set up once and play many games from copies)."""
@@ -172,7 +172,7 @@ def seats_gone(state: GameState, seat: int, turns: int) -> list[tuple[str, int]]
     return [(info.letter, turns) for info in state.seats if info.team == team]
 
 
-def _random_generators(agents: list[Agent]) -> list[random.Random] | None:
+def _random_generators(agents: Sequence[Agent]) -> list[random.Random] | None:
     """Each seat's generator if every agent plays RandomAgent's turns (so that the engine can
     play them itself: Engine.playout, the same game); None if any agent chooses otherwise."""
     if all(isinstance(agent, RandomAgent) and type(agent).turn is RandomAgent.turn for agent in agents):

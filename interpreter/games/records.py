@@ -11,17 +11,19 @@ from pathlib import Path
 
 import yaml
 
-from ...dsl.source import SourceError, SourceErrors, load_document
+from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.source import Document, KeyPath, load_document
 from ..engine.engine import IllegalTurn
 from ..model.notation import NotationError, parse_placement, parse_turn
 from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
 from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog, seats_gone
 
+
 def record_text(game: Game, log: GameLog, seed: int | None) -> str:
     """The record format of schema/record.schema.json, as YAML text."""
     players = [p.label if len(p.powers) <= 1 else {"gods": list(p.powers)} for p in game.players]
-    data = {
+    data: dict[str, object] = {
         "pack": game.pack.name if _shipped(game) else str(Path(game.pack.path).resolve()),
         "mode": game.mode.name,
         "seed": seed,
@@ -46,9 +48,9 @@ class ReplayReport:
     same: bool
     message: str
     #: Where in the record they part (a key path: ("turns", 4), ("result",)); () if they do not.
-    at: tuple = ()
-    #: The record's file, which knows where each entry is written.
-    document: object = None
+    at: KeyPath = ()
+    #: The record's file, which knows where each entry is written (None if they do not part).
+    document: Document | None = None
 
 
 def replay(path: str, pack_name: str | None) -> ReplayReport:
@@ -60,7 +62,7 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
     document = load_document(path, "record")
     data = document.data
 
-    def located(key_path: tuple, message: str) -> SourceErrors:
+    def located(key_path: KeyPath, message: str) -> SourceErrors:
         line, column = document.position(key_path)
         return SourceErrors([SourceError(document.path, line, column, message)])
 
@@ -74,7 +76,7 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
     if len(data["placements"]) != len(seats):
         raise located(("placements",), f"the record has {len(data['placements'])} placements; "
                                        f"{len(seats)} seats place workers")
-    for index, (seat, text) in enumerate(zip(seats, data["placements"])):
+    for index, (seat, text) in enumerate(zip(seats, data["placements"], strict=True)):
         try:
             placed = parse_placement(text)
             letter = game.state.team_letters[game.state.seats[seat].team]

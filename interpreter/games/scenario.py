@@ -10,20 +10,29 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ...dsl.source import Document, SourceError, SourceErrors, load_document
+from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.source import Document, KeyPath, load_document
+from ...dsl.vocabulary import Sex, WorkerSelector
 from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
 from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
 from ..model.state import GameState
-from ...dsl.vocabulary import Sex, WorkerSelector
 from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
-from .setup import add_reserve_workers, legal_placements, placement_fault, seat_setup, worker_kind
 from .packs import PackError, UnknownName, resolve_pack
+from .setup import add_reserve_workers, legal_placements, placement_fault, seat_setup, worker_kind
 
 
 class ScenarioError(SourceErrors):
     """A scenario file that is not valid; every error is located in the file."""
+
+
+#: The error for a fault at a key path of the scenario's file, with its message.
+Fail = Callable[[KeyPath, str], ScenarioError]
+#: A fact an expectation writes (`includes`, `excludes`, `after`): data as the file has it, which
+#: the schema checked.
+Fact = dict[str, Any]
 
 
 @dataclass
@@ -42,7 +51,7 @@ def load_scenario(path: str | Path) -> Scenario:
     document = load_document(path, "scenario")
     data = document.data
 
-    def fail(key_path: tuple, message: str) -> ScenarioError:
+    def fail(key_path: KeyPath, message: str) -> ScenarioError:
         line, column = document.position(key_path)
         return ScenarioError([SourceError(document.path, line, column, message)])
 
@@ -119,7 +128,7 @@ SETUP_EXPECTATIONS = {"placements", "order", "legal", "illegal"}
 PLAY_EXPECTATIONS = {"turns", "win", "lose", "legal", "illegal", "includes", "excludes", "after", "perft"}
 
 
-def _check_expectation_keys(document: Document, fail, setup: bool) -> None:  # noqa: ANN001
+def _check_expectation_keys(document: Document, fail: Fail, setup: bool) -> None:
     """An expectation that the position cannot have is a fault, not a check that never runs."""
     allowed = SETUP_EXPECTATIONS if setup else PLAY_EXPECTATIONS
     for key in document.data.get("expect", {}):
@@ -130,7 +139,7 @@ def _check_expectation_keys(document: Document, fail, setup: bool) -> None:  # n
             raise fail(("expect", key), f"'{key}' cannot be checked here: {why}")
 
 
-def _check_expectation_texts(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+def _check_expectation_texts(document: Document, game: Game, fail: Fail) -> None:
     """Every turn and worker an expectation writes must be well-formed and name workers of the
     position: a typo in an `illegal:` turn is a fault of the file, not a turn the rules refuse."""
     expect = document.data.get("expect", {})
@@ -141,8 +150,8 @@ def _check_expectation_texts(document: Document, game: Game, fail) -> None:  # n
                 parse_turn(state, text)
             except NotationError as err:
                 raise fail(("expect", key, index), f"{key} turn '{text}' is not well-formed: {err}") from None
-    facts = [(("expect", key, index), fact) for key in ("includes", "excludes")
-             for index, fact in enumerate(expect.get(key, []))]
+    facts: list[tuple[KeyPath, Fact]] = [(("expect", key, index), fact) for key in ("includes", "excludes")
+                                         for index, fact in enumerate(expect.get(key, []))]
     if "after" in expect:
         try:
             parse_turn(state, expect["after"]["turn"])
@@ -159,7 +168,7 @@ def _check_expectation_texts(document: Document, game: Game, fail) -> None:  # n
                 raise fail((*where, "workers", name), str(err)) from None
 
 
-def _check_placement_texts(document: Document, fail) -> None:  # noqa: ANN001
+def _check_placement_texts(document: Document, fail: Fail) -> None:
     """The placements a setup scenario writes must be well-formed ('place A1 a1; place A2 e5')."""
     expect = document.data.get("expect", {})
     for key in ("legal", "illegal"):
@@ -170,7 +179,7 @@ def _check_placement_texts(document: Document, fail) -> None:  # noqa: ANN001
                 raise fail(("expect", key, index), f"{key} placement '{text}' is not well-formed: {err}") from None
 
 
-def _put_tokens(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+def _put_tokens(document: Document, game: Game, fail: Fail) -> None:
     """`tokens: {d2: talus}`: each kind is the token of the one seat whose card uses it."""
     state = game.state
     users: dict[str, list[int]] = {}
@@ -192,7 +201,7 @@ def _put_tokens(document: Document, game: Game, fail) -> None:  # noqa: ANN001
         state.set_token(square, (kind, holders[0]))
 
 
-def _set_out(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+def _set_out(document: Document, game: Game, fail: Fail) -> None:
     """`out: [C]`: seats that have lost already; their team leaves with them, and nothing of
     theirs may be on the board."""
     state = game.state
@@ -217,12 +226,12 @@ def _set_out(document: Document, game: Game, fail) -> None:  # noqa: ANN001
         raise fail(("out",), "at least two teams must still be playing")
 
 
-def _set_cards(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+def _set_cards(document: Document, game: Game, fail: Fail) -> None:
     """`cards: {A: {coins: 2, used: [your move]}}`: counters on a seat's card, by the names the
     cards count, and the once-per-game powers it has used, by their sections' timing."""
     state = game.state
     for seat, key, value in _card_counts(document.data.get("cards", {}), ("cards",), game, fail):
-        if key == USED:
+        if isinstance(value, list):  # (the USED entry)
             for mark in value:
                 state.set_mark(seat, mark, True)
         else:
@@ -252,7 +261,7 @@ def _counter_names(game: Game, seat: int) -> set[str]:
     return names
 
 
-def _used_marks(game: Game, seat: int, value: object, at: tuple, fail) -> list[str]:  # noqa: ANN001
+def _used_marks(game: Game, seat: int, value: object, at: KeyPath, fail: Fail) -> list[str]:
     """`used: [your move]`: the marks of the seat's once-per-game powers named by their timing."""
     marks = _marks(game, seat)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -272,9 +281,10 @@ def _counter_key(game: Game, seat: int, name: str) -> str:
     return name[:-1] if name.endswith("s") and name[:-1] in _counter_names(game, seat) else name
 
 
-def _card_counts(cards: dict, at: tuple, game: Game, fail) -> list[tuple[int, str, int]]:  # noqa: ANN001
-    """`{A: {coins: 2}}` as (seat, counter, value), each name one the seat's cards count."""
-    counts = []
+def _card_counts(cards: dict[str, Any], at: KeyPath, game: Game, fail: Fail) -> list[tuple[int, str, int | list[str]]]:
+    """`{A: {coins: 2}}` as (seat, counter, value), each name one the seat's cards count; `used`
+    as (seat, USED, the marks)."""
+    counts: list[tuple[int, str, int | list[str]]] = []
     for letter, values in cards.items():
         try:
             seat = seat_index(game.state, letter)
@@ -295,7 +305,7 @@ def _card_counts(cards: dict, at: tuple, game: Game, fail) -> list[tuple[int, st
     return counts
 
 
-def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN001
+def _place_workers(document: Document, game: Game, fail: Fail) -> None:
     state = game.state
     letters = {letter: team for team, letter in enumerate(state.team_letters)}
     entries = sorted(document.data["workers"].items(), key=lambda kv: (kv[0][0].upper(), int(kv[0][1:])))
@@ -314,7 +324,7 @@ def _place_workers(document: Document, game: Game, fail) -> None:  # noqa: ANN00
             raise fail(("workers", name, "sex"), f"worker '{name}': no card in this game tells workers apart by sex "
                                                  "(a sex would make them count as different workers)")
         kind = 1 if sex_name == "female" else 0
-        sex = {"female": Sex.FEMALE, "male": Sex.MALE}.get(sex_name)
+        sex = {"female": Sex.FEMALE, "male": Sex.MALE}.get(sex_name) if sex_name is not None else None
         letter_key = name[0].upper()
         team_setup = setups.get(letters.get(letter_key, -1))
         if sex is None and team_setup is not None and team_setup.female:  # the card's sexes, as setup gives them
@@ -336,7 +346,7 @@ def _reads_sexes(game: Game) -> bool:
     one of its rules names a female or male worker)."""
     if any(seat_setup(game, seat).female for seat in placing_seats(game)):
         return True
-    pending: list = [card.power for seat in game.cards for card in seat]
+    pending: list[object] = [card.power for seat in game.cards for card in seat]
     seen: set[int] = set()
     while pending:
         part = pending.pop()
@@ -449,7 +459,7 @@ def _placement_squares(text: str) -> tuple[int, ...]:
     return tuple(squares)
 
 
-def _fact_holds(state: GameState, fact: dict, game: Game, exact_workers: bool = False) -> str | None:
+def _fact_holds(state: GameState, fact: Fact, game: Game, exact_workers: bool = False) -> str | None:
     """None if every fact written holds in `state`, else what differs.
 
     An outcome does not know which of two interchangeable workers stands where (spec:
@@ -459,16 +469,16 @@ def _fact_holds(state: GameState, fact: dict, game: Game, exact_workers: bool = 
         height, dome = parse_cell(str(cell))
         square = parse_square(space)
         if (state.heights[square], state.domes[square]) != (height, dome):
-            found = f"{state.heights[square]}{'D' if state.domes[square] else ''}"
-            return f"{space} is {found}, expected {cell}"
+            shown = f"{state.heights[square]}{'D' if state.domes[square] else ''}"
+            return f"{space} is {shown}, expected {cell}"
     mismatch = (_workers_hold if exact_workers else _workers_hold_up_to_swaps)(state, fact.get("workers", {}))
     if mismatch:
         return mismatch
     for space, kind in fact.get("tokens", {}).items():
         token = state.tokens.get(parse_square(space))
-        found = token[0] if token is not None else None
-        if (found or None) != (kind.lower() if isinstance(kind, str) else None):
-            return f"{space} holds {'a ' + found + ' token' if found else 'no token'}, expected {kind or 'none'}"
+        held = token[0] if token is not None else None
+        if (held or None) != (kind.lower() if isinstance(kind, str) else None):
+            return f"{space} holds {'a ' + held + ' token' if held else 'no token'}, expected {kind or 'none'}"
     for letter, values in fact.get("cards", {}).items():
         seat = next(i for i, info in enumerate(state.seats) if info.letter == letter.upper())
         for name, value in values.items():
@@ -476,7 +486,8 @@ def _fact_holds(state: GameState, fact: dict, game: Game, exact_workers: bool = 
                 wanted = {_marks(game, seat)[" ".join(t.lower().split())] for t in value}
                 used = {mark for holder, mark in state.marks if holder == seat}
                 if used != wanted:
-                    return f"seat {letter.upper()} has used {sorted(used) or 'nothing'}, expected {sorted(wanted) or 'nothing'}"
+                    return (f"seat {letter.upper()} has used {sorted(used) or 'nothing'}, "
+                            f"expected {sorted(wanted) or 'nothing'}")
                 continue
             found = state.counters.get((seat, _counter_key(game, seat, name)), 0)
             if found != value:
@@ -489,7 +500,7 @@ def _fact_holds(state: GameState, fact: dict, game: Game, exact_workers: bool = 
     return None
 
 
-def _workers_hold(state: GameState, workers: dict) -> str | None:
+def _workers_hold(state: GameState, workers: dict[str, str | None]) -> str | None:
     for name, where in workers.items():
         position = state.worker_pos[state.worker_by_name(name)]
         if where is None:
@@ -500,7 +511,7 @@ def _workers_hold(state: GameState, workers: dict) -> str | None:
     return None
 
 
-def _workers_hold_up_to_swaps(state: GameState, workers: dict) -> str | None:
+def _workers_hold_up_to_swaps(state: GameState, workers: dict[str, str | None]) -> str | None:
     """Per class of interchangeable workers: the spaces named are held by that class, and as
     many of its workers are off the board as the fact removes."""
     wanted: dict[int, list[int | None]] = {}

@@ -16,18 +16,29 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import FirstTurn, OppositeEdges, PlaceFirst, Placement, PlacementArea, Reserve, Sex, WorkerSexes
+from ...dsl.vocabulary import (
+    Condition,
+    FirstTurn,
+    OppositeEdges,
+    PlaceFirst,
+    Placement,
+    PlacementArea,
+    Reserve,
+    Sex,
+    WorkerSexes,
+)
 from ..engine.conditions import Judge
 from ..engine.walk import Walk, stop
 from ..model.board import SIZE, SQUARES, square_name
 
 if TYPE_CHECKING:
+    from ..engine.engine import Engine
     from .game import Game
 
 
 #: Each compiled engine's seats' setups, by (seat, mode name): games restarted from one template
 #: (bench, balance runs) share the engine, and with it these.
-_SETUPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SETUPS: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], SeatSetup]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -36,7 +47,7 @@ class SeatSetup:
 
     count: int
     first: bool
-    areas: tuple
+    areas: tuple[Condition, ...]
     opposite_edges: bool
     female: int
     reserve: int
@@ -129,9 +140,11 @@ def placement_fault(game: Game, seat: int, squares: tuple[int, ...]) -> str | No
     return None
 
 
+#: What a seat's legal placements depend on: (seat, hash, workers' squares, heights, domes).
+_Board = tuple[int, int, tuple[int, ...], bytes, bytes]
 #: engine -> (seat, what the placements depend on) -> the legal placements: games restarted from
 #: one compiled engine (a benchmark, a balance run) ask again for the same board many times.
-_PLACEMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PLACEMENTS: weakref.WeakKeyDictionary[Engine, dict[_Board, list[tuple[int, ...]]]] = weakref.WeakKeyDictionary()
 
 
 def legal_placements(game: Game, seat: int) -> list[tuple[int, ...]]:
@@ -158,11 +171,12 @@ def _area_test(game: Game, seat: int) -> Callable[[int], bool]:
     the board as it is."""
     state, rules = game.state, game.engine.seat_rules[seat]
     test = Judge(seat, rules.team).compile_all(seat_setup(game, seat).areas)
+    assert test is not None  # (asked only of a seat with an area)
     walk = Walk(state, stop)
     return lambda square: test(walk, -1, -1, square, state.heights[square], state.heights[square], None)
 
 
-def worker_kind(setup: SeatSetup, index: int) -> tuple[int, object]:
+def worker_kind(setup: SeatSetup, index: int) -> tuple[int, Sex | None]:
     """The kind (for outcome identity) and sex of the seat's `index`-th placed worker: the first
     `female` ones are female, the others male, when the card tells sexes apart."""
     if not setup.female:

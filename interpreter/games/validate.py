@@ -12,8 +12,18 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from ...dsl.source import SourceError, SourceErrors, load_document, top_level_keys
-from .packs import Pack, PackError, load_card, load_mode, load_pack_folder, package_root, pack_names, refresh_cached_pack
+from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.source import load_document, top_level_keys
+from .packs import (
+    Pack,
+    PackError,
+    load_card,
+    load_mode,
+    load_pack_folder,
+    pack_names,
+    package_root,
+    refresh_cached_pack,
+)
 from .scenario import ScenarioError, load_scenario
 
 log = logging.getLogger("santorini.cache")
@@ -109,5 +119,6 @@ def _check_record(path: Path) -> list[SourceError]:
     report = replay(str(path), None)
     if report.same:
         return []
+    assert report.document is not None  # (a record that parts ways says where)
     line, column = report.document.position(report.at)
     return [SourceError(str(path), line, column, report.message)]

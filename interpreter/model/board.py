@@ -85,10 +85,11 @@ def grown(squares: int) -> int:
 _STEPS = tuple(dx + SIZE * dy for dx, dy in DIRECTIONS)
 PAIR_LANES = tuple(56 * k + 8 for k in range(len(DIRECTIONS)))
 PAIR_SPREAD = sum(1 << lane for lane in PAIR_LANES)
-PAIR_SHIFTED = sum(1 << (lane - step) for lane, step in zip(PAIR_LANES, _STEPS))
+PAIR_SHIFTED = sum(1 << (lane - step) for lane, step in zip(PAIR_LANES, _STEPS, strict=True))
 PAIR_INSIDE = sum(sum(1 << s for s in SQUARES if s + step in NEIGHBOURS[s]) << lane
-                  for lane, step in zip(PAIR_LANES, _STEPS))
-assert all(lane - step >= 0 for lane, step in zip(PAIR_LANES, _STEPS)) and PAIR_LANES[1] - PAIR_LANES[0] >= 50 + 6
+                  for lane, step in zip(PAIR_LANES, _STEPS, strict=True))
+assert all(lane - step >= 0 for lane, step in zip(PAIR_LANES, _STEPS, strict=True)) \
+    and PAIR_LANES[1] - PAIR_LANES[0] >= 50 + 6
 
 
 def neighbouring_pairs(squares: int, others: int) -> int:

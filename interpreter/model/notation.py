@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 
 from ...dsl.errors import SantoriniError
-from ..engine.walk import Action
 from .board import COLUMNS, SIZE, parse_square, square_name
-from .state import GameState
+from .state import Action, GameState
 
 #: The verbs of the spec's turn notation, and `unbuild` (this project's: a worker takes the top
 #: block off a space, 'unbuild A1 c3'; docs/scenarios.md).
@@ -66,7 +65,7 @@ def parse_step(state: GameState, text: str) -> Action:
 
 def parse_turn(state: GameState, text: str) -> tuple[Action, ...]:
     """A whole turn: steps separated by ';' (spaces around them do not matter)."""
-    parts = [part for part in text.split(";")]
+    parts = text.split(";")
     if not text.strip():
         raise NotationError("empty turn: write steps separated by ';', e.g. 'move A1 c4; build A1 c5'")
     if any(not part.strip() for part in parts):

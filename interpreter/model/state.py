@@ -11,7 +11,9 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
+from ...dsl.vocabulary import Sex
 from .board import ALL_BITS, HASH_BITS, LEVEL_BIT, SQUARE_BITS, SQUARES, ZOBRIST
 
 _WORKER_KEYS, _HEIGHT_KEYS = ZOBRIST.worker, ZOBRIST.height
@@ -24,7 +26,13 @@ BIT_AT = SQUARE_BITS + (0,)
 #: ("mark", seat, name): a once-per-game power used; ("remove", worker, square): a worker leaves
 #: the game; ("lose", team): a team loses and leaves the game; ("counter", seat, name, value);
 #: ("token", seat, kind, from_square, to_square): a token placed (from -1: the card) or taken off (to -1)
-Event = tuple
+Event = tuple[Any, ...]
+#: A step of a turn, as the engine lists and plays it: (verb, worker, square), as ("move", worker,
+#: square), ("build", worker, square), ("dome", worker, square); ("use", -1, name), ("pass", -1, -1),
+#: ("token", kind, square) (engine/walk.py, model/notation.py).
+Action = tuple[str, Any, Any]
+#: A token on the board: its kind and the seat that holds it.
+BoardToken = tuple[str, int]
 
 
 @dataclass(frozen=True)
@@ -36,7 +44,7 @@ class Seat:
     powers: tuple[str, ...]
 
 
-class TurnRecord(tuple):
+class TurnRecord(tuple[Any, ...]):
     """A turn as the log keeps it, `TurnRecord((seat, steps, events))`: who played, the steps,
     and what happened, read by name. One is made for every turn played and every node of a
     perft, so it is a tuple made by tuple's own constructor: a named tuple's costs twice as
@@ -68,7 +76,7 @@ class GameState:
     worker_number: list[int] = field(default_factory=list)
     worker_class: list[int] = field(default_factory=list)
     #: Each worker's sex (a dsl.vocabulary Sex), or None where no power tells workers apart.
-    worker_sex: list = field(default_factory=list)
+    worker_sex: list[Sex | None] = field(default_factory=list)
     worker_names: list[str] = field(default_factory=list)
     #: team -> its workers, on the board or not (the hot loops skip those at position -1).
     members: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -86,29 +94,29 @@ class GameState:
     level_field: int = ALL_BITS
     #: Marks on the cards, (seat, name): a once-per-game power used. Part of the hash, since a
     #: later rule reads them.
-    marks: set = field(default_factory=set)
+    marks: set[tuple[int, str]] = field(default_factory=set)
     #: Counters on the cards, (seat, name) -> value (coins). Part of the hash.
-    counters: dict = field(default_factory=dict)
+    counters: dict[tuple[int, str], int] = field(default_factory=dict)
     #: Tokens on the board: square -> (kind, holder seat). Part of the hash.
-    tokens: dict = field(default_factory=dict)
+    tokens: dict[int, BoardToken] = field(default_factory=dict)
     #: Workers waiting on their card (off the board, not out of the game).
-    reserve: set = field(default_factory=set)
+    reserve: set[int] = field(default_factory=set)
 
     # ---- workers
-    def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: object = None) -> int:
+    def add_worker(self, team: int, number: int, square: int, kind: int = 0, sex: Sex | None = None) -> int:
         """Put a new worker on the board; returns its index. Workers of one team with the same
         `kind` are interchangeable in outcomes; a sex makes a kind of its own."""
         index = self._new_worker(team, number, kind, sex)
         self.place(index, square)
         return index
 
-    def add_reserve_worker(self, team: int, number: int, kind: int = 0, sex: object = None) -> int:
+    def add_reserve_worker(self, team: int, number: int, kind: int = 0, sex: Sex | None = None) -> int:
         """A worker that waits on its card until a rule places it."""
         index = self._new_worker(team, number, kind, sex)
         self.reserve.add(index)
         return index
 
-    def _new_worker(self, team: int, number: int, kind: int, sex: object) -> int:
+    def _new_worker(self, team: int, number: int, kind: int, sex: Sex | None) -> int:
         """A new worker of the team, off the board; returns its index."""
         index = len(self.worker_pos)
         self.worker_pos.append(-1)
@@ -185,7 +193,7 @@ class GameState:
             bits |= BIT_AT[square]
         return bits
 
-    def eliminate(self, team: int) -> tuple[list[tuple[int, int]], list[tuple[int, tuple[str, int]]]]:
+    def eliminate(self, team: int) -> tuple[list[tuple[int, int]], list[tuple[int, BoardToken]]]:
         """A team loses and leaves the game: its seats are out, and its workers and the tokens its
         seats hold leave the board. Returns what was taken off (to undo it in a search)."""
         seats = {i for i, seat in enumerate(self.seats) if seat.team == team}
@@ -198,7 +206,7 @@ class GameState:
             self.set_token(square, None)
         return lifted, tokens
 
-    def restore(self, taken: tuple[list[tuple[int, int]], list[tuple[int, tuple[str, int]]]], out: set[int]) -> None:
+    def restore(self, taken: tuple[list[tuple[int, int]], list[tuple[int, BoardToken]]], out: set[int]) -> None:
         """Undo `eliminate`: the team's workers and tokens back where they were, the seats out as
         before."""
         lifted, tokens = taken
@@ -229,7 +237,7 @@ class GameState:
             else:
                 self.counters.pop((seat, name), None)
 
-    def set_token(self, square: int, token: tuple[str, int] | None) -> None:
+    def set_token(self, square: int, token: BoardToken | None) -> None:
         """Put a token (kind, holder seat) on a square, or take the square's token away (None)."""
         old = self.tokens.get(square)
         if old == token:
