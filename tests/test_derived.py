@@ -13,7 +13,7 @@ import pytest
 from santorini.dsl.semantics.checker import check_rules
 from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, parse_rules
-from santorini.dsl.vocabulary import LevelChange, Near, OccupiedBy, Power
+from santorini.dsl.vocabulary import IfPossible, LevelChange, Near, OccupiedBy, Power
 from santorini.interpreter.derived import conditions
 from santorini.interpreter.derived.invariance import builds_that_may_win, unchanged_by_a_build
 from santorini.interpreter.engine.engine import Engine
@@ -194,12 +194,13 @@ def test_what_a_build_cannot_change() -> None:
     assert not unchanged_by_a_build(ON_THE_EDGE.obligations[0].requirement)
 
 
-def _custom_disagreements(mover: str | Power, binder: Power | None, turns: int, seed: int) -> Iterator[str]:
+def _custom_disagreements(mover: str | Power, binder: Power | None, turns: int, seed: int,
+                          if_possible: IfPossible = IfPossible.WHOLE_TURN) -> Iterator[str]:
     """`_disagreements` for a shipped card (or a power written here) against a power written here
     (or a Mortal)."""
     first = [mover] if isinstance(mover, Power) else [BGA.cards[mover].power] if mover != MORTAL else []
     second = [binder] if binder is not None else []
-    engines = [Engine(BGA.base.power, [first, second], fast=fast) for fast in (True, False)]
+    engines = [Engine(BGA.base.power, [first, second], fast=fast, if_possible=if_possible) for fast in (True, False)]
     names = [first[0].name if first else MORTAL, binder.name if binder is not None else MORTAL]
     state = GameState(seats=[Seat("A", 0, (names[0],)), Seat("B", 1, (names[1],))], team_letters=["A", "B"])
     for team, number, square in ((0, 1, "b3"), (1, 1, "c4"), (0, 2, "d3"), (1, 2, "c2")):
@@ -219,8 +220,12 @@ def _custom_disagreements(mover: str | Power, binder: Power | None, turns: int, 
 
 @pytest.mark.parametrize("mover", ["Demeter", "Hephaestus", "Atlas", "Prometheus", "Poseidon", MORTAL])
 @pytest.mark.parametrize("binder", [ON_THE_EDGE, MOVE_UP], ids=["build-on-edge", "move-up"])
-def test_obligations_judged_before_a_last_build_find_the_generic_outcomes(mover: str, binder: Power) -> None:
-    faults = [fault for seed in range(3) for fault in _custom_disagreements(mover, binder, 10, seed)]
+@pytest.mark.parametrize("if_possible", list(IfPossible), ids=[reading.value for reading in IfPossible])
+def test_obligations_judged_before_a_last_build_find_the_generic_outcomes(mover: str, binder: Power,
+                                                                         if_possible: IfPossible) -> None:
+    """Both readings of 'if possible': over the whole turn, and late (BGA's), at the turn's first
+    step of the verb, which the derived code judges once that step is taken."""
+    faults = [fault for seed in range(3) for fault in _custom_disagreements(mover, binder, 10, seed, if_possible)]
     assert not faults, faults
 
 

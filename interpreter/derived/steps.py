@@ -496,9 +496,13 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
             rest(walk)
         if not cost or _affords(walk, cost):
             keyed = last and walk.keyed_by_board
-            tests = walk.prefix_tests
-            if keyed and tests and not all(test(walk, -1, -1, -1, 0, 0, None) for test in tests):
-                return False  # (an obligation no build changes is not met: no outcome here)
+            if keyed and walk.prefix_tests:
+                for test in walk.prefix_tests:
+                    verdict = test(walk, -1, -1, -1, 0, 0, None)
+                    if verdict is None:
+                        keyed = False  # (not judged yet: each outcome is judged as it is made)
+                    elif not verdict:
+                        return False  # (an obligation no build changes is not met: no outcome here)
             each(walk, after, keyed)
         return False
     take.reads = below  # type: ignore[attr-defined]

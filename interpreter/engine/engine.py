@@ -309,11 +309,16 @@ class Engine:
                                        and leaf(w))
             else:
                 walk.leaf = lambda w: all(test(w, -1, -1, -1, 0, 0, None) for test in required) and leaf(w)
-            if (not late and self.fast and walk.probe is None and walk.script is None
-                    and (walk.found is not None or walk.wins_only) and all(test in settled for test in required)):
+            if (self.fast and walk.probe is None and walk.script is None and (walk.found is not None or walk.wins_only)
+                    and all(test in settled for test in required) and all(test in settled for test, _ in late)):
                 # the derived code judges obligations that no build changes once before a last
-                # build, and keys its builds (derived/invariance.py)
-                walk.prefix_tests = tuple(required)
+                # build, and keys its builds (derived/invariance.py); one read late, once the turn
+                # has taken the step it is judged at (until then, each outcome is judged)
+                tests: list[Callable[..., bool | None]] = list(required)
+                if late:
+                    verbs = {verb for _, verb in late}
+                    tests.append(lambda w, *view: met_late(w) if verbs <= {a[0] for a in w.path} else None)
+                walk.prefix_tests = tuple(tests)
             else:
                 walk.keyed_by_board = False  # an outcome is kept only if its turn meets the obligations
             try:

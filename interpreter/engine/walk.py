@@ -55,7 +55,8 @@ class Walk:
         #: outcomes that cannot win (a last build keyed by hash arithmetic), and no leaf stops it.
         self.wins_only = False
         #: Obligations that a build cannot change (derived/invariance.py), in force this turn:
-        #: the derived code judges them once before a last build keyed by hash arithmetic.
+        #: the derived code judges them once before a last build keyed by hash arithmetic (a
+        #: test answers None when it cannot judge yet: the builds are then made and judged).
         self.prefix_tests: tuple = ()
         #: The bits of the facts of the turn that a rule reads later, where no build changes them:
         #: the derived code adds them to the keys of a last build (Engine._start_turn).
