@@ -13,7 +13,7 @@ import pytest
 from santorini.dsl.semantics.checker import check_rules
 from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, parse_rules
-from santorini.dsl.vocabulary import IfPossible, LevelChange, Near, OccupiedBy, Power
+from santorini.dsl.vocabulary import IfPossible, LevelChange, Near, OccupiedBy, Owner, Power
 from santorini.interpreter.derived import conditions
 from santorini.interpreter.derived.invariance import builds_that_may_win, unchanged_by_a_build
 from santorini.interpreter.engine.engine import Engine
@@ -347,3 +347,31 @@ def test_a_board_win_that_already_holds_is_judged_on_every_build() -> None:
     expected = list(generic.outcomes(state).items())
     assert expected and all(generic.play(state, turn).winner == 1 for _, turn in expected)
     assert list(fast_engine.outcomes(state).items()) == expected
+
+
+def test_what_levels_alone_say_a_move_cannot_match() -> None:
+    """'not up or down' and 'up onto level 3' exclude each other; 'up at most 1 level' does not."""
+    from santorini.dsl.vocabulary import Compare, TargetLevel
+    from santorini.dsl.vocabulary.parts import NOT_UP_OR_DOWN, UP
+    from santorini.interpreter.derived.invariance import may_match_together
+    onto_3 = (UP, TargetLevel(Compare.EQ, 3))
+    assert not may_match_together((NOT_UP_OR_DOWN,), onto_3)
+    assert may_match_together((LevelChange(Compare.LE, 1),), onto_3)
+    assert may_match_together((Near(Owner.YOURS),), onto_3)  # (not about levels: it may hold)
+
+
+def test_a_search_for_a_win_skips_steps_that_cannot_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hermes's walks 'not up or down' cannot win, and its build cannot: can_win searches its
+    other turn only, and still finds a win there; told that nothing can win, it finds none."""
+    game = _pair("Hermes", MORTAL, True)
+    generic = _pair("Hermes", MORTAL, False)
+    assert game is not None and generic is not None
+    state = game.state
+    for square, height in (("a3", 2), ("a4", 3), ("c3", 1)):
+        state.set_height(parse_square(square), height)
+    state.relocate(0, parse_square("a3"))  # A1 on level 2 beside a4 on level 3: a win in one move
+    assert generic.engine.can_win(state) and game.engine.can_win(state)
+    from santorini.interpreter.derived import steps
+    monkeypatch.setattr(steps, "may_match_together", lambda *conditions: False)
+    blind = _pair("Hermes", MORTAL, True)
+    assert blind is not None and not blind.engine.can_win(state)

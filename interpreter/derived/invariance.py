@@ -124,3 +124,36 @@ def _build_may_change(condition: Condition) -> str | None:
     if isinstance(condition, CountIs) and condition.quantity is Quantity.COMPLETE_TOWERS:
         return "dome and h == 3"  # a tower is complete when a dome tops its third level
     return None
+
+
+# ---- which moves can win ---------------------------------------------------------------------------
+
+#: Every (level of the origin, level of the target) a move can have.
+_LEVEL_PAIRS = tuple((here, there) for here in range(4) for there in range(4))
+
+
+def may_match_together(*conditions: tuple[Condition, ...]) -> bool:
+    """Whether some move could pass all of the groups of filters at once, judged on the two
+    levels alone (a part that reads anything else is taken as able to hold either way): False
+    means they exclude each other ('not up or down' and 'up onto level 3'), so a step with those
+    filters cannot win by that pattern."""
+    parts = [part for group in conditions for part in group]
+    return any(all(_holds(part, here, there) is not False for part in parts) for here, there in _LEVEL_PAIRS)
+
+
+def _holds(part: Condition, here: int, there: int) -> bool | None:
+    """The value of a filter for a move between these levels (None: not decided by the levels)."""
+    if isinstance(part, LevelChange):
+        return part.op.holds(there - here, part.amount)
+    if isinstance(part, TargetLevel):
+        return part.op.holds(there, part.level)
+    if isinstance(part, Not):
+        inner = _holds(part.part, here, there)
+        return None if inner is None else not inner
+    if isinstance(part, AllOf):
+        values = [_holds(p, here, there) for p in part.parts]
+        return False if False in values else None if None in values else True
+    if isinstance(part, AnyOf):
+        values = [_holds(p, here, there) for p in part.parts]
+        return True if True in values else None if None in values else False
+    return None

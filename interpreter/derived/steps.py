@@ -65,7 +65,7 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import token_key as state_token_key
 from .conditions import Lowering, View
-from .invariance import builds_that_may_win
+from .invariance import builds_that_may_win, may_match_together
 from .source import Source
 
 
@@ -145,7 +145,11 @@ class DerivedCompiler(StepCompiler):
                                [*(w.pattern.filters for w in self.rules.wins), *((w.when,) for w in self.rules.wins
                                                                                  if w.when is not None),
                                 *(v.veto.pattern.filters for v in self.vetoes)])
-        return _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads)
+        wins = [w.pattern for w in self.rules.wins
+                if w.pattern.verb is Verb.MOVE and w.pattern.owner is not Owner.OPPONENTS]
+        may_win = any(way.can_win and may_match_together(way.filters, pattern.filters)
+                      for way in ways for pattern in wins)
+        return _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads, may_win=may_win)
 
     def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
@@ -154,7 +158,8 @@ class DerivedCompiler(StepCompiler):
         self.lowered.append(f"build ({_short(step.where)})")
         shortcut = self.winning_builds is not None and not any(way.once for way in ways) and not cost
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.BUILD], [])
-        return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads)
+        return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads,
+                     may_win=self.winning_builds != "False")
 
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
@@ -461,7 +466,7 @@ def _one_region(ways: list[WayParts]) -> bool:
 
 
 def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest: StepFn, optional: bool,
-          repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None) -> StepFn:
+          repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None, may_win: bool = True) -> StepFn:
     """The step as the chain calls it: declined first when it is optional, repeated 'any number
     of times' (each state visited once, as in the generic chain), taken only while the card
     affords its cost, and keyed by hash arithmetic when it is the turn's last and its outcomes are
@@ -471,15 +476,23 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
     step function the derived compiler makes says it, `_subtree_reads`), it makes the step entered
     once per state and context: two ways to the same position (two moves in either order, two
     builds on the same spaces) have the same outcomes below, so only the first way's are kept,
-    and those the generic chain keeps too (the first turn found for each outcome)."""
+    and those the generic chain keeps too (the first turn found for each outcome).
+
+    `may_win`: whether the step can make a team win (a move by a way that some win of the seat
+    may match, derived/invariance.py; a build where a board win exists). A search for a win
+    (`walk.wins_only`) skips a step below which nothing can win."""
+    winnable = may_win or _may_win(rest) or (after is not None and _may_win(after))
     if repeated:
         def again(walk: Walk) -> bool:
+            if walk.wins_only and not winnable:
+                return False
             if not _first_visit(walk, again, len(walk.path)):
                 return False
             rest(walk)
             if not cost or _affords(walk, cost):
                 each(walk, again, False)
             return False
+        again.may_win = winnable  # type: ignore[attr-defined]
         return again
     assert after is not None
     last = keyed and after is finish
@@ -487,6 +500,8 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
     context = _context(below) if below is not None and EVENTS not in below else None
 
     def take(walk: Walk) -> bool:
+        if walk.wins_only and not winnable:
+            return False  # (a search for a win: nothing below this step can win)
         if context is not None and walk.memo and len(walk.path) >= 2:
             seen = (take, walk.state.hash, walk.last_actor, context(walk))
             if seen in walk.visited:
@@ -506,7 +521,14 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
             each(walk, after, keyed)
         return False
     take.reads = below  # type: ignore[attr-defined]
+    take.may_win = winnable  # type: ignore[attr-defined]
     return take
+
+
+def _may_win(step: StepFn) -> bool:
+    """Whether a team may win in the rest of the turn from `step` (True for a closure that does
+    not say: a generic step, the glue of follow-ups)."""
+    return False if step is finish else bool(getattr(step, "may_win", True))
 
 
 # ---- what the rest of a turn reads of its log -------------------------------------------------------
