@@ -3,18 +3,22 @@
 `DerivedCompiler` is the generic step compiler (engine/steps.py) with its two commonest step
 kinds, the move and the build, written as Python source from the step's typed parts: its ways
 (the step's own and each option of its verb, engine/steps.WayParts), their regions and filters,
-the prohibitions other seats may lay on the verb, the pieces and the forces. The text is
-compiled once per distinct text (source.py). Every other step kind, and the glue between steps
-(follow-ups, guards, repetition, alternative turns), is the generic chain's own closure: a
-generated step and a generic one share the walk (engine/walk.py), so they chain freely, and the
-derived chain visits the candidates of every step in the generic chain's order. It therefore
-finds the same outcomes in the same order, and `turns` lists the same turns.
+the pieces and the forces, the prohibitions other seats may lay on the verb, the seat's wins and
+the other seats' vetoes. The text is compiled once per distinct text (source.py). Every other step
+kind, and the glue between steps (follow-ups, guards, alternative turns), is the generic chain's
+own closure: a generated step and a generic one share the walk (engine/walk.py), so they chain
+freely, and the derived chain visits the candidates of every step in the generic chain's order.
+It therefore finds the same outcomes in the same order, and `turns` lists the same turns.
+
+Around each step (`_wrap`): a last build whose outcomes are the board alone is keyed by hash
+arithmetic, with the obligations and facts no build changes judged once before it
+(derived/invariance.py); a step reached again in the same state and context is entered once; and
+a search for a win skips the steps below which nothing can win.
 
 The generated code serves enumeration (a walk with `found`, no script to match, no probe) and the
 search for a winning turn (`walk.wins_only`), where no leaf stops the walk: the leaf notes a win
-instead; the engine runs the generic chain for every other traversal.
-A step of another verb keeps the generic closure, and `DerivedCompiler.kept` says so (`santorini
-show` prints it).
+instead; the engine runs the generic chain for every other traversal. A step of another verb keeps
+the generic closure, and `DerivedCompiler.kept` says so (`santorini show` prints it).
 """
 
 from __future__ import annotations
