@@ -565,7 +565,7 @@ class StepCompiler:
                     return False
                 if rest(walk):
                     return True
-                for worker in choose(walk):
+                for worker in _scripted(walk, choose(walk), depth):
                     for to, victim, dest, way in candidates(walk, worker):
                         if walk.script is not None and not walk.admits(("move", worker, to), depth):
                             continue
