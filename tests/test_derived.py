@@ -375,3 +375,19 @@ def test_a_search_for_a_win_skips_steps_that_cannot_win(monkeypatch: pytest.Monk
     monkeypatch.setattr(steps, "may_match_together", lambda *conditions: False)
     blind = _pair("Hermes", MORTAL, True)
     assert blind is not None and not blind.engine.can_win(state)
+
+
+def test_a_build_that_takes_a_token_off_is_keyed_as_the_generic_chain_keys_it() -> None:
+    """Where the generic chain makes each last build (an obligation judged on the turn), its key
+    counts the token the build takes off the board (where it keys the builds by arithmetic, it
+    does not): so do the derived keys, which judge the obligation once and key the builds."""
+    engines = [Engine(BGA.base.power, [[BGA.cards["Demeter"].power], [MOVE_UP]], fast=fast,
+                      if_possible=IfPossible.LATE) for fast in (True, False)]
+    state = GameState(seats=[Seat("A", 0, ("Demeter",)), Seat("B", 1, ("Up",))], team_letters=["A", "B"])
+    for team, number, square in ((0, 1, "b3"), (1, 1, "c4"), (0, 2, "d3"), (1, 2, "c2")):
+        state.add_worker(team, number, parse_square(square))
+    state.set_height(parse_square("a4"), 1)  # (a move up for A1, so the obligation binds)
+    for square in ("a3", "b2", "c3", "e4"):
+        state.set_token(parse_square(square), ("coin", 1))
+    fast, generic = (list(engine.outcomes(state).items()) for engine in engines)
+    assert fast == generic

@@ -387,11 +387,15 @@ class DerivedCompiler(StepCompiler):
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
         source.line(2, "if walk.fact_key is not None:  # (facts of the turn's moves that a rule reads later)")
         source.line(3, "now ^= walk.fact_key(walk)")
+        # Where the generic chain makes each last build (a board win to judge, facts or obligations
+        # on the turn), its keys count a token the build takes off; where it keys them by hash
+        # arithmetic, they do not. The derived keys say the same.
+        made = "True" if winning != "False" else "walk.fact_key is not None or walk.prefix_tests"
+        source.line(2, f"tokens = st.tokens if {made} else None")
         if winning == "False":
             source.line(2, "if found is None:  # (a search for a win: a keyed build cannot win)")
             source.line(3, "return False")
-        else:  # (builds are made where the generic chain judges a board win: their keys count tokens taken)
-            source.line(2, "tokens = st.tokens")
+        else:
             # a position set up with the win already holding (a scenario's): every build is judged
             source.line(2, f"if {source.constant(self.board_wins, 'BOARD_WINS')}(walk) is not None:")
             source.line(3, "keyed = False")
@@ -434,13 +438,15 @@ class DerivedCompiler(StepCompiler):
                 source.line(depth, "else:")
                 depth += 1
                 source.line(depth, "seen.add(action)")
+            token_key = source.constant(state_token_key, "TOKEN_KEY")
             if winning == "False":
                 source.line(depth, "if keyed:")
                 source.line(depth + 1, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
+                source.line(depth + 1, "if tokens and s in tokens:")
+                source.line(depth + 2, f"key ^= {token_key}(s, *tokens[s])")
                 source.line(depth + 1, "if key not in found:")
                 source.line(depth + 2, f"found[key] = (*base, {action})")
             else:
-                token_key = source.constant(state_token_key, "TOKEN_KEY")
                 source.line(depth, f"if keyed and not ({winning}):")
                 source.line(depth + 1, "if found is not None:")
                 source.line(depth + 2, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
