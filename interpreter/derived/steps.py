@@ -51,7 +51,7 @@ from ...dsl.vocabulary import (
 )
 from ...dsl.vocabulary.parts import Condition, Where
 from ..engine.conditions import Judge, space_locator
-from ..engine.effects import apply_build, apply_mark, apply_move, undo_build, undo_mark, undo_move
+from ..engine.effects import apply_mark, apply_move, undo_mark, undo_move
 from ..engine.rules import SeatRules
 from ..engine.steps import (
     StepCompiler,
@@ -60,10 +60,10 @@ from ..engine.steps import (
     _affords,
     _first_visit,
     _force_destination,
-    _pay,
     _squares,
     _union,
     _Way,
+    perform_build,
 )
 from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
@@ -408,7 +408,7 @@ class DerivedCompiler(StepCompiler):
             source.line(2, "seen = set()")
         body, inside = self._regions(source, ways, compiled, usable, 2, "s", "build")
         source.line(body, "h = H[s]")
-        perform = source.constant(_perform_build, "PERFORM")
+        perform = source.constant(perform_build, "PERFORM")
         build_keys, dome_keys = source.constant(ZOBRIST.build, "BUILD_KEYS"), source.constant(ZOBRIST.dome, "DOME_KEYS")
         for way, flag, within in zip(ways, usable, inside, strict=True):
             depth = body
@@ -620,32 +620,3 @@ def _context(reads: Reads) -> Callable[[Walk], tuple[object, ...]]:
             found.append(tuple(sorted(firsts.items())))
         return tuple(found)
     return context
-
-
-def _perform_build(walk: Walk, action: tuple[str, int, int], mark: str | None, then: StepFn, cost: Cost,
-                   board_wins: Callable[[Walk], int | None] | None) -> None:
-    """Make a build (as the generic chain's), go on with the turn, and undo it."""
-    st = walk.state
-    _, worker, square = action
-    built = apply_build(walk, worker, square, action[0] == "dome" or st.heights[square] == 3)
-    if cost:
-        _pay(walk, cost, 1)
-    if mark is not None:
-        apply_mark(walk, mark)
-    walk.path.append(action)
-    previous_actor = walk.last_actor
-    walk.last_actor = worker
-    winner = board_wins(walk) if board_wins is not None else None
-    if winner is not None:
-        st.winner = winner
-        walk.leaf(walk)
-        st.winner = None
-    else:
-        then(walk)
-    walk.last_actor = previous_actor
-    walk.path.pop()
-    if mark is not None:
-        undo_mark(walk, mark)
-    if cost:
-        _pay(walk, cost, -1)
-    undo_build(walk, built)

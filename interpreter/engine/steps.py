@@ -628,33 +628,7 @@ class StepCompiler:
             return found
 
         def perform(walk: Walk, action: Action, mark: str | None, then: StepFn) -> bool:
-            st = walk.state
-            _, worker, square = action
-            built = apply_build(walk, worker, square, action[0] == "dome" or st.heights[square] == 3)
-            if cost:
-                _pay(walk, cost, 1)
-            if mark is not None:
-                apply_mark(walk, mark)
-            walk.path.append(action)
-            previous_actor = walk.last_actor
-            walk.last_actor = worker
-            if walk.probe is not None:
-                walk.probe(walk)
-            winner = board_wins(walk) if board_wins is not None else None
-            if winner is not None:
-                st.winner = winner
-                stop = walk.leaf(walk)
-                st.winner = None
-            else:
-                stop = then(walk)
-            walk.last_actor = previous_actor
-            walk.path.pop()
-            if mark is not None:
-                undo_mark(walk, mark)
-            if cost:
-                _pay(walk, cost, -1)
-            undo_build(walk, built)
-            return stop
+            return perform_build(walk, action, mark, then, cost, board_wins)
 
         height_keys, dome_keys = ZOBRIST.height, ZOBRIST.dome
 
@@ -807,6 +781,40 @@ def _go_on(walk: Walk, action: Action, worker: int, then: StepFn) -> bool:
     stop = then(walk)
     walk.last_actor = previous_actor
     walk.path.pop()
+    return stop
+
+
+def perform_build(walk: Walk, action: Action, mark: str | None, then: StepFn, cost: tuple[tuple[str, int], ...],
+                  board_wins: Callable[[Walk], int | None] | None) -> bool:
+    """Make a build ('build' or 'dome'), spend its cost, set its once-per-game mark, judge a
+    board win, go on with the turn (`then`), and undo it all: the build as every chain makes it
+    (the generic one, and the derived code's builds that are not keyed)."""
+    st = walk.state
+    _, worker, square = action
+    built = apply_build(walk, worker, square, action[0] == "dome" or st.heights[square] == 3)
+    if cost:
+        _pay(walk, cost, 1)
+    if mark is not None:
+        apply_mark(walk, mark)
+    walk.path.append(action)
+    previous_actor = walk.last_actor
+    walk.last_actor = worker
+    if walk.probe is not None:
+        walk.probe(walk)
+    winner = board_wins(walk) if board_wins is not None else None
+    if winner is not None:
+        st.winner = winner
+        stop = walk.leaf(walk)
+        st.winner = None
+    else:
+        stop = then(walk)
+    walk.last_actor = previous_actor
+    walk.path.pop()
+    if mark is not None:
+        undo_mark(walk, mark)
+    if cost:
+        _pay(walk, cost, -1)
+    undo_build(walk, built)
     return stop
 
 
@@ -972,4 +980,4 @@ def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     return True
 
 
-__all__ = ["StepCompiler", "WayParts", "merge_destination", "merge_filters", "use_step"]
+__all__ = ["StepCompiler", "WayParts", "merge_destination", "merge_filters", "perform_build", "use_step"]
