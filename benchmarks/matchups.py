@@ -44,11 +44,13 @@ on, and the script exits 1.
     python benchmarks/matchups.py --no-random --greedy-sample 100 --seconds 0.3 --game-limit 5
     python benchmarks/matchups.py --pack-path tests/invented/inventions --against Mortal
     python benchmarks/matchups.py --cards Hermes --against Mortal --generic --no-greedy
+    python benchmarks/matchups.py --derived --no-greedy                 # every draw by the derived count
 
 --pack-path measures a pack folder (an author's pack): by default its own cards (not those it
 extends), Mortal always among them. --generic turns the fast paths off for the matchups
 (`Engine(fast=False)`, the reference chain) while the yardstick stays Mortal v Mortal on the fast
-engine, so the ratios compare with a fast run's. The report ends with Markdown tables for
+engine, so the ratios compare with a fast run's; --derived draws every random turn with the
+derived count instead of the hand-tuned pickers of interpreter/fast. The report ends with Markdown tables for
 docs/performance.md: the distribution of the ratios (minimum, 5th, 25th and 50th percentiles, how
 many under 0.1 and 0.01), the twenty slowest matchups, and each card's lowest matchups; --out
 writes every figure as JSON.
@@ -77,6 +79,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -148,14 +151,25 @@ class OverBudget(Exception):  # noqa: N818 - a verdict on a matchup, not an erro
         self.finished = finished
 
 
-def with_engine(game: Game, fast: bool) -> Game:
-    """The game, or (fast False) the same game on the generic chain: the engine built as
-    new_game builds it, with the fast paths off (the reference the fast paths are tested against)."""
-    if fast:
+class Chain(Enum):
+    """Which engine plays the matchups: the fast engine as games build it, the fast engine with
+    every random turn drawn by the derived count (no hand-tuned picker), or the generic chain."""
+
+    FAST = "fast"
+    DERIVED = "derived"
+    GENERIC = "generic"
+
+
+def with_engine(game: Game, chain: Chain) -> Game:
+    """The game on the chain asked for: the engine built as new_game builds it, with the
+    hand-tuned pickers off (Chain.DERIVED) or the fast paths off (Chain.GENERIC, the reference
+    the fast paths are tested against)."""
+    if chain is Chain.FAST:
         return game
     pack = game.pack
-    engine = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                    teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    engine = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards],
+                    fast=chain is Chain.DERIVED, teams=[seat.team for seat in game.state.seats],
+                    if_possible=pack.if_possible, hand_tuned_pickers=False)
     return dataclasses.replace(game, engine=engine)
 
 
@@ -164,12 +178,12 @@ def s0_seats(game: Game) -> frozenset[int]:
     return frozenset(seat for seat in placing_seats(game) if starts_at_s0(game, seat))
 
 
-def random_games(pack: Pack, gods: Sequence[str], seed: int, max_turns: int, fast: bool = True
+def random_games(pack: Pack, gods: Sequence[str], seed: int, max_turns: int, chain: Chain = Chain.FAST
                  ) -> Iterator[GameLog]:
     """Random games from S0, one after another: games.bench.bench_games (the same games, from the
     same seed, while none reaches the cap), each game capped at `max_turns` turns. A game the
     pack cannot set up raises SetupError at once, not at the first game."""
-    template = with_engine(new_game(pack, parse_players(list(gods))), fast)
+    template = with_engine(new_game(pack, parse_players(list(gods))), chain)
     rng = random.Random(seed)
     from_s0 = s0_seats(template)
     if from_s0 == frozenset(range(len(template.players))):
@@ -225,12 +239,12 @@ class TimedGreedy(GreedyAgent):
 
 
 def greedy_games(pack: Pack, gods: Sequence[str], seed: int, max_turns: int, limit: float | None = None,
-                 fast: bool = True) -> Iterator[GameLog]:
+                 chain: Chain = Chain.FAST) -> Iterator[GameLog]:
     """Games between greedy agents, one after another, as `santorini play --agent A=greedy --agent
     B=greedy` plays them (a GreedyAgent a seat, one generator for both, each turn checked by the
     game loop), from S0 (or a seeded legal start where a card's setup refuses S0), each capped at
     `max_turns` turns and stopped (OverBudget) at a turn that starts past `limit` CPU seconds."""
-    template = with_engine(new_game(pack, parse_players(list(gods))), fast)
+    template = with_engine(new_game(pack, parse_players(list(gods))), chain)
     rng = random.Random(seed)
     from_s0 = s0_seats(template)
     clock = GameClock(limit)
@@ -311,11 +325,11 @@ def game_side(games: Iterator[GameLog], limit: float | None, may_fail: bool = Tr
 
 
 def make_side(kind: str, pack: Pack, gods: Sequence[str], seed: int, max_turns: int, limit: float | None,
-              fast: bool = True, may_fail: bool = True) -> GameSide:
+              chain: Chain = Chain.FAST, may_fail: bool = True) -> GameSide:
     """A side of `kind` for these seats; SetupError if the pack cannot set the game up."""
     if kind == RANDOM:
-        return game_side(random_games(pack, gods, seed, max_turns, fast), limit, may_fail)
-    return game_side(greedy_games(pack, gods, seed, max_turns, limit, fast), limit, may_fail)
+        return game_side(random_games(pack, gods, seed, max_turns, chain), limit, may_fail)
+    return game_side(greedy_games(pack, gods, seed, max_turns, limit, chain), limit, may_fail)
 
 
 # ---------------------------------------------------------------------------- matchups
@@ -489,7 +503,7 @@ class Settings:
     block: int
     max_turns: int
     game_limit: float | None
-    fast: bool = True
+    chain: Chain = Chain.FAST
 
 
 def measure_kind(report: Report, kind: str, matchups: list[Matchup], settings: Settings) -> Yardstick:
@@ -530,7 +544,7 @@ def measure_block(report: Report, kind: str, block: list[Matchup], settings: Set
     for position, matchup in enumerate(block):
         try:
             sides[position] = make_side(kind, settings.pack, (matchup.a, matchup.b), seed, settings.max_turns,
-                                        settings.game_limit, settings.fast)
+                                        settings.game_limit, settings.chain)
         except Exception as err:  # noqa: BLE001 - a matchup's fault is reported, the others go on
             fail(report, matchup, err, index)
     order = [reference, *sides.values()]
@@ -669,7 +683,7 @@ def report_kind(report: Report, kind: str, settings: Settings) -> list[str]:
     tables = [f"{kind.capitalize()} games, pack {settings.pack.name}: ratio of each ordered matchup's games/s to "
               f"Mortal v Mortal's ({fmt_rate(base)} games/s, {median_or_nan(yardstick.turns_per_game):.1f} "
               f"turns/game), median of {settings.rounds} round(s) of {settings.seconds:g} s a side"
-              + ("; matchups on the generic chain (fast=False)" if not settings.fast else "") + ":", "",
+              + _CHAIN_NOTES[settings.chain] + ":", "",
               "| games | matchups | min | 5th pct | 25th pct | median | under 0.1 | under 0.01 | over budget |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
               f"| {kind} | {figures['matchups']} | {fmt_ratio(figures['min'] or math.nan)} | "
@@ -758,8 +772,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--game-limit", type=float, metavar="SECONDS",
                         help="CPU seconds after which one game puts its matchup over budget "
                              "(default: 10 x --seconds, at least 1)")
-    parser.add_argument("--generic", action="store_true",
+    chains = parser.add_mutually_exclusive_group()
+    chains.add_argument("--generic", action="store_true",
                         help="matchups on the generic chain (Engine(fast=False)); the yardstick stays fast")
+    chains.add_argument("--derived", action="store_true",
+                        help="matchups with every random turn drawn by the derived count, no hand-tuned picker "
+                             "(Engine(hand_tuned_pickers=False)); the yardstick stays the fast engine's")
     parser.add_argument("--out", metavar="FILE", help="write every figure as JSON to FILE")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.block < 1 or args.max_turns < 1 or args.seconds <= 0 or args.slice_seconds <= 0 \
@@ -774,6 +792,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+#: What the report adds to its headings for matchups off the fast engine.
+_CHAIN_NOTES = {Chain.FAST: "", Chain.GENERIC: "; matchups on the generic chain (fast=False)",
+                Chain.DERIVED: "; matchups drawn by the derived count (hand_tuned_pickers=False)"}
+
+
+def chain_of(args: argparse.Namespace) -> Chain:
+    """The engine the options ask the matchups to be played on."""
+    return Chain.GENERIC if args.generic else Chain.DERIVED if args.derived else Chain.FAST
+
+
 def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
     """Measure what the options ask for, printing as it goes; returns the report."""
     report = Report(out)
@@ -784,7 +812,7 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
     seat_a = canonical(pack, [MORTAL, *args.cards]) if args.cards else default
     seat_b = canonical(pack, args.against) if args.against else seat_a
     settings = Settings(pack, args.seconds, args.slice_seconds, args.rounds, args.seed, args.block, args.max_turns,
-                        args.game_limit, not args.generic)
+                        args.game_limit, chain_of(args))
     pairs, report.not_playable = plan_matchups(pack, seat_a, seat_b)
     kinds = [kind for kind, wanted in ((RANDOM, args.random), (GREEDY, args.greedy)) if wanted]
 
@@ -797,13 +825,14 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> Report:
                 f"played); {', '.join(kinds)} games; {args.rounds} round(s) x {args.seconds:g} s a side in slices of "
                 f"{args.slice_seconds:g} s, blocks of {args.block}; seed {args.seed}; games capped at "
                 f"{args.max_turns} turns; over budget past {args.game_limit:g} s a game"
-                + ("; matchups on the generic chain" if args.generic else ""))
+                + _CHAIN_NOTES[settings.chain])
     for a, b, why in report.not_playable:
         report.line(f"{a} v {b}: cannot be played ({why})")
 
     for kind in kinds:
         chosen = sample(pairs, args.greedy_sample, args.seed) if kind == GREEDY else pairs
-        report.matchups[kind] = [Matchup(a, b, kind, from_s0, yardstick=(a, b) == (MORTAL, MORTAL) and not args.generic)
+        report.matchups[kind] = [Matchup(a, b, kind, from_s0,
+                                         yardstick=(a, b) == (MORTAL, MORTAL) and settings.chain is Chain.FAST)
                                  for a, b, from_s0 in chosen]
         report.line(f"\n## Measuring {kind} games: {len(chosen)} matchups")
         report.yardsticks[kind] = measure_kind(report, kind, report.matchups[kind], settings)

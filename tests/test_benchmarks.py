@@ -550,13 +550,13 @@ def test_a_game_over_budget_is_reported_and_the_run_goes_on():
 def test_a_matchup_whose_games_fail_is_reported_and_the_others_go_on(monkeypatch, capsys):
     real = matchups.random_games
 
-    def games(pack, gods, seed, max_turns, fast=True):  # noqa: ANN001, ANN202
+    def games(pack, gods, seed, max_turns, chain=matchups.Chain.FAST):  # noqa: ANN001, ANN202
         if gods[0] == "Pan":
             def broken():  # noqa: ANN202
                 raise RuntimeError("an engine fault")
                 yield
             return broken()
-        return real(pack, gods, seed, max_turns, fast)
+        return real(pack, gods, seed, max_turns, chain)
     monkeypatch.setattr(matchups, "random_games", games)
     argv = [*TINY_MATCHUPS, "--no-greedy", "--cards", "Pan", "Athena", "--against", "Mortal"]
     lines, report = run_matchups(argv)
@@ -569,15 +569,26 @@ def test_a_matchup_whose_games_fail_is_reported_and_the_others_go_on(monkeypatch
     assert "FAILED: Pan v Mortal" in capsys.readouterr().out
 
 
-def test_matchups_on_the_generic_chain_and_a_pack_folder():
+def test_matchups_on_the_generic_chain_the_derived_count_and_a_pack_folder():
     """--generic plays the matchups with the fast paths off (Mortal v Mortal too, then a matchup
-    like any other); --pack-path measures a pack folder's own cards, Mortal among them."""
+    like any other); --derived draws them with the derived count, no hand-tuned picker; --pack-path
+    measures a pack folder's own cards, Mortal among them."""
     lines, report = run_matchups([*TINY_MATCHUPS, "--rounds", "1", "--no-greedy", "--generic", "--cards", "Pan",
                                   "--against", "Mortal"])
     measured = {m.label: m for m in report.matchups["random"]}
     assert set(measured) == {"Mortal v Mortal", "Pan v Mortal"}
     assert not measured["Mortal v Mortal"].yardstick and measured["Mortal v Mortal"].ratio > 0
     assert any("matchups on the generic chain" in line for line in lines)
+    lines, report = run_matchups([*TINY_MATCHUPS, "--rounds", "1", "--no-greedy", "--derived", "--cards", "Artemis",
+                                  "--against", "Mortal"])
+    measured = {m.label: m for m in report.matchups["random"]}
+    assert not measured["Mortal v Mortal"].yardstick and measured["Artemis v Mortal"].ratio > 0
+    assert any("matchups drawn by the derived count" in line for line in lines)
+    derived = matchups.with_engine(matchups.new_game(load_pack("bga"), matchups.parse_players(["Artemis", "Mortal"])),
+                                   matchups.Chain.DERIVED)
+    assert derived.engine.fast and derived.engine.pickers == [None, None] and derived.engine.counting == [True, True]
+    with pytest.raises(SystemExit):
+        matchups.parse_args(["--generic", "--derived"])
     folder = Path(__file__).resolve().parent / "invented" / "inventions"
     pack = matchups.resolve_pack(str(folder))
     own = matchups.ordered_cards(pack, folder)

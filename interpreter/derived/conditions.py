@@ -32,6 +32,7 @@ from ...dsl.vocabulary import (
     SpaceIs,
     SpaceProperty,
     SpaceRef,
+    StandsHighest,
     TargetLevel,
 )
 from ...dsl.vocabulary.parts import Condition
@@ -169,6 +170,16 @@ def near_bits(st: GameState, worker: int, team: int, owner: int) -> int:
     return bits
 
 
+def _stands_highest(lowering: Lowering, part: StandsHighest, view: View) -> str:
+    """'higher than all their other workers': judged where the workers stood as the turn
+    started, so it is the same for every target of one acting worker: the generic closure is
+    called once per worker (hoisted), not once per candidate."""
+    if not lowering.hoisting:
+        return lowering.call(part, view)
+    test = lowering.source.constant(lowering.judge.compile(part), "T")
+    return lowering.source.hoist(f"{test}(walk, {view.worker}, -1, -1, 0, 0, None)")
+
+
 def _not(lowering: Lowering, part: Not, view: View) -> str:
     return f"not ({lowering.one(part.part, view)})"
 
@@ -184,7 +195,8 @@ def _all_of(lowering: Lowering, part: AllOf, view: View) -> str:
 #: The part kinds lowered to expressions; the others are called (Lowering.call).
 LOWERINGS: dict[type, Callable[[Lowering, Any, View], str]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Not: _not,
+    AnyOf: _any_of, AllOf: _all_of,
 }
 if not set(LOWERINGS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a condition lowering names a part kind the vocabulary does not have")

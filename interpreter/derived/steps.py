@@ -33,18 +33,22 @@ from ...dsl.vocabulary import (
     Force,
     Happened,
     LastMoves,
+    LevelChange,
     Modality,
     Not,
     Owner,
     Piece,
+    PlayerCount,
     Region,
     Role,
     SameSpace,
     Scope,
     SpaceIs,
+    SpaceProperty,
     SpaceRef,
     StandsHighest,
     Step,
+    TargetLevel,
     Verb,
     WinVeto,
     WorkersAre,
@@ -66,11 +70,13 @@ from ..engine.steps import (
     perform_build,
 )
 from ..engine.walk import StepFn, Walk, finish
-from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import token_key as state_token_key
 from .conditions import Lowering, View
 from .invariance import builds_that_may_win, may_match_together
+from .masks import MaskLowering
 from .source import Source
+from .tally import OTHER, Tally, prefix_kind
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,17 @@ class Ban:
     test: object
     judge: Judge
     filters: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """A counted last build that the move before it may count without being made (the build's
+    step, its ways, and the chain's closure for it: the move fuses only when it is followed by
+    exactly that closure)."""
+
+    step: Step
+    ways: list[WayParts]
+    take: StepFn
 
 
 #: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
@@ -125,6 +142,10 @@ class DerivedCompiler(StepCompiler):
         self.kept: list[str] = []
         #: The condition part kinds lowered to a call of the generic closure.
         self.called: list[str] = []
+        #: The last builds a random draw cannot count (it then lists the turn), with the reason;
+        #: and the conditions its counting code tests square by square.
+        self.uncounted: list[str] = []
+        self.tested: list[str] = []
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         if step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
@@ -139,11 +160,22 @@ class DerivedCompiler(StepCompiler):
         lines += [f"generic: {reason}" for reason in dict.fromkeys(self.kept)]
         if self.called:
             lines.append(f"conditions called, not inlined: {', '.join(dict.fromkeys(self.called))}")
+        lines += [f"listed to draw: {reason}" for reason in dict.fromkeys(self.uncounted)]
+        if self.tested:
+            lines.append(f"counted square by square: {', '.join(dict.fromkeys(self.tested))}")
         return lines
+
+    @property
+    def counts(self) -> bool:
+        """Whether a random draw can count every last build of the seat's turns."""
+        return not self.uncounted
 
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
-        each = self._each_move(step, ways)
+        fusion: Fusion | None = getattr(after, "fusion", None) if after is not None and not repeated else None
+        if fusion is not None and not self._fuses(ways):
+            fusion = None
+        each = self._each_move(step, ways, fusion)
         self.lowered.append(f"move ({_short(step.where)})")
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.MOVE],
                                [*(w.pattern.filters for w in self.rules.wins), *((w.when,) for w in self.rules.wins
@@ -162,8 +194,49 @@ class DerivedCompiler(StepCompiler):
         self.lowered.append(f"build ({_short(step.where)})")
         shortcut = self.winning_builds is not None and not any(way.once for way in ways) and not cost
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.BUILD], [])
-        return _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads,
-                     may_win=self.winning_builds != "False")
+        count = None
+        if shortcut and after is finish and not repeated:
+            if self.winning_builds != "False":
+                self.uncounted.append(f"build ({_short(step.where)}): a win judged on the board after it")
+            elif not _one_region(ways):
+                self.uncounted.append(f"build ({_short(step.where)}): ways to different regions")
+            else:
+                count = self._count_build(step, ways)
+        take = _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads,
+                     may_win=self.winning_builds != "False", count=count)
+        if count is not None and not optional and self._fusable(step, ways):
+            take.fusion = Fusion(step, ways, take)  # type: ignore[attr-defined]
+        return take
+
+    def _fusable(self, step: Step, ways: list[WayParts]) -> bool:
+        """Whether a counted last build can be counted inside the move before it, from the
+        state that move would make, without making it: its builder is the moved worker, and
+        every part it reads has a bit lowering that reads no worker's square but through the
+        names the fused code sets (so no square-by-square test, no region over workers)."""
+        if step.actor.role not in (Role.THAT, Role.SUBJECT, Role.MOVED) or any(way.actor is not None for way in ways):
+            return False
+        if any(way.region is Region.OVER_WORKER for way in ways):
+            return False
+        trial = Lowering(Source(), self.judge)
+        view = View("w", "t", "s", "h", "h", "pc")
+        for way in ways:
+            if MaskLowering(trial, way.piece).all(way.filters, view) is None:
+                return False
+            for ban in self.bans:
+                if ban.verb is Verb.BUILD and MaskLowering(Lowering(Source(), ban.judge), way.piece).all(
+                        ban.filters, view) is None:
+                    return False
+        return True
+
+    def _fuses(self, ways: list[WayParts]) -> bool:
+        """Whether a move may count the build after it without being made: it forces no worker,
+        sets no mark, sets off no reaction, and whether it wins reads only its own view."""
+        if self.reactions or any(way.forces or way.once for way in ways):
+            return False
+        wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
+        vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
+        return (all(win.when is None and all(_view_only(p) for p in win.pattern.filters) for win in wins)
+                and all(_view_only(p) for veto in vetoes for p in veto.pattern.filters))
 
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
@@ -229,15 +302,16 @@ class DerivedCompiler(StepCompiler):
             source.line(depth, f"for {square} in ((single,) if single >= 0{near} else ()):")
         return depth + 1
 
-    def _bans(self, source: Source, verb: Verb, depth: int) -> list[tuple[str, Ban]]:
-        """Which of the prohibitions of `verb` are in force this turn: a flag each."""
+    def _bans(self, source: Source, verb: Verb, depth: int, stem: str = "b") -> list[tuple[str, Ban]]:
+        """Which of the prohibitions of `verb` are in force this turn: a flag each (named
+        `stem` and a number)."""
         bans = [ban for ban in self.bans if ban.verb is verb]
         if not bans:
             return []
         source.line(depth, f"banned = walk.banned.get({source.constant(verb, 'VERB')}, ())")
         flags = []
         for index, ban in enumerate(bans):
-            flag = f"b{index}"
+            flag = f"{stem}{index}"
             source.line(depth, f"{flag} = {source.constant(ban.test, 'BAN')} in banned")
             flags.append((flag, ban))
         return flags
@@ -282,7 +356,8 @@ class DerivedCompiler(StepCompiler):
         vetoed = f" and not ({' or '.join(vetoes)})" if vetoes else ""
         return f"{team} if ({' or '.join(wins)}){vetoed} else None"
 
-    def _each_move(self, step: Step, ways: list[WayParts]) -> Callable[[Walk, StepFn, bool], bool]:
+    def _each_move(self, step: Step, ways: list[WayParts],
+                   fusion: Fusion | None) -> Callable[[Walk, StepFn, bool], bool]:
         source = Source()
         lowering = self._begin(source, "each")
         compiled = [self._way(way) for way in ways]
@@ -290,9 +365,30 @@ class DerivedCompiler(StepCompiler):
         bans = self._bans(source, Verb.MOVE, 1)
         view = View("w", "o", "t", "hh", "th")
         source.line(1, "events, path = walk.events, walk.path")
+        build_bans: list[tuple[str, Ban]] = []
+        if fusion is not None:
+            # a random draw counts the build after this move from the state the move would make
+            source.line(1, "tally = walk.tally")
+            source.line(1, f"fuse = (tally is not None and then is {source.constant(fusion.take, 'AFTER')} "
+                           "and walk.keyed_by_board and not walk.prefix_tests and walk.fact_key is None)")
+            source.line(1, "if fuse:")
+            source.line(2, f"kind = {source.constant(prefix_kind, 'PREFIX_KIND')}(events)")
+            source.line(2, f"fuse = kind != {OTHER}")
+            source.line(1, "if fuse:")
+            source.line(2, "base, evs, now0 = tuple(path), tuple(events), st.hash")
+            source.line(2, "groups, records, starts = tally.groups, tally.records, tally.starts")
+            source.line(2, "F = st.level_field")
+            source.line(2, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
+            source.line(2, "DOMES = st.dome_bits")
+            source.line(2, "BLOCKED = st.blocked_bits()")
+            source.line(2, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
+            build_bans = self._bans(source, Verb.BUILD, 2, "bb")
+            source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.line(2, "hh = H[o]")
+        if fusion is not None:
+            source.line(2, f"WK = {source.constant(ZOBRIST.worker, 'WORKER_KEYS')}[st.worker_class[w]]")
         source.hoisting_point(2)
         usable = self._usable(source, lowering, step, ways, 2)
         body, inside = self._regions(source, ways, compiled, usable, 2, "t", "move")
@@ -329,9 +425,46 @@ class DerivedCompiler(StepCompiler):
                     source.line(body + 2, f"sel, victim, dest = {index}, -1, -1")
             source.line(body, "if sel < 0:")
             source.line(body + 1, "continue")
-        # perform the move, go on with the turn, and undo it
         marks = [way.once for way in ways]
         wins = [way.can_win for way in ways]
+        can_win = ("True" if all(wins) else "False" if not any(wins)
+                   else f"{source.constant(tuple(wins), 'CAN_WIN')}[sel]")
+        if fusion is not None:
+            source.line(body, "if fuse:")
+            inner = body + 1
+            if can_win != "False":
+                source.line(inner, f"winner = ({self._move_win(source, view)}) if {can_win} else None")
+                source.line(inner, "if winner is None:")
+                inner += 1
+            source.line(inner, "MB = BLOCKED ^ (1 << o) ^ (1 << t)")
+            source.line(inner, "MW = MB & ~DOMES")
+            self._build_masks(source, Lowering(source, self.judge), fusion.ways, build_bans,
+                              ["True"] * len(fusion.ways), inner, View("w", "t", "s", "h", "h", "pc"), "MW", "MB")
+            # (the tally's pure case written out: tally.after says what it does)
+            source.line(inner, "if not (B or D):")
+            source.line(inner + 1, "continue")
+            source.line(inner, "if kind:")
+            source.line(inner + 1, "tally.after(kind, base, evs, ('move', w, t), ('move', w, o, t, hh, th), st, "
+                                   "now0 ^ WK[o] ^ WK[t], w, B, D, BF, None)")
+            source.line(inner + 1, "continue")
+            source.line(inner, "nk = now0 ^ WK[o] ^ WK[t]")
+            source.line(inner, "seen = groups.get(nk)")
+            source.line(inner, "if seen is None:")
+            source.line(inner + 1, "groups[nk] = [B, D]")
+            source.line(inner, "else:")
+            source.line(inner + 1, "B &= ~seen[0]")
+            source.line(inner + 1, "D &= ~seen[1]")
+            source.line(inner + 1, "seen[0] |= B")
+            source.line(inner + 1, "seen[1] |= D")
+            source.line(inner, "n = B.bit_count() + D.bit_count()")
+            source.line(inner, "if n:")
+            source.line(inner + 1, "starts.append(tally.total)")
+            source.line(inner + 1, "records.append((base, evs, ('move', w, t), ('move', w, o, t, hh, th), w, B, D, BF, "
+                                   "None, None, False))")
+            source.line(inner + 1, "tally.total += n")
+            source.line(inner + 1, "tally.pure = True")
+            source.line(inner, "continue")
+        # perform the move, go on with the turn, and undo it
         if forcing:
             source.line(body, f"event = {source.constant(apply_move, 'APPLY_MOVE')}(walk, w, t, victim, dest)")
         else:
@@ -345,8 +478,6 @@ class DerivedCompiler(StepCompiler):
         source.line(body, "path.append(('move', w, t))")
         source.line(body, "previous = walk.last_actor")
         source.line(body, "walk.last_actor = w")
-        can_win = ("True" if all(wins) else "False" if not any(wins)
-                   else f"{source.constant(tuple(wins), 'CAN_WIN')}[sel]")
         source.line(body, f"winner = ({self._move_win(source, view)}) if {can_win} else None")
         source.line(body, "if winner is not None:")
         source.line(body + 1, "st.winner = winner")
@@ -463,6 +594,138 @@ class DerivedCompiler(StepCompiler):
         self.called.extend(lowering.calls)
         return source.function("each")
 
+    def _count_build(self, step: Step, ways: list[WayParts]) -> Callable[[Walk, Tally], None]:
+        """The keyed last build for a random draw: per worker, the squares each way may build on,
+        as bits (masks.py), merged into block and dome outcomes and given to the tally with the
+        squares where a block comes before a dome (derived/tally.py). A condition with no bit
+        lowering is tested on each candidate left, with its expression."""
+        source = Source()
+        source.line(0, "def count(walk, tally):")
+        for line in _PROLOGUE:
+            source.line(1, line)
+        lowering = Lowering(source, self.judge)
+        compiled = [self._way(way) for way in ways]
+        choose = self._workers(step, compiled)
+        bans = self._bans(source, Verb.BUILD, 1)
+        source.line(1, "F = st.level_field")
+        source.line(1, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
+        source.line(1, "DOMES = st.dome_bits")
+        source.line(1, "BLOCKED = st.blocked_bits()")
+        source.line(1, "WORKERS = BLOCKED & ~DOMES")
+        source.line(1, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
+        source.line(1, "now = st.hash")
+        source.line(1, "if walk.fact_key is not None:")
+        source.line(2, "now ^= walk.fact_key(walk)")
+        source.line(1, "tokens = st.tokens if walk.fact_key is not None or walk.prefix_tests else None")
+        source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
+        source.line(2, "o = POS[w]")
+        source.hoisting_point(2)
+        usable = self._usable(source, lowering, step, ways, 2)
+        view = View("w", "o", "s", "h", "h", "pc")
+        self.tested.extend(self._build_masks(source, lowering, ways, bans, usable, 2, view))
+        source.line(2, "if B or D:")
+        source.line(3, "tally.builds(walk, now, w, B, D, BF, tokens)")
+        source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
+        return source.function("count")
+
+    def _build_masks(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
+                     usable: list[str], depth: int, view: View, workers: str = "WORKERS",
+                     blocked: str = "BLOCKED") -> list[str]:
+        """Emit the code that sets `B`, `D` and `BF` for the builder `view.worker` on
+        `view.origin`: the squares where its build makes a block, a dome, and where a block comes
+        first (with several ways). `workers` and `blocked`: the names of the squares of the
+        workers, and of the workers and domes, as bits. Returns the condition kinds it tests
+        square by square (none when every part has a bit lowering)."""
+        tested: list[str] = []
+        source.line(depth, "B = D = BF = 0")
+        origin = view.origin
+        for way, flag in zip(ways, usable, strict=True):
+            inner = depth
+            if flag != "True":
+                source.line(inner, f"if {flag}:")
+                inner += 1
+            source.line(inner, f"c = ({self._region_bits(source, way, view)}) & ~(DOMES | DOMELIKE)")
+            masks = MaskLowering(lowering, way.piece, blocked)
+            tests = []
+            mask = masks.all(way.filters, view)
+            if mask is None:
+                tests.append(lowering.all(way.filters, view))
+                tested.extend(type(part).__name__ for part in way.filters if masks.mask(part, view) is None)
+            elif mask != "ALL":
+                source.line(inner, f"c &= {mask}")
+            for flag_name, ban in bans:
+                ban_lowering = Lowering(source, ban.judge)
+                ban_masks = MaskLowering(ban_lowering, way.piece, blocked)
+                banned = ban_masks.all(ban.filters, view)
+                if banned is None:
+                    tests.append(f"not ({flag_name} and ({ban_lowering.all(ban.filters, view)}))")
+                    tested.extend(type(p).__name__ for p in ban.filters if ban_masks.mask(p, view) is None)
+                else:
+                    source.line(inner, f"if {flag_name}:")
+                    source.line(inner + 1, f"c &= ~({banned})")
+                self.called.extend(ban_lowering.calls)
+            if tests:
+                piece = {Piece.DOME: "P_DOME", Piece.BLOCK: "P_BLOCK"}.get(way.piece, "P_DOME if h == 3 else P_BLOCK")
+                source.line(inner, "x, c = c, 0")
+                source.line(inner, "while x:")
+                source.line(inner + 1, "low = x & -x")
+                source.line(inner + 1, "x ^= low")
+                source.line(inner + 1, "s = low.bit_length() - 1")
+                source.line(inner + 1, "h = H[s]")
+                source.line(inner + 1, f"pc = {piece}")
+                source.line(inner + 1, f"if {' and '.join(f'({t})' for t in tests)}:")
+                source.line(inner + 2, "c |= low")
+            # a block may go under the builder itself (a region that holds its square)
+            if way.piece is Piece.DOME:
+                source.line(inner, f"b, d = 0, c & ~{workers}")
+            else:
+                source.line(inner, f"b = c & ~L3 & ~({workers} & ~(1 << {origin}))")
+                source.line(inner, f"d = c & L3 & ~{workers}" if way.piece is Piece.NEXT else "d = 0")
+            if len(ways) > 1:
+                source.line(inner, "BF |= b & ~B & ~D")
+            source.line(inner, "B |= b")
+            source.line(inner, "D |= d")
+        if len(ways) == 1:
+            source.line(depth, "BF = B")
+        self.called.extend(lowering.calls)
+        return tested
+
+    def _region_bits(self, source: Source, way: WayParts, view: View) -> str:
+        """The squares of a way's region, as bits (the builder stands on `view.origin`)."""
+        origin = view.origin
+        if way.region is Region.NEIGHBORING:
+            return f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[{origin}]"
+        if way.region is Region.ANYWHERE:
+            return "ALL"
+        if way.region is Region.OVER_WORKER:
+            return f"{source.constant(_over_workers, 'OVER')}(OCC, {origin})"
+        assert way.ref is not None
+        locate = source.constant(space_locator(way.ref), "LOC")
+        near = f" and single in {source.constant(ADJACENT, 'ADJACENT')}[{origin}]" if way.neighbouring else ""
+        return f"(1 << single if (single := {locate}(walk, {view.worker}, {origin}, -1)) >= 0{near} else 0)"
+
+
+def _over_workers(occupant: list[int], origin: int) -> int:
+    """The spaces past the occupied spaces around `origin`, as bits."""
+    bits = 0
+    for n in NEIGHBOURS[origin]:
+        beyond = BEYOND[origin][n]
+        if occupant[n] >= 0 and beyond >= 0:
+            bits |= 1 << beyond
+    return bits
+
+
+def _view_only(part: Condition) -> bool:
+    """Whether a part reads only the step's view (its levels, its target's place on the board),
+    so that it can be judged before the step is made."""
+    if isinstance(part, Not):
+        return _view_only(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_view_only(p) for p in part.parts)
+    if isinstance(part, SpaceIs):
+        return part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
+    return isinstance(part, (LevelChange, TargetLevel, PlayerCount))
+
 
 def _short(where: Where) -> str:
     """A sentence's place as the file's name, line and column."""
@@ -476,7 +739,8 @@ def _one_region(ways: list[WayParts]) -> bool:
 
 
 def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest: StepFn, optional: bool,
-          repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None, may_win: bool = True) -> StepFn:
+          repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None, may_win: bool = True,
+          count: Callable[[Walk, Tally], None] | None = None) -> StepFn:
     """The step as the chain calls it: declined first when it is optional, repeated 'any number
     of times' (each state visited once, as in the generic chain), taken only while the card
     affords its cost, and keyed by hash arithmetic when it is the turn's last and its outcomes are
@@ -528,6 +792,13 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
                         keyed = False  # (not judged yet: each outcome is judged as it is made)
                     elif not verdict:
                         return False  # (an obligation no build changes is not met: no outcome here)
+            tally = walk.tally
+            if keyed and tally is not None:  # (a random draw: the builds are counted, not listed)
+                if count is None:
+                    tally.exact = False
+                else:
+                    count(walk, tally)
+                return False
             each(walk, after, keyed)
         return False
     take.reads = below  # type: ignore[attr-defined]

@@ -31,6 +31,7 @@ from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Powe
                                WorkerSelector)
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.steps import Ban, DerivedCompiler, Veto
+from ..derived.tally import Tally
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
 from ..fast.enumeration import enumeration_chain
@@ -92,10 +93,13 @@ class Engine:
     """The rules of one game: the base card and each seat's powers, compiled."""
 
     def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True,
-                 teams: Sequence[int] | None = None, if_possible: IfPossible = IfPossible.WHOLE_TURN) -> None:
+                 teams: Sequence[int] | None = None, if_possible: IfPossible = IfPossible.WHOLE_TURN,
+                 hand_tuned_pickers: bool = True) -> None:
         """`teams[seat]`: the team each seat plays for (by default, a team per seat). `fast=False`
         turns the fast paths off, so tests can compare them with the generic chain. `if_possible`:
-        the pack's reading of 'if possible' obligations."""
+        the pack's reading of 'if possible' obligations. `hand_tuned_pickers=False` draws every
+        random turn with the derived count (derived/tally.py) instead of fast/'s pickers, so
+        tests and benchmarks can compare the two."""
         self.fast = fast
         self.if_possible = if_possible
         teams = list(teams) if teams is not None else list(range(len(seat_powers)))
@@ -138,12 +142,12 @@ class Engine:
                           masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None))
                          if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
-                         or counted_picker(shape) or walks_picker(shape)) if shape else None
+                         or counted_picker(shape) or walks_picker(shape)) if shape and hand_tuned_pickers else None
                         for seat, shape in enumerate(shapes)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
-        inline = [inline_turn(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
-                  for shape in shapes]
+        inline = [inline_turn(shape.programs[0], shape) if shape and hand_tuned_pickers and len(shape.programs) == 1
+                  else None for shape in shapes]
         self.inline_seats = [turn is not None for turn in inline]
         self._playout = fused_playout([turn[0] if turn else None for turn in inline],
                                       self._forbidden if self.restricting else None, self._other_turn,
@@ -158,6 +162,10 @@ class Engine:
                               for shape in shapes]
         self.enumerators = [[self._enumerator(program, shape) for program in shape.programs]
                             if shape and not shape.extended else None for shape in shapes]
+        #: Each seat drawn by counting its outcomes with the derived code (derived/tally.py),
+        #: where no hand-tuned picker serves it.
+        self.counting = [picker is None and derivation is not None and derivation.counts
+                         for picker, derivation in zip(self.pickers, self.derivations, strict=True)]
 
     def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple, int], tuple | None]:
         """For a fast path: what the seat's end-of-turn steps, all automatic (fast/shape.py),
@@ -276,11 +284,11 @@ class Engine:
 
         def run(walk: Walk) -> bool:
             enumerators = self.enumerators[seat]
-            enumerating = (derived is not None and (walk.found is not None or walk.wins_only) and walk.probe is None
-                           and walk.script is None)
+            enumerating = derived is not None and _enumerating(walk)
             for index, program in enumerate(programs):
                 if (enumerating and enumerators is not None and enumerators[index] is not None
-                        and not walk.wins_only and not walk.prefix_tests and walk.fact_key is None):
+                        and not walk.wins_only and not walk.prefix_tests and walk.fact_key is None
+                        and walk.tally is None):
                     if walk.keyed_by_board:
                         enumerators[index](walk)
                     else:
@@ -309,7 +317,7 @@ class Engine:
                                        and leaf(w))
             else:
                 walk.leaf = lambda w: all(test(w, -1, -1, -1, 0, 0, None) for test in required) and leaf(w)
-            if (self.fast and walk.probe is None and walk.script is None and (walk.found is not None or walk.wins_only)
+            if (self.fast and _enumerating(walk)
                     and all(test in settled for test in required) and all(test in settled for test, _ in late)):
                 # the derived code judges obligations that no build changes once before a last
                 # build, and keys its builds (derived/invariance.py); one read late, once the turn
@@ -489,8 +497,7 @@ class Engine:
         tokens its player treats as domes."""
         memory = self.memory[walk.seat]
         walk.keyed_by_board = not memory
-        if (memory and self.settled_memory[walk.seat] and self.fast and walk.probe is None and walk.script is None
-                and (walk.found is not None or walk.wins_only)):
+        if memory and self.settled_memory[walk.seat] and self.fast and _enumerating(walk):
             # the derived code keys a last build with the facts of the turn's moves, which no
             # build changes (derived/invariance.py)
             walk.keyed_by_board, walk.fact_key = True, self._fact_key
@@ -557,7 +564,9 @@ class Engine:
             listing = "the derived code"
         picker = self.pickers[seat]
         name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
-        drawing = f"counted by a hand-tuned picker ({name})" if picker is not None else "drawn from the listed turns"
+        drawing = (f"counted by a hand-tuned picker ({name})" if picker is not None
+                   else "counted by the derived code (derived/tally.py)" if self.counting[seat]
+                   else "drawn from the listed turns")
         derivation = self.derivations[seat]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}",
                  *(derivation.report() if derivation is not None else [])]
@@ -614,6 +623,14 @@ class Engine:
                 steps, events = picked  # (events None: a win or a forcing move, applied step by step)
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
+        if self.counting[state.to_move]:
+            tally = self._tally(state)
+            if tally.counted():
+                if not tally.total:
+                    return None
+                steps, events = tally.turn(rng.randrange(tally.total), state.heights, state.tokens)
+                self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
+                return steps
         turns = self.turns(state)
         if not turns:
             return None
@@ -621,6 +638,18 @@ class Engine:
         if self.fast:  # found legal for this very state: its events follow from its steps
             self._picked = (steps, state, state.hash, state.to_move, len(state.history), None)
         return steps
+
+    def _tally(self, state: GameState) -> Tally:
+        """The turn's distinct outcomes counted by the derived code (derived/tally.py)."""
+        tally = Tally()
+
+        def leaf(walk: Walk) -> bool:
+            tally.leaf(walk, self._key(walk))
+            return False
+        walk = Walk(state, leaf)
+        walk.tally = tally
+        self.roots[state.to_move](walk)
+        return tally
 
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all."""
@@ -735,8 +764,8 @@ class Engine:
         steps = self.random_turn(state, rng)
         if steps is None:
             return None
-        self._picked = None  # (found for this state by random_turn: legal, as in play_in_place)
-        self._apply_found(state, seat, steps, None)
+        picked, self._picked = self._picked, None  # (found for this state by random_turn: legal)
+        self._apply_found(state, seat, steps, picked[5] if picked is not None else None)
         return steps
 
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, int | None]:
@@ -868,6 +897,13 @@ class Engine:
             return
         for steps in outcomes.values():
             yield self.perft(self.play(state, steps), depth - 1)
+
+
+def _enumerating(walk: Walk) -> bool:
+    """Whether a walk finds outcomes (a listing, a count or a search for a win) rather than
+    matching or explaining a written turn: what the derived code serves."""
+    return ((walk.found is not None or walk.wins_only or walk.tally is not None) and walk.probe is None
+            and walk.script is None)
 
 
 def _guarded(win: Callable, when: Callable | None) -> Callable:

@@ -7,8 +7,12 @@ on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, nam
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..model.state import GameState
+
+if TYPE_CHECKING:
+    from ..derived.tally import Tally
 
 Action = tuple
 StepFn = Callable[["Walk"], bool]
@@ -19,7 +23,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo")
+                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo", "tally")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -64,6 +68,9 @@ class Walk:
         #: Whether the derived code may enter a step once per state and context (derived/steps.py,
         #: _wrap): in an enumeration whose leaf reads no more of the turn than its outcome.
         self.memo = False
+        #: In a random draw, the count of the turn's outcomes (derived/tally.py): the derived code
+        #: gives it the squares of a keyed last build as bits instead of listing them.
+        self.tally: Tally | None = None
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

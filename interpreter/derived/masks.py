@@ -1,0 +1,175 @@
+"""Conditions on a build's target lowered to bit expressions: every target square at once.
+
+conditions.py lowers a condition to an expression judged once per candidate square. A random
+draw does not need the candidates one by one: it needs how many there are, and the one at an
+index. So here each part kind becomes an expression whose value is the set of target squares
+where the part holds, as bits (bit n for square n), over the same local names: the acting worker
+`w` on `o`, and the state's level bits `L0`..`L3` (a build's view has the target's level on both
+sides). `MaskLowering.mask` returns None for a part whose target squares are not a known set (it
+reads the turn's log square by square, or counts over the board); the generated code then tests
+the candidates left one by one with conditions.py's expression, which is exact, only slower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...dsl.vocabulary import (
+    CONDITION_TYPES,
+    AllOf,
+    AnyOf,
+    LevelChange,
+    Near,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    PieceIs,
+    PlayerCount,
+    SameSpace,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    StandsHighest,
+    TargetLevel,
+)
+from ...dsl.vocabulary.parts import Condition
+from ..engine.conditions import PERIMETER
+from ..model.board import ALL_BITS
+from ..model.state import GameState
+from .conditions import Lowering, View, near_bits
+
+#: The squares on the board's edge, as bits.
+PERIMETER_BITS = sum(1 << s for s in PERIMETER)
+
+#: The spaces a part may name that do not depend on the target (the mask is then one square).
+_FIXED = (SpaceRef.ORIGIN, SpaceRef.VACATED, SpaceRef.START, SpaceRef.LAST_BUILT)
+
+
+@dataclass
+class MaskLowering:
+    """Lowers a build way's conditions to bit expressions. `piece`: the way's piece (the next
+    one is a dome exactly on level 3); `lowering`: the expression lowering, for the parts that do
+    not read the target and so hold for every square or none; `blocked`: the name of the squares of
+    the workers and the domes, as bits."""
+
+    lowering: Lowering
+    piece: Piece
+    #: The name of the squares of the workers and the domes, as bits.
+    blocked: str = "BLOCKED"
+
+    def mask(self, part: Condition, view: View) -> str | None:
+        lower = MASKS.get(type(part))
+        return None if lower is None else lower(self, part, view)
+
+    def all(self, parts: tuple[Condition, ...], view: View) -> str | None:
+        masks = [self.mask(part, view) for part in parts]
+        if any(mask is None for mask in masks):
+            return None
+        return " & ".join(f"({mask})" for mask in masks) if masks else "ALL"
+
+    def levels(self, heights: list[int]) -> str:
+        """The squares on any of `heights`."""
+        return " | ".join(f"L{h}" for h in heights) if heights else "0"
+
+    def scalar(self, part: Condition, view: View) -> str:
+        """A part that does not read the target: every square or none."""
+        fixed = View(view.worker, view.origin, "-1", "-1", "-1", view.piece)
+        return f"(ALL if ({self.lowering.one(part, fixed)}) else 0)"
+
+
+def _target_level(m: MaskLowering, part: TargetLevel, view: View) -> str:
+    return m.levels([h for h in range(4) if part.op.holds(h, part.level)])
+
+
+def _level_change(m: MaskLowering, part: LevelChange, view: View) -> str:
+    return "ALL" if part.op.holds(0, part.amount) else "0"  # (a build's view: the same level twice)
+
+
+def _space_is(m: MaskLowering, part: SpaceIs, view: View) -> str | None:
+    if part.space is not SpaceRef.TARGET:
+        return m.scalar(part, view) if part.space in _FIXED else None
+    if part.prop is SpaceProperty.PERIMETER:
+        return m.lowering.source.constant(PERIMETER_BITS, "PERIMETER_BITS")
+    if part.prop is SpaceProperty.UNOCCUPIED:
+        return f"ALL ^ ({m.blocked} | DOMELIKE)"
+    return "DOMES"
+
+
+def _same_space(m: MaskLowering, part: SameSpace, view: View) -> str | None:
+    if part.space is SpaceRef.TARGET:
+        return "ALL"
+    if part.space not in _FIXED:
+        return None
+    square = m.lowering.space(part.space, View(view.worker, view.origin, "-1", view.here, view.there, view.piece))
+    return f"(1 << {square} if {square} >= 0 else 0)"
+
+
+def _piece_is(m: MaskLowering, part: PieceIs, view: View) -> str:
+    if m.piece is Piece.NEXT:
+        return {Piece.DOME: "L3", Piece.BLOCK: "(ALL ^ L3)"}.get(part.piece, "0")
+    return "ALL" if part.piece is m.piece else "0"
+
+
+def _occupied_by(m: MaskLowering, part: OccupiedBy, view: View) -> str:
+    owner = {Owner.YOURS: 0, Owner.OPPONENTS: 1, Owner.ANYONES: 2}[part.owner]
+    team = m.lowering.source.constant(m.lowering.judge.team, "TEAM")
+    stood = m.lowering.source.hoist(f"{m.lowering.source.constant(occupied_bits, 'OCCUPIED')}"
+                                    f"(st, {view.worker}, {team}, {owner})")
+    return f"({stood} & ~DOMELIKE)"
+
+
+def _near(m: MaskLowering, part: Near, view: View) -> str | None:
+    if part.lower or part.level is not None or part.same_level or not m.lowering.hoisting:
+        return None
+    owner = {Owner.YOURS: 0, Owner.OPPONENTS: 1, Owner.ANYONES: 2}[part.owner]
+    team = m.lowering.source.constant(m.lowering.judge.team, "TEAM")
+    return m.lowering.source.hoist(f"{m.lowering.source.constant(near_bits, 'NEAR')}(st, {view.worker}, {team}, "
+                                   f"{owner})")
+
+
+def _scalar(m: MaskLowering, part: Condition, view: View) -> str:
+    """A part that does not read the target (the number of players, the acting worker's
+    standing as the turn started)."""
+    return m.scalar(part, view)
+
+
+def _not(m: MaskLowering, part: Not, view: View) -> str | None:
+    inner = m.mask(part.part, view)
+    return None if inner is None else f"(ALL ^ ({inner}))"
+
+
+def _any_of(m: MaskLowering, part: AnyOf, view: View) -> str | None:
+    masks = [m.mask(p, view) for p in part.parts]
+    if any(mask is None for mask in masks):
+        return None
+    return " | ".join(f"({mask})" for mask in masks) or "0"
+
+
+def _all_of(m: MaskLowering, part: AllOf, view: View) -> str | None:
+    return m.all(part.parts, view)
+
+
+def occupied_bits(st: GameState, worker: int, team: int, owner: int) -> int:
+    """The squares of the workers of the team's (owner 0), its opponents' (1) or anyone's (2),
+    the acting worker apart, as bits."""
+    bits = 0
+    teams = st.worker_team
+    for other, square in enumerate(st.worker_pos):
+        if square >= 0 and other != worker and (owner == 2 or (teams[other] == team) == (owner == 0)):
+            bits |= 1 << square
+    return bits
+
+
+#: The part kinds lowered to bit expressions; for the others the candidates are tested one by one.
+MASKS: dict[type, Callable[[MaskLowering, Any, View], str | None]] = {
+    TargetLevel: _target_level, LevelChange: _level_change, SpaceIs: _space_is, SameSpace: _same_space,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, PlayerCount: _scalar, StandsHighest: _scalar,
+    Not: _not, AnyOf: _any_of, AllOf: _all_of,
+}
+if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
+    raise TypeError("a mask lowering names a part kind the vocabulary does not have")
+
+__all__ = ["ALL_BITS", "MASKS", "PERIMETER_BITS", "MaskLowering", "occupied_bits"]

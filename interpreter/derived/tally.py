@@ -1,0 +1,199 @@
+"""Counting a turn's distinct outcomes without listing them, and finding the one at an index.
+
+A random player draws one of the turn's distinct outcomes uniformly, in the order the listing
+finds them (the first turn found for each). Listing builds one turn and one key per outcome;
+most of a turn's outcomes differ only in its last build. So where the derived code would key a
+last build by hash arithmetic, it gives the tally the squares that build may take, as bits,
+once per worker and way to it (steps.py): block outcomes `B`, dome outcomes `D`. The tally counts
+them by popcount and keeps one record per (way to the build, worker); the draw decodes only the
+record its index falls in. Every other outcome (a win, a turn whose last step is no keyed build)
+comes to the leaf, and the tally keeps it by its key, as the listing does.
+
+Two outcomes are the same when their states are. The tally tells them apart without keys where
+it can prove that they differ:
+
+* a *pure* way to the build changed no piece and no token (only moves, forces, marks, counters):
+  all its outcomes have the turn's start board plus one piece. Two pure ways in different states
+  then have different outcomes (their states differ off the board, a build changes only the
+  board), so the outcomes of a pure way are new unless the same state was reached before (two
+  ways to one position): those are merged by bits, per state.
+* a *built* way made a build before (and took no piece off): its outcomes have two pieces more
+  than the start, so none is a pure way's; they are keyed one by one, against the other keyed
+  outcomes.
+* anything else (a piece taken off, a token placed before the build), or an outcome at the leaf
+  that is no win while pure ways were merged by bits: the tally gives up (`exact` false) and the
+  engine lists the turn instead. Exact, never approximate.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from ..engine.walk import Walk
+from ..model.board import ZOBRIST
+from ..model.state import GameState, token_key
+
+#: A step of a turn ('build', worker, square) and an event of one, as the engine writes them.
+Step = tuple[object, ...]
+Event = tuple[object, ...]
+#: The tokens on the board: square -> (kind, holder).
+Tokens = dict[int, tuple[str, int]]
+
+#: The events that change no piece and no token.
+_OFF_BOARD = frozenset({"move", "force", "mark", "counter", "use", "place", "remove"})
+#: The events a built way may hold besides those: builds, and the tokens they take off.
+_BUILT = frozenset({"build", "token"})
+_BUILD_KEYS, _DOME_KEYS = ZOBRIST.build, ZOBRIST.dome
+
+
+#: How the turn so far changed the board, for the tally: not at all, by builds only, otherwise.
+PURE, BUILT, OTHER = 0, 1, 2
+
+
+def prefix_kind(events: Sequence[Event]) -> int:
+    """PURE, BUILT or OTHER for the turn's events so far (see the module docstring)."""
+    kinds = {event[0] for event in events}
+    if kinds <= _OFF_BOARD:
+        return PURE
+    return BUILT if "build" in kinds and kinds <= _OFF_BOARD | _BUILT else OTHER
+
+
+#: One record of the tally: the outcomes of one way to a keyed last build for one worker, or
+#: one outcome found at the leaf (blocks None): (path, events, step, event, worker, blocks, domes,
+#: blocks first, heights, tokens, won). `path` and `events`: the turn before the build, but for a
+#: last move the derived code did not make (`step` and `event`, None when there is none);
+#: `heights` and `tokens`: the board before the build where it is not the turn's start (None).
+Record = tuple[tuple[Step, ...], tuple[Event, ...], Step | None, Event | None, int, int | None, int, int,
+               tuple[int, ...] | None, Tokens | None, bool]
+
+
+class Tally:
+    """The distinct outcomes of one turn, counted (see the module docstring)."""
+
+    __slots__ = ("records", "starts", "total", "keys", "groups", "exact", "pure", "loose")
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        #: Where each record's outcomes start in the turn's order.
+        self.starts: list[int] = []
+        self.total = 0
+        #: The keys of the outcomes kept one by one.
+        self.keys: set[int] = set()
+        #: The outcomes merged by bits, per state before the build: [blocks, domes] seen.
+        self.groups: dict[int, list[int]] = {}
+        self.exact = True
+        #: Whether some pure way was merged by bits; whether some leaf outcome is no win.
+        self.pure = False
+        self.loose = False
+
+    def builds(self, walk: Walk, now: int, worker: int, blocks: int, domes: int, blocks_first: int,
+               tokens: Tokens | None) -> None:
+        """The outcomes of the keyed last build `worker` may make here: on the squares `blocks`
+        (a block) and `domes` (a dome). `now`: the state's key before the build (with the facts
+        of the turn); `tokens`: the tokens whose removal the keys count, as the listing's do."""
+        events = walk.events
+        self.after(prefix_kind(events), tuple(walk.path), tuple(events), None, None, walk.state, now, worker, blocks,
+                   domes, blocks_first, tokens)
+
+    def after(self, kind: int, path: tuple[Step, ...], events: tuple[Event, ...], step: Step | None,
+              event: Event | None, st: GameState, now: int, worker: int, blocks: int, domes: int,
+              blocks_first: int, tokens: Tokens | None) -> None:
+        """`builds`, for a turn given as its path and events so far (`kind`: prefix_kind of
+        them), and a last move not made (`step` and `event`, or None): the derived code calls it
+        for the build after a move whose state it did not make (steps.py, which also writes the
+        pure case inline)."""
+        if kind == PURE:
+            seen = self.groups.get(now)
+            if seen is None:
+                self.groups[now] = [blocks, domes]
+            else:
+                blocks, domes = blocks & ~seen[0], domes & ~seen[1]
+                seen[0] |= blocks
+                seen[1] |= domes
+            count = blocks.bit_count() + domes.bit_count()
+            if count:
+                self.pure = True
+                self.starts.append(self.total)
+                self.records.append((path, events, step, event, worker, blocks, domes, blocks_first, None, None, False))
+                self.total += count
+            return
+        if kind == OTHER:
+            self.exact = False
+            return
+        keys, heights = self.keys, st.heights
+        new_blocks = new_domes = 0
+        squares = blocks | domes
+        while squares:
+            bit = squares & -squares
+            squares ^= bit
+            square = bit.bit_length() - 1
+            mark = tokens is not None and square in tokens
+            for dome in ((False, True) if blocks_first & bit else (True, False)):
+                if not (domes if dome else blocks) & bit:
+                    continue
+                key = now ^ (_DOME_KEYS[square] if dome else _BUILD_KEYS[square][heights[square]])
+                if mark:
+                    key ^= token_key(square, *tokens[square])  # type: ignore[index]
+                if key in keys:
+                    continue
+                keys.add(key)
+                if dome:
+                    new_domes |= bit
+                else:
+                    new_blocks |= bit
+        count = new_blocks.bit_count() + new_domes.bit_count()
+        if count:
+            self.starts.append(self.total)
+            self.records.append((path, events, step, event, worker, new_blocks, new_domes, blocks_first,
+                                 tuple(heights), dict(st.tokens), False))
+            self.total += count
+
+    def leaf(self, walk: Walk, key: int) -> None:
+        """An outcome found at the leaf, with its key."""
+        if key in self.keys:
+            return
+        self.keys.add(key)
+        won = walk.state.winner is not None
+        self.loose = self.loose or not won
+        self.starts.append(self.total)
+        self.records.append((tuple(walk.path), tuple(walk.events), None, None, -1, None, 0, 0, None, None, won))
+        self.total += 1
+
+    def counted(self) -> bool:
+        """Whether the count is exact (else the engine lists the turn)."""
+        return self.exact and not (self.pure and self.loose)
+
+    def turn(self, index: int, heights: Sequence[int],
+             tokens: Tokens) -> tuple[tuple[Step, ...], tuple[Event, ...] | None]:
+        """The steps of the outcome at `index` and its events (None for a win, which the engine
+        plays step by step). `heights` and `tokens`: the state's, as the turn starts."""
+        at = bisect_right(self.starts, index) - 1
+        path, events, step, event, worker, blocks, domes, blocks_first, held_heights, held_tokens, won = \
+            self.records[at]
+        if blocks is None:
+            return path, (None if won else events)
+        at = index - self.starts[at]
+        squares = blocks | domes
+        while squares:
+            bit = squares & -squares
+            squares ^= bit
+            both = blocks & domes & bit
+            if at >= (2 if both else 1):
+                at -= 2 if both else 1
+                continue
+            square = bit.bit_length() - 1
+            dome = (at == 1) == bool(blocks_first & bit) if both else bool(domes & bit)
+            level = (held_heights or heights)[square]
+            held = (held_tokens if held_tokens is not None else tokens).get(square)
+            verb = "dome" if dome and level < 3 else "build"
+            built: tuple[Event, ...] = (("build", worker, square, level + (not dome), dome),)
+            if held is not None:
+                built += (("token", held[1], held[0], square, -1),)
+            if step is not None and event is not None:
+                path, events = (*path, step), (*events, event)
+            return (*path, (verb, worker, square)), events + built
+        raise IndexError(index)  # pragma: no cover - the counts say the index is in this record
+
+
+__all__ = ["BUILT", "OTHER", "PURE", "Record", "Tally", "prefix_kind"]

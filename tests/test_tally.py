@@ -1,0 +1,177 @@
+"""The derived count of a turn's outcomes against the generic chain's listing.
+
+A random turn is a uniform draw among the turn's distinct outcomes, in the listing's order. The
+derived engine counts the outcomes of a keyed last build by bits (interpreter/derived/masks.py),
+merges what it can prove the same and keys the rest (derived/tally.py), and counts the build after
+a move without making the move (the fused move of derived/steps.py). Here every card of every
+pack is drawn that way, with the hand-tuned pickers of interpreter/fast off, and compared with
+the generic chain as tests/test_fast_paths.py compares the fast engine: the bound asked, the turn
+at each index, the state it leaves, whole playouts. Then each of the three ideas is broken by hand,
+and the comparison must notice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fast_paths import (
+    CARDS,
+    MORTAL,
+    PERFT_WORK_PER_CARD,
+    PHASES,
+    SCALE,
+    SEEDS,
+    assert_agree,
+    disagreement,
+    game_pair,
+    games,
+    opponents,
+    pack_of,
+    playout_disagreement,
+    states,
+)
+
+from santorini.dsl.vocabulary import PieceIs
+from santorini.interpreter.derived import masks, steps
+from santorini.interpreter.derived.tally import BUILT, OTHER, PURE, Tally, prefix_kind
+from santorini.interpreter.engine.engine import Engine
+from santorini.interpreter.games.game import Game
+from santorini.interpreter.model.state import GameState
+
+#: Positions drawn for each card (the fast engine's own comparison draws 30 a card).
+POSITIONS = 8 * SCALE
+
+
+def counting(game: Game) -> Game:
+    """The game with an engine that draws every random turn with the derived count."""
+    pack = game.pack
+    engine = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards],
+                    teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible,
+                    hand_tuned_pickers=False)
+    return dataclasses.replace(game, engine=engine)
+
+
+@cache
+def counted_games(pack: str, seats: tuple[str, ...]) -> tuple[Game, Engine] | None:
+    pair = game_pair(pack_of(pack), seats)
+    return None if pair is None else (counting(pair[0]), pair[1])
+
+
+@pytest.mark.parametrize(("pack", "card"), [pytest.param(pack, card, id=f"{pack}-{card}") for pack, card in CARDS])
+@settings(max_examples=POSITIONS, deadline=None, phases=PHASES,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), seeds=st.lists(st.integers(0, 2**32), min_size=SEEDS, max_size=SEEDS))
+def test_counted_draws_equal_the_generic_listing(pack: str, card: str, data: st.DataObject, seeds: list[int]) -> None:
+    """The card against a Mortal or another card of its pack, either side to move: every draw
+    the derived count makes is the generic listing's, and leaves the same state."""
+    others = opponents(pack, card)
+    other = data.draw(st.one_of(st.just(MORTAL), st.sampled_from(others)) if others else st.just(MORTAL), label="other")
+    seats = (card, other) if data.draw(st.booleans(), label="card first") else (other, card)
+    if counted_games(pack, seats) is None:  # (a card the mode requires a power against)
+        seats = (card, others[0]) if seats[0] == card else (others[0], card)
+    game, generic = counted_games(pack, seats)
+    assert_agree(game, generic, data.draw(states(game), label="position"), seeds, PERFT_WORK_PER_CARD)
+
+
+def test_the_derived_count_serves_the_seats_of_the_plain_turn_and_of_simple_gods() -> None:
+    """With the hand-tuned pickers off, the Mortal and the simple gods of bga are drawn by counting,
+    and a card whose builds may win on the board (a count of towers) is drawn from its list, and
+    `santorini show` says why."""
+    game, _ = counted_games("bga", (MORTAL, MORTAL))
+    assert game.engine.counting == [True, True]
+    assert "random turn: counted by the derived code (derived/tally.py)" in game.engine.paths(0)
+    for god in ("Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hephaestus", "Hermes", "Minotaur", "Pan",
+                "Prometheus"):
+        game, _ = counted_games("bga", (god, MORTAL))
+        assert game.engine.counting[0], god
+    game, _ = counted_games("bga", ("Chronus", MORTAL))
+    assert game.engine.counting == [False, False]
+    assert any(line.startswith("listed to draw: build") and "a win judged on the board" in line
+               for line in game.engine.paths(1))
+
+
+def test_the_kind_of_a_turn_so_far() -> None:
+    move, build = ("move", 0, 6, 7, 0, 0), ("build", 0, 8, 1, False)
+    assert prefix_kind([]) == PURE
+    assert prefix_kind([move, ("force", 2, 7, 6), ("mark", 0, "used"), ("counter", 0, "coins", 1)]) == PURE
+    assert prefix_kind([move, build, ("token", 1, "coin", 8, -1)]) == BUILT
+    assert prefix_kind([move, ("unbuild", 0, 8, 0), build]) == OTHER
+    assert prefix_kind([("token", 0, "coin", -1, 8), move]) == OTHER
+
+
+def test_a_count_that_cannot_prove_two_outcomes_apart_gives_up() -> None:
+    """An outcome at the leaf that is no win, beside outcomes merged by bits, could be one of them:
+    the tally is then not exact, and the engine lists the turn."""
+    tally = Tally()
+    game, _ = counted_games("bga", (MORTAL, MORTAL))
+
+    class Walked:
+        path: list = [("move", 0, 7)]
+        events: list = [("move", 0, 6, 7, 0, 0)]
+        state = game.state
+
+    tally.builds(Walked(), 1, 0, 0b11, 0, 0b11, None)  # type: ignore[arg-type]
+    assert tally.counted() and tally.total == 2
+    tally.leaf(Walked(), 99)  # type: ignore[arg-type]
+    assert tally.total == 3 and not tally.counted()
+
+
+# ---- each idea broken by hand ----------------------------------------------------------------------
+
+def found_apart(pack: str, seats: tuple[str, ...], examples: int = 25) -> bool:
+    """Whether the comparison finds the counting engine and the generic chain apart on some
+    random position of these seats (the engine is built afresh, after a change by hand)."""
+    game, generic = games(pack, seats)
+    game = counting(game)
+    found = []
+
+    @settings(max_examples=examples, deadline=None, database=None)
+    @given(state=states(game), seed=st.integers(0, 2**16))
+    def search(state: GameState, seed: int) -> None:
+        found.append(disagreement(game.engine, generic, state, [seed], perft_work=0)
+                     or playout_disagreement(game, generic, state, seed))
+    search()
+    return any(found)
+
+
+def test_the_comparison_agrees_before_any_change() -> None:
+    assert not found_apart("bga", (MORTAL, "Limus"), examples=10)
+
+
+def test_a_bit_lowering_changed_by_hand_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Limus forbids building next to his workers unless the build is a dome on level 3: a
+    lowering of 'the piece is a dome' that says every square makes his ban forbid nothing."""
+    monkeypatch.setitem(masks.MASKS, PieceIs, lambda m, part, view: "ALL")
+    assert found_apart("bga", (MORTAL, "Limus"))
+
+
+def test_a_tally_that_forgets_the_keys_it_saw_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Demeter's two builds in either order are one outcome, which the tally finds by its key: a
+    tally that never found a key again would count it twice."""
+    class Forgetful(set):  # type: ignore[type-arg]
+        def __contains__(self, key: object) -> bool:
+            return False
+    start = Tally.__init__
+
+    def forgetful(self: Tally) -> None:
+        start(self)
+        self.keys = Forgetful()
+    monkeypatch.setattr(Tally, "__init__", forgetful)
+    assert found_apart("bga", ("Demeter", MORTAL))
+
+
+def test_a_fused_move_that_counts_from_the_state_before_it_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build after a fused move is counted from the state the move would make: one that
+    kept the mover on the square it left could not build there."""
+    build_masks = steps.DerivedCompiler._build_masks
+
+    def stale(self: steps.DerivedCompiler, *args: object, **kwargs: object) -> list[str]:
+        if args[-2:] == ("MW", "MB"):
+            args = (*args[:-2], "(BLOCKED & ~DOMES)", "BLOCKED")
+        return build_masks(self, *args, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(steps.DerivedCompiler, "_build_masks", stale)
+    assert found_apart("bga", (MORTAL, MORTAL), examples=10)
