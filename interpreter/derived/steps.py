@@ -71,6 +71,7 @@ from ..engine.steps import (
 )
 from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .conditions import Lowering, View
 from .invariance import builds_that_may_win, may_match_together
@@ -516,6 +517,9 @@ class DerivedCompiler(StepCompiler):
         winning = self.winning_builds if self.winning_builds is not None else "True"
         source.line(1, "if keyed:")
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
+        source.line(2, "listed = walk.listed  # (the events of each turn found, for playing it later)")
+        source.line(2, "if listed is not None:")
+        source.line(3, "before = tuple(walk.events)")
         source.line(2, "if walk.fact_key is not None:  # (facts of the turn's moves that a rule reads later)")
         source.line(3, "now ^= walk.fact_key(walk)")
         # Where the generic chain makes each last build (a board win to judge, facts or obligations
@@ -570,13 +574,16 @@ class DerivedCompiler(StepCompiler):
                 depth += 1
                 source.line(depth, "seen.add(action)")
             token_key = source.constant(state_token_key, "TOKEN_KEY")
+            events_of = source.constant(built_events, "BUILT_EVENTS")
             if winning == "False":
                 source.line(depth, "if keyed:")
                 source.line(depth + 1, f"key = now ^ ({dome_keys}[s] if dome else {build_keys}[s][h])")
                 source.line(depth + 1, "if tokens and s in tokens:")
                 source.line(depth + 2, f"key ^= {token_key}(s, *tokens[s])")
                 source.line(depth + 1, "if key not in found:")
-                source.line(depth + 2, f"found[key] = (*base, {action})")
+                source.line(depth + 2, f"found[key] = turn = (*base, {action})")
+                source.line(depth + 2, "if listed is not None:")
+                source.line(depth + 3, f"listed[turn] = {events_of}(st, before, w, s, dome)")
             else:
                 source.line(depth, f"if keyed and not ({winning}):")
                 source.line(depth + 1, "if found is not None:")
@@ -584,7 +591,9 @@ class DerivedCompiler(StepCompiler):
                 source.line(depth + 2, "if s in tokens:")
                 source.line(depth + 3, f"key ^= {token_key}(s, *tokens[s])")
                 source.line(depth + 2, "if key not in found:")
-                source.line(depth + 3, f"found[key] = (*base, {action})")
+                source.line(depth + 3, f"found[key] = turn = (*base, {action})")
+                source.line(depth + 3, "if listed is not None:")
+                source.line(depth + 4, f"listed[turn] = {events_of}(st, before, w, s, dome)")
             source.line(depth, "else:")
             mark = source.constant(way.once, "MARK") if way.once is not None else "None"
             source.line(depth + 1, f"{perform}(walk, {action}, {mark}, then, {source.constant(cost, 'COST')}, "
@@ -703,6 +712,18 @@ class DerivedCompiler(StepCompiler):
         locate = source.constant(space_locator(way.ref), "LOC")
         near = f" and single in {source.constant(ADJACENT, 'ADJACENT')}[{origin}]" if way.neighbouring else ""
         return f"(1 << single if (single := {locate}(walk, {view.worker}, {origin}, -1)) >= 0{near} else 0)"
+
+
+def built_events(st: GameState, before: tuple[tuple[object, ...], ...], worker: int, square: int,
+                 dome: bool) -> tuple[tuple[tuple[object, ...], ...], None]:
+    """The events of a turn whose last build was keyed, not made (the build as effects.apply_build
+    writes it, with the token it takes off), and its winner (none: a keyed build does not win)."""
+    height = st.heights[square]
+    built: tuple[tuple[object, ...], ...] = (("build", worker, square, height + (not dome), dome),)
+    token = st.tokens.get(square)
+    if token is not None:
+        built += (("token", token[1], token[0], square, -1),)
+    return before + built, None
 
 
 def _over_workers(occupant: list[int], origin: int) -> int:

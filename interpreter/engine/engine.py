@@ -133,6 +133,10 @@ class Engine:
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
         self._picked: tuple | None = None
+        #: The turns `turns` last listed with their events and winners, and what identifies the
+        #: state they are for (a copy of it too): (hash, seat to move, turns played, the last
+        #: turn's record, {turn: (events, winner)}).
+        self._listed: tuple | None = None
         #: Each seat's player of the turns the engine found legal (fast/known_turns.py): for the
         #: plain turn's shapes, and for a move again after some moves (nothing else than moves).
         self.known_turns = [KnownTurnPlayer(shape) if shape and (not shape.extended or (
@@ -288,7 +292,7 @@ class Engine:
             for index, program in enumerate(programs):
                 if (enumerating and enumerators is not None and enumerators[index] is not None
                         and not walk.wins_only and not walk.prefix_tests and walk.fact_key is None
-                        and walk.tally is None):
+                        and walk.tally is None and walk.listed is None):
                     if walk.keyed_by_board:
                         enumerators[index](walk)
                     else:
@@ -584,15 +588,22 @@ class Engine:
     # ---- queries
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
         """The distinct outcomes of the turn of the seat to move: outcome key -> one turn."""
+        return self._outcomes(state, None)
+
+    def _outcomes(self, state: GameState, listed: dict | None) -> dict[int, tuple[Action, ...]]:
+        """`outcomes`; with `listed`, each turn's events and winner too (see `turns`)."""
         found: dict[int, tuple[Action, ...]] = {}
 
         def leaf(walk: Walk) -> bool:
             key = self._key(walk)
             if key not in found:
-                found[key] = tuple(walk.path)
+                found[key] = turn = tuple(walk.path)
+                if listed is not None:
+                    listed[turn] = (tuple(walk.events), walk.state.winner)
             return False
         walk = Walk(state, leaf)
         walk.found = found
+        walk.listed = listed
         self.roots[state.to_move](walk)
         return found
 
@@ -602,7 +613,15 @@ class Engine:
         distinct outcomes (see plain.py), so they are listed without computing keys."""
         lister = self.plain_listers[state.to_move]
         if lister is None:
-            return list(self.outcomes(state).values())
+            if not self.fast:
+                return list(self.outcomes(state).values())
+            # the events of each turn are kept for the last state listed, so that an agent that
+            # plays the turns of its list (on copies of the state) does not walk them again
+            listed: dict = {}
+            turns = list(self._outcomes(state, listed).values())
+            self._listed = (state.hash, state.to_move, len(state.history),
+                            state.history[-1] if state.history else None, listed)
+            return turns
         team = state.seats[state.to_move].team
         up, down = self._forbidden(state, team) if self.restricting else (False, False)
         return lister(state, team, up, down)
@@ -773,6 +792,12 @@ class Engine:
         nobody wins); IllegalTurn (with the reason) if the rules do not accept it, GameOver if
         the game has been won."""
         _refuse_if_over(state)
+        listed = self._listed
+        if (listed is not None and listed[0] == state.hash and listed[1] == state.to_move
+                and listed[2] == len(state.history) and listed[3] is (state.history[-1] if state.history else None)):
+            found = listed[4].get(tuple(steps))
+            if found is not None:  # (a turn of the list `turns` made for this state)
+                return found
         players = self.plain_players[state.to_move]
         if players:
             team = state.seats[state.to_move].team

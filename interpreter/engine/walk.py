@@ -23,7 +23,7 @@ class Walk:
 
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
-                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo", "tally")
+                 "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo", "tally", "listed")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set | None = None) -> None:
@@ -71,6 +71,9 @@ class Walk:
         #: In a random draw, the count of the turn's outcomes (derived/tally.py): the derived code
         #: gives it the squares of a keyed last build as bits instead of listing them.
         self.tally: Tally | None = None
+        #: In a listing, each turn found -> its events and the team it makes win, so that a turn
+        #: played from the list is not walked again (Engine.turns).
+        self.listed: dict[tuple, tuple[tuple, int | None]] | None = None
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""
