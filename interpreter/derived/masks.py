@@ -34,6 +34,7 @@ from ...dsl.vocabulary import (
     SpaceRef,
     StandsHighest,
     TargetLevel,
+    Verb,
 )
 from ...dsl.vocabulary.parts import Condition
 from ..engine.conditions import PERIMETER
@@ -56,9 +57,13 @@ class MaskLowering:
     the workers and the domes, as bits."""
 
     lowering: Lowering
-    piece: Piece
+    #: The way's piece (None for a move, which builds none).
+    piece: Piece | None
     #: The name of the squares of the workers and the domes, as bits.
     blocked: str = "BLOCKED"
+    #: The step's verb: a build's view has the target's level on both sides; a move's `here` is
+    #: the level of the mover's square (`view.here`).
+    verb: Verb = Verb.BUILD
 
     def mask(self, part: Condition, view: View) -> str | None:
         lower = MASKS.get(type(part))
@@ -85,7 +90,11 @@ def _target_level(m: MaskLowering, part: TargetLevel, view: View) -> str:
 
 
 def _level_change(m: MaskLowering, part: LevelChange, view: View) -> str:
-    return "ALL" if part.op.holds(0, part.amount) else "0"  # (a build's view: the same level twice)
+    if m.verb is Verb.BUILD:
+        return "ALL" if part.op.holds(0, part.amount) else "0"  # (a build's view: the same level twice)
+    by_here = [m.levels([h for h in range(4) if part.op.holds(h - here, part.amount)]) for here in range(4)]
+    return (f"(({by_here[0]}) if {view.here} == 0 else ({by_here[1]}) if {view.here} == 1 "
+            f"else ({by_here[2]}) if {view.here} == 2 else ({by_here[3]}))")
 
 
 def _space_is(m: MaskLowering, part: SpaceIs, view: View) -> str | None:
@@ -108,6 +117,8 @@ def _same_space(m: MaskLowering, part: SameSpace, view: View) -> str | None:
 
 
 def _piece_is(m: MaskLowering, part: PieceIs, view: View) -> str:
+    if m.piece is None:
+        return "0"  # (a move builds no piece)
     if m.piece is Piece.NEXT:
         return {Piece.DOME: "L3", Piece.BLOCK: "(ALL ^ L3)"}.get(part.piece, "0")
     return "ALL" if part.piece is m.piece else "0"

@@ -196,11 +196,19 @@ class DerivedCompiler(StepCompiler):
         shortcut = self.winning_builds is not None and not any(way.once for way in ways) and not cost
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.BUILD], [])
         count = None
-        if shortcut and after is finish and not repeated:
-            if self.winning_builds != "False":
+        if shortcut and repeated:
+            self.uncounted.append(f"build ({_short(step.where)}): repeated, each of its outcomes is found one by one")
+        elif shortcut and after is finish:
+            if optional:
+                self.uncounted.append(f"build ({_short(step.where)}): optional, the turns that end before it are "
+                                      "found one by one")
+            elif self.winning_builds != "False":
                 self.uncounted.append(f"build ({_short(step.where)}): a win judged on the board after it")
             elif not _one_region(ways):
                 self.uncounted.append(f"build ({_short(step.where)}): ways to different regions")
+            elif not _by_the_mover(step, ways):
+                self.uncounted.append(f"build ({_short(step.where)}): its builder is not the moved worker, so it is "
+                                      "counted after every move made, no sooner than listed")
             else:
                 count = self._count_build(step, ways)
         take = _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads,
@@ -214,9 +222,7 @@ class DerivedCompiler(StepCompiler):
         state that move would make, without making it: its builder is the moved worker, and
         every part it reads has a bit lowering that reads no worker's square but through the
         names the fused code sets (so no square-by-square test, no region over workers)."""
-        if step.actor.role not in (Role.THAT, Role.SUBJECT, Role.MOVED) or any(way.actor is not None for way in ways):
-            return False
-        if any(way.region is Region.OVER_WORKER for way in ways):
+        if not _by_the_mover(step, ways) or any(way.region is Region.OVER_WORKER for way in ways):
             return False
         trial = Lowering(Source(), self.judge)
         view = View("w", "t", "s", "h", "h", "pc")
@@ -385,6 +391,38 @@ class DerivedCompiler(StepCompiler):
             source.line(2, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
             build_bans = self._bans(source, Verb.BUILD, 2, "bb")
             source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
+            targets = self._fused_targets(source, lowering, ways, bans, view)
+            if targets is not None and not ways[0].forces and ways[0].once is None:
+                # the move's targets as bits too: a loop over the squares it may reach
+                source.line(2, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
+                source.line(3, "o = POS[w]")
+                source.line(3, "hh = H[o]")
+                source.line(3, f"WK = {source.constant(ZOBRIST.worker, 'WORKER_KEYS')}[st.worker_class[w]]")
+                source.hoisting_point(3)
+                source.line(3, f"M = {targets}")
+                source.line(3, "while M:")
+                source.line(4, "low = M & -M")
+                source.line(4, "M ^= low")
+                source.line(4, "t = low.bit_length() - 1")
+                source.line(4, "th = H[t]")
+                if ways[0].can_win:
+                    source.line(4, f"winner = {self._move_win(source, view)}")
+                    source.line(4, "if winner is not None:  # (a winning move is made, and its leaf called)")
+                    source.line(5, "st.relocate(w, t)")
+                    source.line(5, "events.append(('move', w, o, t, hh, th))")
+                    source.line(5, "path.append(('move', w, t))")
+                    source.line(5, "previous = walk.last_actor")
+                    source.line(5, "walk.last_actor = w")
+                    source.line(5, "st.winner = winner")
+                    source.line(5, "walk.leaf(walk)")
+                    source.line(5, "st.winner = None")
+                    source.line(5, "walk.last_actor = previous")
+                    source.line(5, "path.pop()")
+                    source.line(5, "events.pop()")
+                    source.line(5, "st.relocate(w, o)")
+                    source.line(5, "continue")
+                self._fused_count(source, fusion, build_bans, 4)
+                source.line(2, "return False")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.line(2, "hh = H[o]")
@@ -437,34 +475,7 @@ class DerivedCompiler(StepCompiler):
                 source.line(inner, f"winner = ({self._move_win(source, view)}) if {can_win} else None")
                 source.line(inner, "if winner is None:")
                 inner += 1
-            source.line(inner, "MB = BLOCKED ^ (1 << o) ^ (1 << t)")
-            source.line(inner, "MW = MB & ~DOMES")
-            self._build_masks(source, Lowering(source, self.judge), fusion.ways, build_bans,
-                              ["True"] * len(fusion.ways), inner, View("w", "t", "s", "h", "h", "pc"), "MW", "MB")
-            # (the tally's pure case written out: tally.after says what it does)
-            source.line(inner, "if not (B or D):")
-            source.line(inner + 1, "continue")
-            source.line(inner, "if kind:")
-            source.line(inner + 1, "tally.after(kind, base, evs, ('move', w, t), ('move', w, o, t, hh, th), st, "
-                                   "now0 ^ WK[o] ^ WK[t], w, B, D, BF, None)")
-            source.line(inner + 1, "continue")
-            source.line(inner, "nk = now0 ^ WK[o] ^ WK[t]")
-            source.line(inner, "seen = groups.get(nk)")
-            source.line(inner, "if seen is None:")
-            source.line(inner + 1, "groups[nk] = [B, D]")
-            source.line(inner, "else:")
-            source.line(inner + 1, "B &= ~seen[0]")
-            source.line(inner + 1, "D &= ~seen[1]")
-            source.line(inner + 1, "seen[0] |= B")
-            source.line(inner + 1, "seen[1] |= D")
-            source.line(inner, "n = B.bit_count() + D.bit_count()")
-            source.line(inner, "if n:")
-            source.line(inner + 1, "starts.append(tally.total)")
-            source.line(inner + 1, "records.append((base, evs, ('move', w, t), ('move', w, o, t, hh, th), w, B, D, BF, "
-                                   "None, None, False))")
-            source.line(inner + 1, "tally.total += n")
-            source.line(inner + 1, "tally.pure = True")
-            source.line(inner, "continue")
+            self._fused_count(source, fusion, build_bans, inner)
         # perform the move, go on with the turn, and undo it
         if forcing:
             source.line(body, f"event = {source.constant(apply_move, 'APPLY_MOVE')}(walk, w, t, victim, dest)")
@@ -603,6 +614,59 @@ class DerivedCompiler(StepCompiler):
         self.called.extend(lowering.calls)
         return source.function("each")
 
+    def _fused_count(self, source: Source, fusion: Fusion, build_bans: list[tuple[str, Ban]], depth: int) -> None:
+        """Emit, inside the loop over a move's targets, the count of the build after the move of
+        `w` from `o` to `t`, from the state the move would make (its workers' squares `MW`), and
+        the tally's record of it; the candidate's loop then goes on to the next target."""
+        source.line(depth, "MB = BLOCKED ^ (1 << o) ^ (1 << t)")
+        source.line(depth, "MW = MB & ~DOMES")
+        self._build_masks(source, Lowering(source, self.judge), fusion.ways, build_bans,
+                          ["True"] * len(fusion.ways), depth, View("w", "t", "s", "h", "h", "pc"), "MW", "MB")
+        # (the tally's pure case written out: Tally.after says what it does)
+        source.line(depth, "if not (B or D):")
+        source.line(depth + 1, "continue")
+        source.line(depth, "if kind:")
+        source.line(depth + 1, "tally.after(kind, base, evs, ('move', w, t), ('move', w, o, t, hh, th), st, "
+                               "now0 ^ WK[o] ^ WK[t], w, B, D, BF, None)")
+        source.line(depth + 1, "continue")
+        source.line(depth, "nk = now0 ^ WK[o] ^ WK[t]")
+        source.line(depth, "seen = groups.get(nk)")
+        source.line(depth, "if seen is None:")
+        source.line(depth + 1, "groups[nk] = [B, D]")
+        source.line(depth, "else:")
+        source.line(depth + 1, "B &= ~seen[0]")
+        source.line(depth + 1, "D &= ~seen[1]")
+        source.line(depth + 1, "seen[0] |= B")
+        source.line(depth + 1, "seen[1] |= D")
+        source.line(depth, "n = B.bit_count() + D.bit_count()")
+        source.line(depth, "if n:")
+        source.line(depth + 1, "starts.append(tally.total)")
+        source.line(depth + 1, "records.append((base, evs, w, o, t, hh, th, B, D, BF))")
+        source.line(depth + 1, "tally.total += n")
+        source.line(depth + 1, "tally.pure = True")
+        source.line(depth, "continue")
+
+    def _fused_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
+                       view: View) -> str | None:
+        """The targets of a move as bits, for the fused count's loop over them (`o` its origin,
+        `hh` its level), or None when they are not one known set: a single way around the
+        worker, every filter and prohibition with a bit lowering."""
+        if len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None:
+            return None
+        way = ways[0]
+        mask = MaskLowering(lowering, None, verb=Verb.MOVE).all(way.filters, view)
+        if mask is None:
+            return None
+        parts = [f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o] & ~(BLOCKED | DOMELIKE)"]
+        if mask != "ALL":
+            parts.append(f"({mask})")
+        for flag, ban in bans:
+            banned = MaskLowering(Lowering(source, ban.judge), None, verb=Verb.MOVE).all(ban.filters, view)
+            if banned is None:
+                return None
+            parts.append(f"~(({banned}) if {flag} else 0)")
+        return " & ".join(parts)
+
     def _count_build(self, step: Step, ways: list[WayParts]) -> Callable[[Walk, Tally], None]:
         """The keyed last build for a random draw: per worker, the squares each way may build on,
         as bits (masks.py), merged into block and dome outcomes and given to the tally with the
@@ -734,6 +798,12 @@ def _over_workers(occupant: list[int], origin: int) -> int:
         if occupant[n] >= 0 and beyond >= 0:
             bits |= 1 << beyond
     return bits
+
+
+def _by_the_mover(step: Step, ways: list[WayParts]) -> bool:
+    """Whether a build is made by the turn's moved worker (the one of the step before): then its
+    squares follow from that move, and counting them beats listing them."""
+    return step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED) and all(way.actor is None for way in ways)
 
 
 def _view_only(part: Condition) -> bool:

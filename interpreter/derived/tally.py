@@ -64,6 +64,10 @@ def prefix_kind(events: Sequence[Event]) -> int:
 #: blocks first, heights, tokens, won). `path` and `events`: the turn before the build, but for a
 #: last move the derived code did not make (`step` and `event`, None when there is none);
 #: `heights` and `tokens`: the board before the build where it is not the turn's start (None).
+#: The length of a record of the fused count (steps.py): (path, events, worker, origin, target,
+#: origin's level, target's level, blocks, domes, blocks first), the move's step and event made
+#: only for the record drawn.
+FUSED = 10
 Record = tuple[tuple[Step, ...], tuple[Event, ...], Step | None, Event | None, int, int | None, int, int,
                tuple[int, ...] | None, Tokens | None, bool]
 
@@ -74,6 +78,7 @@ class Tally:
     __slots__ = ("records", "starts", "total", "keys", "groups", "exact", "pure", "loose")
 
     def __init__(self) -> None:
+        #: The records in the turn's order (a fused count's are shorter: FUSED).
         self.records: list[Record] = []
         #: Where each record's outcomes start in the turn's order.
         self.starts: list[int] = []
@@ -169,8 +174,15 @@ class Tally:
         """The steps of the outcome at `index` and its events (None for a win, which the engine
         plays step by step). `heights` and `tokens`: the state's, as the turn starts."""
         at = bisect_right(self.starts, index) - 1
-        path, events, step, event, worker, blocks, domes, blocks_first, held_heights, held_tokens, won = \
-            self.records[at]
+        record = self.records[at]
+        step: Step | None
+        event: Event | None
+        if len(record) == FUSED:  # (a build after a move not made, written by steps.py's fused count)
+            path, events, worker, origin, target, here, there, blocks, domes, blocks_first = record  # type: ignore[misc]
+            step, event = ("move", worker, target), ("move", worker, origin, target, here, there)
+            held_heights, held_tokens, won = None, None, False
+        else:
+            path, events, step, event, worker, blocks, domes, blocks_first, held_heights, held_tokens, won = record
         if blocks is None:
             return path, (None if won else events)
         at = index - self.starts[at]

@@ -14,14 +14,42 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
-from ...dsl.vocabulary import (CONDITION_TYPES, AllOf, AnyOf, Compare, Condition, CountIs, Flanked, Happened, LastMoves, LevelChange, Near,
-                               Not,
-                               OccupiedBy, Owner, Piece, PieceIs, PlayerCount, Quantity, Role, SameSpace, Scope, SpaceIs,
-                               SpaceProperty, SpaceRef, StandsHighest, StepPattern, TargetLevel, Verb, WorkerSelector,
-                               WorkersAre)
+from ...dsl.vocabulary import (
+    CONDITION_TYPES,
+    AllOf,
+    AnyOf,
+    Compare,
+    Condition,
+    CountIs,
+    Flanked,
+    Happened,
+    LastMoves,
+    LevelChange,
+    Near,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    PieceIs,
+    PlayerCount,
+    Quantity,
+    Role,
+    SameSpace,
+    Scope,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    StandsHighest,
+    StepPattern,
+    TargetLevel,
+    Verb,
+    WorkersAre,
+    WorkerSelector,
+)
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES
-from .walk import Walk
+from .walk import Event, Walk
 
 Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
 
@@ -91,13 +119,13 @@ class Judge:
         test = self.compile_all(condition.filters)
         return lambda walk: _standing(walk, choose(walk), test)
 
-    def pattern(self, pattern: StepPattern) -> Callable[[Walk, tuple], bool]:
+    def pattern(self, pattern: StepPattern) -> Callable[[Walk, Event], bool]:
         """A test of one logged event against a step pattern."""
         kinds = {Verb.MOVE: ("move",), Verb.BUILD: ("build",)}.get(pattern.verb, ())
         owned = self.owned(pattern.owner)
         test = self.compile_all(pattern.filters)
 
-        def matches(walk: Walk, event: tuple) -> bool:
+        def matches(walk: Walk, event: Event) -> bool:
             if event[0] not in kinds or not owned(walk.state.worker_team[event[1]]):
                 return False
             if test is None:
@@ -109,8 +137,9 @@ class Judge:
 
 
 #: Each comparison as a function, chosen when a condition is compiled (not looked up per test).
-OPERATORS = {Compare.LT: operator.lt, Compare.LE: operator.le, Compare.EQ: operator.eq, Compare.NE: operator.ne,
-             Compare.GE: operator.ge, Compare.GT: operator.gt}
+OPERATORS: dict[Compare, Callable[[int, int], bool]] = {
+    Compare.LT: operator.lt, Compare.LE: operator.le, Compare.EQ: operator.eq, Compare.NE: operator.ne,
+    Compare.GE: operator.ge, Compare.GT: operator.gt}
 
 
 def _level_change(judge: Judge, part: LevelChange) -> Test:
@@ -126,15 +155,18 @@ def _target_level(judge: Judge, part: TargetLevel) -> Test:
 def _space_is(judge: Judge, part: SpaceIs) -> Test:
     locate = space_locator(part.space)
     if part.prop is SpaceProperty.PERIMETER:
-        return lambda walk, worker, origin, target, here, there, piece: locate(walk, worker, origin, target) in PERIMETER
+        return lambda walk, worker, origin, target, here, there, piece: (locate(walk, worker, origin, target)
+                                                                          in PERIMETER)
 
     if part.prop is SpaceProperty.UNOCCUPIED:
-        def unoccupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+        def unoccupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+                       piece: Piece | None) -> bool:
             square = locate(walk, worker, origin, target)
             return square >= 0 and not walk.state.blocked[square] and square not in walk.domelike
         return unoccupied
 
-    def domed(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+    def domed(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+              piece: Piece | None) -> bool:
         square = locate(walk, worker, origin, target)
         return square >= 0 and walk.state.domes[square]
     return domed
@@ -153,7 +185,8 @@ def _piece_is(judge: Judge, part: PieceIs) -> Test:
 def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
     owned = judge.owned(part.owner)
 
-    def occupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+    def occupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+                 piece: Piece | None) -> bool:
         other = walk.state.occupant[target]
         return other >= 0 and other != worker and owned(walk.state.worker_team[other]) and target not in walk.domelike
     return occupied
@@ -162,7 +195,8 @@ def _occupied_by(judge: Judge, part: OccupiedBy) -> Test:
 def _near(judge: Judge, part: Near) -> Test:
     owned, lower, level, same = judge.owned(part.owner), part.lower, part.level, part.same_level
 
-    def near(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+    def near(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+             piece: Piece | None) -> bool:
         st = walk.state
         around = ADJACENT[target]
         heights, positions = st.heights, st.worker_pos
@@ -182,7 +216,8 @@ def _player_count(judge: Judge, part: PlayerCount) -> Test:
 def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
     """Judged where the workers stood at the start of the turn (the card's 'Start of Opponent's
     Turn'), so that a worker's own move this turn does not change which one it is."""
-    def highest(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, piece) -> bool:  # noqa: ANN001
+    def highest(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+                piece: Piece | None) -> bool:
         st = walk.state
         others = [w for w in st.team_workers(st.worker_team[worker]) if w != worker]
 
@@ -229,7 +264,8 @@ def _last_moves(judge: Judge, part: LastMoves) -> Test:
             if not moves:
                 continue
             start = moves[0][2]
-            if started is not None and not started(walk, worker, start, start, st.heights[start], st.heights[start], None):
+            if started is not None and not started(walk, worker, start, start, st.heights[start], st.heights[start],
+                                                   None):
                 continue
             last = moves[-1]
             if ended is not None and not ended(walk, worker, last[2], last[3], last[4], last[5], None):
@@ -304,7 +340,8 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
     raise TypeError(f"no count for {part.quantity}")  # pragma: no cover - one member today
 
 
-COMPILERS: dict[type, Callable[[Judge, object], Test]] = {
+#: (Each compiler takes the part of its own type: the key's.)
+COMPILERS: dict[type, Callable[[Judge, Any], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Flanked: _flanked,
     LastMoves: _last_moves,
@@ -324,14 +361,16 @@ Locator = Callable[[Walk, int, int, int], int]
 def _start_of_turn(walk: Walk, worker: int, origin: int, target: int) -> int:
     for event in walk.events:
         if event[0] == "move" and event[1] == worker:
-            return event[2]
+            start: int = event[2]
+            return start
     return walk.state.worker_pos[worker]
 
 
 def _last_built(walk: Walk, worker: int, origin: int, target: int) -> int:
     for event in reversed(walk.events):
         if event[0] == "build":
-            return event[2]
+            square: int = event[2]
+            return square
     return -1
 
 

@@ -14,10 +14,17 @@ Events: ("move", worker, from, to, from_height, to_height), ("force", worker, fr
 
 from __future__ import annotations
 
-from .walk import Walk
+from ..model.state import BoardToken
+from .walk import Event, Walk
+
+#: What `undo_build` needs: the square, its height before, whether a dome was built, and the
+#: token the build took off (None: none).
+Built = tuple[int, int, bool, BoardToken | None]
+#: What `undo_lose` needs: what `GameState.eliminate` took off the board, and the seats out before.
+Lost = tuple[tuple[list[tuple[int, int]], list[tuple[int, BoardToken]]], set[int]]
 
 
-def apply_move(walk: Walk, worker: int, to: int, victim: int = -1, dest: int = -1) -> tuple:
+def apply_move(walk: Walk, worker: int, to: int, victim: int = -1, dest: int = -1) -> Event:
     """A worker moves to `to`; a worker standing there (`victim`) is forced to `dest` at once
     (both pieces move together, so a swap works). Returns the move event."""
     st = walk.state
@@ -34,7 +41,7 @@ def apply_move(walk: Walk, worker: int, to: int, victim: int = -1, dest: int = -
     return event
 
 
-def undo_move(walk: Walk, event: tuple, victim: int = -1) -> None:
+def undo_move(walk: Walk, event: Event, victim: int = -1) -> None:
     st = walk.state
     _, worker, origin, to = event[:4]
     if victim >= 0:
@@ -60,7 +67,7 @@ def undo_force(walk: Walk, worker: int, here: int) -> None:
     walk.state.relocate(worker, here)
 
 
-def apply_build(walk: Walk, worker: int, square: int, dome: bool) -> tuple:
+def apply_build(walk: Walk, worker: int, square: int, dome: bool) -> Built:
     """The next piece (a block, or a dome) on a square; a token there leaves the game. Returns
     what the undo needs."""
     st = walk.state
@@ -77,7 +84,7 @@ def apply_build(walk: Walk, worker: int, square: int, dome: bool) -> tuple:
     return square, height, dome, token
 
 
-def undo_build(walk: Walk, built: tuple) -> None:
+def undo_build(walk: Walk, built: Built) -> None:
     square, height, dome, token = built
     st = walk.state
     if token is not None:
@@ -133,7 +140,7 @@ def undo_remove(walk: Walk, worker: int, square: int) -> None:
     walk.state.place(worker, square)
 
 
-def apply_lose(walk: Walk, team: int) -> tuple:
+def apply_lose(walk: Walk, team: int) -> Lost:
     """A team loses and leaves the game (its seats out, its workers and tokens off the board)."""
     st = walk.state
     out = set(st.out)
@@ -142,7 +149,7 @@ def apply_lose(walk: Walk, team: int) -> tuple:
     return taken, out
 
 
-def undo_lose(walk: Walk, lost: tuple) -> None:
+def undo_lose(walk: Walk, lost: Lost) -> None:
     taken, out = lost
     walk.events.pop()
     walk.state.restore(taken, out)

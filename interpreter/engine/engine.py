@@ -20,15 +20,27 @@ on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, nam
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from random import Random
-
-import dataclasses
+from typing import Any, cast
 
 from ...dsl.errors import SantoriniError
-from ...dsl.vocabulary import (IfPossible, FollowUp, FollowUpTiming, Owner, Power, Program, Prohibition, Role, Scope, Step, Verb,
-                               WorkerSelector)
+from ...dsl.vocabulary import (
+    FollowUp,
+    FollowUpTiming,
+    IfPossible,
+    Owner,
+    Power,
+    Program,
+    Prohibition,
+    Role,
+    Scope,
+    Step,
+    Verb,
+    WorkerSelector,
+)
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.steps import Ban, DerivedCompiler, Veto
 from ..derived.tally import Tally
@@ -36,21 +48,28 @@ from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
 from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
-from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
 from ..fast.masked import masked_picker
-from ..fast.repeated import repeated_picker
-from ..fast.walks import walks_picker
+from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
 from ..fast.playout import fused_playout
-from ..fast.shape import FastRules, Program as FastProgram, fast_rules, known_prohibition
+from ..fast.repeated import repeated_picker
+from ..fast.shape import FastRules, fast_rules, known_prohibition
+from ..fast.shape import Program as FastProgram
+from ..fast.walks import walks_picker
 from ..model.board import ZOBRIST
 from ..model.state import GameState, TurnRecord, apply_events
+from .conditions import Judge, Test
 from .refusal import explain
-from .conditions import Judge
 from .rules import SeatRules, gather
-from .steps import EVENT_KIND, StepCompiler, _first_visit, gain_step, slide_reaction, use_step
-from .walk import Action, StepFn, Walk, finish, same_step, stop
+from .steps import EVENT_KIND, Reaction, StepCompiler, WinCheck, _first_visit, gain_step, slide_reaction, use_step
+from .walk import Action, Event, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
+
+#: A turn `random_turn` picked, with what identifies the state it was picked for and its events:
+#: (steps, state, hash, seat to move, turns played, events; None: play the steps one by one).
+Picked = tuple[tuple[Action, ...], GameState, int, int, int, tuple[Event, ...] | None]
+#: The turns `turns` listed, each with its events and the team it makes win.
+Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
 
 #: Enough for a repeated step to visit every state of four workers on the board.
 REPEAT_RECURSION_LIMIT = 20_000
@@ -82,7 +101,9 @@ class _Binding:
         self.seat, self.team, self.prohibition = seat, team, prohibition
         self.verb = prohibition.verb
         self.when = judge.compile(prohibition.when) if prohibition.when is not None else None
-        self.test = judge.compile_all(prohibition.filters)
+        test = judge.compile_all(prohibition.filters)
+        assert test is not None  # (the checker refuses a prohibition of every step of its verb)
+        self.test: Test = test
         self.flag = known_prohibition(prohibition)
 
     def binds(self, state: GameState, team: int) -> bool:
@@ -113,7 +134,7 @@ class Engine:
         self.bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
         #: Bindings left out of force, to tell whether one of them is what refuses a step
         #: (refusal.py); empty in play.
-        self.lifted: frozenset = frozenset()
+        self.lifted: frozenset[_Binding] = frozenset()
         self.obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
                             for rules in self.seat_rules for o in rules.obligations]
         self.dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
@@ -132,11 +153,11 @@ class Engine:
                               for shape in shapes]
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
-        self._picked: tuple | None = None
+        self._picked: Picked | None = None
         #: The turns `turns` last listed with their events and winners, and what identifies the
         #: state they are for (a copy of it too): (hash, seat to move, turns played, the last
         #: turn's record, {turn: (events, winner)}).
-        self._listed: tuple | None = None
+        self._listed: tuple[int, int, int, TurnRecord | None, Listed] | None = None
         #: Each seat's player of the turns the engine found legal (fast/known_turns.py): for the
         #: plain turn's shapes, and for a move again after some moves (nothing else than moves).
         self.known_turns = [KnownTurnPlayer(shape) if shape and (not shape.extended or (
@@ -153,9 +174,12 @@ class Engine:
         inline = [inline_turn(shape.programs[0], shape) if shape and hand_tuned_pickers and len(shape.programs) == 1
                   else None for shape in shapes]
         self.inline_seats = [turn is not None for turn in inline]
+
+        def winning_turn(state: GameState, seat: int, steps: tuple[Action, ...]) -> None:
+            self._apply_found(state, seat, steps, None)
         self._playout = fused_playout([turn[0] if turn else None for turn in inline],
                                       self._forbidden if self.restricting else None, self._other_turn,
-                                      lambda state, seat, steps: self._apply_found(state, seat, steps, None),
+                                      winning_turn,
                                       [turn[1] if turn else () for turn in inline], self.pickers,
                                       self._apply_found)
         #: Each seat's fast answer to "can it win at once?", if its turn is the plain one.
@@ -167,11 +191,15 @@ class Engine:
         self.enumerators = [[self._enumerator(program, shape) for program in shape.programs]
                             if shape and not shape.extended else None for shape in shapes]
         #: Each seat drawn by counting its outcomes with the derived code (derived/tally.py),
-        #: where no hand-tuned picker serves it.
-        self.counting = [picker is None and derivation is not None and derivation.counts
-                         for picker, derivation in zip(self.pickers, self.derivations, strict=True)]
+        #: where no hand-tuned picker or lister of the plain turn serves it. A seat whose turn
+        #: the count could not prove exact (a win-less outcome at the leaf beside outcomes merged
+        #: by bits) is drawn from its list from then on: the count would be made for nothing.
+        self.counting = [picker is None and (lister is None or not hand_tuned_pickers) and derivation is not None
+                         and derivation.counts
+                         for picker, lister, derivation in zip(self.pickers, self.plain_listers, self.derivations,
+                                                                strict=True)]
 
-    def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple, int], tuple | None]:
+    def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple[Event, ...], int], tuple[Event, ...] | None]:
         """For a fast path: what the seat's end-of-turn steps, all automatic (fast/shape.py),
         add to a turn. `(state after the turn's steps, the turn's events, the worker of its last
         step)` -> the events they add, or None when they end the game (a team loses) and the
@@ -183,8 +211,8 @@ class Engine:
         for step in reversed(rules.turn_ends):
             chain = compiler.compile(step, chain, chain)
 
-        def added(state: GameState, events: tuple, last_actor: int) -> tuple | None:
-            found: list[tuple] = []
+        def added(state: GameState, events: tuple[Event, ...], last_actor: int) -> tuple[Event, ...] | None:
+            found: list[tuple[Event, ...]] = []
 
             def leaf(walk: Walk) -> bool:
                 found.append(tuple(walk.events[len(events):]))
@@ -212,14 +240,14 @@ class Engine:
                 key ^= bits
         return key
 
-    def _memory(self, rules: SeatRules) -> list[tuple]:
+    def _memory(self, rules: SeatRules) -> list[tuple[Callable[[Walk, Event], bool], int]]:
         """The facts of this seat's turns that its rules read later, each with its hash key."""
         judge = Judge(rules.seat, rules.team)
         return [(judge.pattern(condition.pattern), ZOBRIST.fact(rules.seat, index))
                 for index, condition in enumerate(rules.memory)]
 
     # ---- compilation
-    def _move_wins(self, rules: SeatRules, judge: Judge):  # noqa: ANN202 - a WinCheck
+    def _move_wins(self, rules: SeatRules, judge: Judge) -> WinCheck:
         """Whether a move of this seat wins: one of its wins matches and no veto of a seat that
         binds it does."""
         wins = [_guarded(judge.pattern(win.pattern), judge.compile(win.when) if win.when is not None else None)
@@ -230,14 +258,14 @@ class Engine:
         if not vetoes:
             return lambda walk, event: team if any(win(walk, event) for win in wins) else None
 
-        def check(walk: Walk, event: tuple) -> int | None:
+        def check(walk: Walk, event: Event) -> int | None:
             if not any(win(walk, event) for win in wins):
                 return None
             out = walk.state.out
             return None if any(seat not in out and veto(walk, event) for seat, veto in vetoes) else team
         return check
 
-    def _board_wins(self):  # noqa: ANN202 - a check of the board, or None
+    def _board_wins(self) -> Callable[[Walk], int | None] | None:
         """The team a change of the board makes win ('when there are at least five complete
         towers'), whoever made it; None when no seat has such a win."""
         tests = [(rules.seat, rules.team, Judge(rules.seat, rules.team).compile(win.condition))
@@ -253,9 +281,9 @@ class Engine:
             return None
         return check
 
-    def _reactions(self, rules: SeatRules) -> tuple:
+    def _reactions(self, rules: SeatRules) -> tuple[Reaction, ...]:
         """What other seats' powers make happen after each move of this seat (a slide)."""
-        reactions = []
+        reactions: list[Reaction] = []
         for holder in self.seat_rules:
             if holder.team == rules.team:
                 continue
@@ -264,7 +292,8 @@ class Engine:
                 trigger = judge.pattern(reaction.trigger)
                 seat = holder.seat
 
-                def live(walk: Walk, event: tuple, trigger=trigger, seat=seat) -> bool:
+                def live(walk: Walk, event: Event, trigger: Callable[[Walk, Event], bool] = trigger,
+                         seat: int = seat) -> bool:
                     return seat not in walk.state.out and trigger(walk, event)
                 reactions.append(slide_reaction(judge, live, reaction.step))
         return tuple(reactions)
@@ -281,8 +310,9 @@ class Engine:
                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
                                        for b in self.bindings if b.team != rules.team],
                                       [win.condition for other in self.seat_rules for win in other.wins_when],
-                                      [Veto(other.seat, Judge(other.seat, other.team), veto) for other in self.seat_rules
-                                       if other.team != rules.team for veto in other.vetoes])
+                                      [Veto(other.seat, Judge(other.seat, other.team), veto)
+                                       for other in self.seat_rules if other.team != rules.team
+                                       for veto in other.vetoes])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
 
@@ -290,15 +320,15 @@ class Engine:
             enumerators = self.enumerators[seat]
             enumerating = derived is not None and _enumerating(walk)
             for index, program in enumerate(programs):
-                if (enumerating and enumerators is not None and enumerators[index] is not None
+                if (enumerating and enumerators is not None and (enumerator := enumerators[index]) is not None
                         and not walk.wins_only and not walk.prefix_tests and walk.fact_key is None
                         and walk.tally is None and walk.listed is None):
                     if walk.keyed_by_board:
-                        enumerators[index](walk)
+                        enumerator(walk)
                     else:
-                        self._enumerate_with_facts(walk, enumerators[index])
+                        self._enumerate_with_facts(walk, enumerator)
                 elif enumerating:
-                    derived[index](walk)  # type: ignore[index]
+                    derived[index](walk)  # type: ignore[index]  # (`enumerating`: derived is not None)
                 elif program(walk):
                     return True
             return False
@@ -340,12 +370,14 @@ class Engine:
                 walk.prefix_tests = ()
         return root
 
-    def _obligations_in_force(self, walk: Walk, run: Callable[[Walk], bool]) -> tuple[list, list]:
+    def _obligations_in_force(self, walk: Walk,
+                              run: Callable[[Walk], bool]) -> tuple[list[Test], list[tuple[Test, str]]]:
         """The obligations other seats' powers lay on this turn: those in force (a test every turn
         must pass), and those read late (test, verb). One that binds only 'if possible' is in force
         when some turn meets it, judged over the whole turn; read late (the pack's setting), it is
         judged at the moment it applies, the first step of its verb (`_late_judge`)."""
-        required, late = [], []
+        required: list[Test] = []
+        late: list[tuple[Test, str]] = []
         state = walk.state
         for holder, team, obligation, test in self.obligations:
             if holder in state.out or team == walk.team:
@@ -360,7 +392,7 @@ class Engine:
             required.append(test)
         return required, late
 
-    def _possible(self, walk: Walk, run: Callable[[Walk], bool], tests: tuple,
+    def _possible(self, walk: Walk, run: Callable[[Walk], bool], tests: tuple[Test, ...],
                   prefix: tuple[Action, ...] | None = None, state: GameState | None = None) -> bool:
         """Whether some complete turn (beginning with `prefix`, if given) meets every test."""
         least = len(prefix) if prefix is not None else 0
@@ -379,11 +411,12 @@ class Engine:
         run(probe)
         return found
 
-    def _late_judge(self, walk: Walk, run: Callable[[Walk], bool], required: list, late: list) -> Callable[[Walk], bool]:
+    def _late_judge(self, walk: Walk, run: Callable[[Walk], bool], required: list[Test],
+                    late: list[tuple[Test, str]]) -> Callable[[Walk], bool]:
         """For obligations read late: a complete turn passes one if it meets it, or if, at the
         first step of its verb, no way on from the steps taken before meets it (judged from a copy
         of the turn's starting state, once per obligation and beginning)."""
-        known: dict[tuple[int, tuple], bool] = {}  # (which obligation, the turn's beginning) -> possible
+        known: dict[tuple[int, tuple[Action, ...]], bool] = {}  # (which obligation, the turn's beginning) -> possible
         start = walk.state.copy()
 
         def met(w: Walk) -> bool:
@@ -405,6 +438,7 @@ class Engine:
         a rule reads later, each outcome's key takes them too, from the turn's events (the gate
         lets a fast path run here only when the board shows every move: fast/shape.py)."""
         found, walk.found = walk.found, {}
+        assert found is not None  # (an enumeration: see `run`)
         enumerate_outcomes(walk)
         fresh, walk.found = walk.found, found
         st = walk.state
@@ -474,7 +508,7 @@ class Engine:
         matches = compiler.judge.pattern(followup.trigger)
         kind = EVENT_KIND[followup.trigger.verb]
 
-        def last_event(walk: Walk) -> tuple | None:
+        def last_event(walk: Walk) -> Event | None:
             return next((e for e in reversed(walk.events) if e[0] == kind), None)
 
         if followup.timing is FollowUpTiming.EACH_TIME:
@@ -509,7 +543,7 @@ class Engine:
             walk.domelike = self._domelike(walk)
         if not self.restricting:
             return
-        banned: dict[Verb, list] = {}
+        banned: dict[Verb, list[Test]] = {}
         state = walk.state
         lifted = self.lifted
         for binding in self.bindings:
@@ -523,10 +557,10 @@ class Engine:
                     walk.forbid_down = True
         walk.banned = {verb: tuple(tests) for verb, tests in banned.items()}
 
-    def _domelike(self, walk: Walk) -> frozenset:
+    def _domelike(self, walk: Walk) -> frozenset[int]:
         """The squares whose tokens the player to move treats as if they held only a dome."""
         state = walk.state
-        squares = set()
+        squares: set[int] = set()
         for square, (kind, holder) in state.tokens.items():
             holder_team = state.seats[holder].team
             for rule_holder, token, binds in self.dome_likes:
@@ -590,7 +624,7 @@ class Engine:
         """The distinct outcomes of the turn of the seat to move: outcome key -> one turn."""
         return self._outcomes(state, None)
 
-    def _outcomes(self, state: GameState, listed: dict | None) -> dict[int, tuple[Action, ...]]:
+    def _outcomes(self, state: GameState, listed: Listed | None) -> dict[int, tuple[Action, ...]]:
         """`outcomes`; with `listed`, each turn's events and winner too (see `turns`)."""
         found: dict[int, tuple[Action, ...]] = {}
 
@@ -617,7 +651,7 @@ class Engine:
                 return list(self.outcomes(state).values())
             # the events of each turn are kept for the last state listed, so that an agent that
             # plays the turns of its list (on copies of the state) does not walk them again
-            listed: dict = {}
+            listed: Listed = {}
             turns = list(self._outcomes(state, listed).values())
             self._listed = (state.hash, state.to_move, len(state.history),
                             state.history[-1] if state.history else None, listed)
@@ -639,7 +673,8 @@ class Engine:
             if picked is None:
                 return None
             if picked is not DEFERRED:  # (DEFERRED: drawn from the list below)
-                steps, events = picked  # (events None: a win or a forcing move, applied step by step)
+                # (events None: a win or a forcing move, applied step by step)
+                steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", picked)
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
         if self.counting[state.to_move]:
@@ -647,9 +682,11 @@ class Engine:
             if tally.counted():
                 if not tally.total:
                     return None
-                steps, events = tally.turn(rng.randrange(tally.total), state.heights, state.tokens)
+                steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]",
+                                     tally.turn(rng.randrange(tally.total), state.heights, state.tokens))
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
+            self.counting[state.to_move] = False  # (its turns mix what the count cannot tell apart)
         turns = self.turns(state)
         if not turns:
             return None
@@ -698,7 +735,7 @@ class Engine:
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:
         """The steps that may follow `prefix` (each one leaves the turn completable), and whether
         the prefix is already a complete turn."""
-        frontier: set = set()
+        frontier: set[Action] = set()
         depth = len(prefix)
 
         def leaf(walk: Walk) -> bool:
@@ -736,7 +773,8 @@ class Engine:
         apply_events(state, events)
         _log_turn(state, steps, events, winner)
 
-    def _apply_found(self, state: GameState, seat: int, steps: tuple[Action, ...], events: tuple | None) -> bool:
+    def _apply_found(self, state: GameState, seat: int, steps: tuple[Action, ...],
+                     events: tuple[Event, ...] | None) -> bool:
         """Play a turn the engine found legal for this state, and log it; returns whether it won
         (the caller passes the turn on otherwise). `events` are the picker's for a turn that does
         not win; None for any other turn, whose steps are then applied one by one."""
@@ -764,7 +802,7 @@ class Engine:
         return False
 
     def playout(self, state: GameState, rngs: Sequence[Random], limit: int,
-                played: list | None = None) -> list[tuple[Action, ...]]:
+                played: list[tuple[Action, ...]] | None = None) -> list[tuple[Action, ...]]:
         """Play random turns in place until a team wins, the seat to move has no turn, or `limit`
         turns are played; returns the turns played. Each seat draws from its own generator
         (`rngs[seat]`) exactly as `random_turn` then `play_in_place` would, so the same generators
@@ -787,7 +825,7 @@ class Engine:
         self._apply_found(state, seat, steps, picked[5] if picked is not None else None)
         return steps
 
-    def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple, int | None]:
+    def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple[Event, ...], int | None]:
         """The events of `steps` as a turn of the seat to move, and the team it makes win (None:
         nobody wins); IllegalTurn (with the reason) if the rules do not accept it, GameOver if
         the game has been won."""
@@ -931,7 +969,7 @@ def _enumerating(walk: Walk) -> bool:
             and walk.script is None)
 
 
-def _guarded(win: Callable, when: Callable | None) -> Callable:
+def _guarded(win: Callable[[Walk, Event], bool], when: Test | None) -> Callable[[Walk, Event], bool]:
     """A win check that holds only while its guard does ('in a game of 3 players')."""
     if when is None:
         return win
@@ -945,13 +983,13 @@ def _verb_of(condition: object) -> Verb | None:
     return getattr(pattern, "verb", None)
 
 
-def _conclude(state: GameState, steps: Sequence[Action], events: tuple, winner: int | None) -> None:
+def _conclude(state: GameState, steps: Sequence[Action], events: tuple[Event, ...], winner: int | None) -> None:
     """Make a turn's events happen, log the turn, and pass the turn on (unless it won)."""
     apply_events(state, events)
     _log_turn(state, steps, events, winner)
 
 
-def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, winner: int | None) -> None:
+def _log_turn(state: GameState, steps: Sequence[Action], events: tuple[Event, ...], winner: int | None) -> None:
     """Log a turn that has happened, and pass the turn on (unless someone won: `winner`, the
     team that won, is not always the mover's)."""
     mover = state.to_move
@@ -962,9 +1000,9 @@ def _log_turn(state: GameState, steps: Sequence[Action], events: tuple, winner: 
         state.to_move = state.next_seat(mover)
 
 
-def _plain_events(state: GameState, steps: tuple[Action, ...]) -> list[tuple]:
+def _plain_events(state: GameState, steps: tuple[Action, ...]) -> list[Event]:
     """The events of a turn of plain moves and builds, from the state before it."""
-    events = []
+    events: list[Event] = []
     where: dict[int, int] = {}
     heights: dict[int, int] = {}
     for verb, worker, square in steps:
@@ -981,5 +1019,5 @@ def _plain_events(state: GameState, steps: tuple[Action, ...]) -> list[tuple]:
     return events
 
 
-def _action_order(action: Action) -> tuple:
+def _action_order(action: Action) -> tuple[bool, Any, str, str]:
     return (action[0] != "use", action[1], action[0], str(action[2]))

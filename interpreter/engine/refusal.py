@@ -15,7 +15,7 @@ import linecache
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from ..model.board import NEIGHBOURS, square_name
 from ..model.notation import format_step
@@ -55,7 +55,15 @@ class Refusal:
     text: str
     power: str | None = None
     sentence: str | None = None
-    details: dict = field(default_factory=dict)
+    details: dict[str, object] = field(default_factory=dict)
+
+
+class _Extra(TypedDict, total=False):
+    """What a refusal may carry besides its reason and message (see `Refusal`)."""
+
+    power: str | None
+    sentence: str | None
+    details: dict[str, object]
 
 
 def explain(engine: Engine, state: GameState, steps: Sequence[Action]) -> Refusal:
@@ -82,7 +90,7 @@ def _diagnose(engine: Engine, state: GameState, prefix: tuple[Action, ...], inde
     here = _state_after(engine, state, prefix)
     options = ", ".join(allowed) or "none"
 
-    def refuse(reason: Reason, why: str, **extra: object) -> Refusal:
+    def refuse(reason: Reason, why: str, **extra: Unpack[_Extra]) -> Refusal:
         return Refusal(reason, index, allowed, f"'{written}' (step {index + 1}): {why}; allowed: {options}", **extra)
 
     verb, worker, target = step

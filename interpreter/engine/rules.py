@@ -10,8 +10,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...dsl.vocabulary import (AllOf, AnyOf, BoardRule, ChangeCounter, DomeLike, FollowUp, Happened, Not, Obligation, Power, Reaction, Program, Prohibition, Scope,
-                               Step, StepOption, Verb, WinOnStep, WinVeto, WinWhen)
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    BoardRule,
+    ChangeCounter,
+    DomeLike,
+    FollowUp,
+    Happened,
+    Not,
+    Obligation,
+    Power,
+    Program,
+    Prohibition,
+    Reaction,
+    Scope,
+    SetupRule,
+    Step,
+    StepOption,
+    Verb,
+    WinOnStep,
+    WinVeto,
+    WinWhen,
+)
 from ...dsl.vocabulary.parts import Condition
 
 
@@ -36,7 +57,7 @@ class SeatRules:
     reactions: list[Reaction]
     dome_likes: list[DomeLike]
     #: The seat's cards' setup rules (placement order and area, sexes, extra workers).
-    setup: list
+    setup: list[SetupRule]
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]

@@ -17,17 +17,57 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
-from ...dsl.vocabulary import (BuildThere, Compare, Force, LevelChange, Modality, OccupiedBy, Piece, Region, Role, SameSpace,
-                               SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, Verb, WorkerSelector, WorkersAre)
-from ...dsl.vocabulary.parts import Condition, Effect
+from ...dsl.vocabulary import (
+    BuildThere,
+    Compare,
+    Force,
+    LevelChange,
+    Modality,
+    OccupiedBy,
+    Piece,
+    Region,
+    Role,
+    SameSpace,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    SpaceSelector,
+    Step,
+    Verb,
+    WorkersAre,
+    WorkerSelector,
+)
+from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
-from .conditions import Judge, Test, flanked_workers, space_locator
-from .effects import (add_token, apply_build, apply_counter, apply_force, apply_lose, apply_mark, apply_move,
-                      apply_place, apply_remove, apply_token, apply_unbuild, undo_add_token, undo_build, undo_counter,
-                      undo_force, undo_lose, undo_mark, undo_move, undo_place, undo_remove, undo_token, undo_unbuild)
+from .conditions import Judge, Locator, Test, flanked_workers, space_locator
+from .effects import (
+    add_token,
+    apply_build,
+    apply_counter,
+    apply_force,
+    apply_lose,
+    apply_mark,
+    apply_move,
+    apply_place,
+    apply_remove,
+    apply_token,
+    apply_unbuild,
+    undo_add_token,
+    undo_build,
+    undo_counter,
+    undo_force,
+    undo_lose,
+    undo_mark,
+    undo_move,
+    undo_place,
+    undo_remove,
+    undo_token,
+    undo_unbuild,
+)
 from .rules import SeatRules
-from .walk import Action, StepFn, Walk, finish
+from .walk import Action, Event, StepFn, Walk, finish
 
 #: The event kinds a step of each verb logs (a follow-up's trigger looks for the latest one).
 EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.REMOVE: "unbuild",
@@ -96,6 +136,10 @@ def merge_filters(base: tuple[Condition, ...], stated: tuple[Condition, ...]) ->
 
 # ---- candidates ------------------------------------------------------------------------------------
 
+#: A force that comes with a step, compiled: where it sends the worker on the step's space, and the
+#: test that space must pass (None: none).
+CompiledForce = tuple[Locator, Test | None]
+
 @dataclass
 class _Way:
     """One way of taking a step: who may take it (None: the step's own actor), where it may go,
@@ -104,10 +148,10 @@ class _Way:
 
     chooser: Callable[[Walk], list[int]] | None
     region: Region
-    locate: Callable | None
+    locate: Locator | None
     test: Test | None
     piece: Piece
-    forces: tuple[tuple[Callable, Test | None], ...]
+    forces: tuple[CompiledForce, ...]
     #: A single space the step names must still neighbour the worker when the board rule's
     #: region is the neighbourhood ('on the same space' narrows 'a neighboring space').
     neighbouring: bool
@@ -138,7 +182,7 @@ class WayParts:
 
 def _way_parts(actor: WorkerSelector | None, base_destination: SpaceSelector, base_filters: tuple[Condition, ...],
                stated_destination: SpaceSelector | None, stated_filters: tuple[Condition, ...], piece: Piece,
-               effects: tuple, around: bool, can_win: bool, once: str | None) -> WayParts:
+               effects: tuple[Effect, ...], around: bool, can_win: bool, once: str | None) -> WayParts:
     destination = merge_destination(base_destination, stated_destination)
     neighbouring = destination.region is Region.SINGLE and around and destination.ref is not SpaceRef.ORIGIN
     filters = (*destination.filters, *merge_filters(base_filters, stated_filters))
@@ -146,8 +190,18 @@ def _way_parts(actor: WorkerSelector | None, base_destination: SpaceSelector, ba
                     tuple(effects), neighbouring, can_win, once)
 
 
+if TYPE_CHECKING:
+    class StepMaker(Protocol):
+        """A step compiler's method that compiles a chosen step of one verb (`StepCompiler.move`)."""
+
+        def __call__(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool,
+                     repeated: bool) -> StepFn: ...
+
+
 #: Checks a step just taken may trigger: `WinCheck(walk, event)` -> the team that wins, or None.
-WinCheck = Callable[[Walk, tuple], "int | None"]
+WinCheck = Callable[[Walk, Event], "int | None"]
+#: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
+Reaction = Callable[[Walk, Event], "Callable[[], None] | None"]
 
 
 class StepCompiler:
@@ -158,7 +212,7 @@ class StepCompiler:
     win ('when there are at least five complete towers'), checked after every build."""
 
     def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
-                 board_wins: Callable[[Walk], int | None] | None, reactions: tuple = ()) -> None:
+                 board_wins: Callable[[Walk], int | None] | None, reactions: tuple[Reaction, ...] = ()) -> None:
         self.rules = rules
         self.judge = judge
         self.move_wins = move_wins
@@ -173,7 +227,7 @@ class StepCompiler:
         option of the seat's powers for its verb, each merged with the board rule of the verb."""
         board = self.rules.board[step.verb]
         around = board.destination.region is Region.NEIGHBORING
-        ways = []
+        ways: list[WayParts] = []
         options = self.rules.options.get(step.verb, [])
         if not any(option.instead for option in options):
             ways.append(_way_parts(None, board.destination, board.filters, step.destination, step.filters,
@@ -195,13 +249,17 @@ class StepCompiler:
     def _way(self, parts: WayParts) -> _Way:
         chooser = self.judge.workers(parts.actor) if parts.actor is not None else None
         test = self.judge.compile_all(parts.filters)
-        locate = space_locator(parts.ref) if parts.region is Region.SINGLE else None
+        locate: Locator | None = None
+        if parts.region is Region.SINGLE:
+            assert parts.ref is not None  # (a single space is one the step names)
+            locate = space_locator(parts.ref)
         forces = tuple(self._force(effect) for effect in parts.forces)
         return _Way(chooser, parts.region, locate, test, parts.piece, forces, parts.neighbouring, parts.can_win,
                     parts.once)
 
-    def _force(self, effect: Force) -> tuple[Callable, Test | None]:
-        if effect.worker.role is not Role.DISPLACED or effect.destination.region is not Region.SINGLE:
+    def _force(self, effect: Effect) -> CompiledForce:
+        if (not isinstance(effect, Force) or effect.worker.role is not Role.DISPLACED
+                or effect.destination.region is not Region.SINGLE or effect.destination.ref is None):
             raise TypeError("a force in a step moves the worker on the step's space to one named space")
         return space_locator(effect.destination.ref), self.judge.compile_all(effect.destination.filters)
 
@@ -243,9 +301,10 @@ class StepCompiler:
 
     def _automatic(self, step: Step, after: StepFn) -> StepFn:
         """What the rules make happen with no choice: nothing is written in the turn."""
-        if step.verb is Verb.REMOVE and step.destination.region is Region.ANYWHERE:
-            return self._remove_everywhere(step, after)
         if step.verb is Verb.REMOVE:
+            assert step.destination is not None  # (an automatic removal names its space)
+            if step.destination.region is Region.ANYWHERE:
+                return self._remove_everywhere(step, after)
             return self._remove_on_space(step, after)
         if step.verb is Verb.LOSE:
             return self._flanked_lose(step, after)
@@ -256,6 +315,7 @@ class StepCompiler:
     def _remove_everywhere(self, step: Step, after: StepFn) -> StepFn:
         """Every worker the step's target names, on a space its destination's filters accept,
         leaves the game, and (BuildThere) the next piece is built on each such space."""
+        assert step.target is not None and step.destination is not None
         owned = self.judge.owned(step.target.owner)
         test = self.judge.compile_all(step.destination.filters)
         build = any(isinstance(effect, BuildThere) for effect in step.effects)
@@ -297,6 +357,7 @@ class StepCompiler:
     def _remove_on_space(self, step: Step, after: StepFn) -> StepFn:
         """After a move: the worker on the space the step names (seen along that move) leaves the
         game, if it is one the step's target names."""
+        assert step.target is not None and step.destination is not None and step.destination.ref is not None
         locate = space_locator(step.destination.ref)
         owned = self.judge.owned(step.target.owner)
 
@@ -317,6 +378,7 @@ class StepCompiler:
 
     def _token_on_built(self, step: Step, after: StepFn) -> StepFn:
         """A token of the card goes on the space just built, while the game's allowance lasts."""
+        assert step.token is not None
         kind, limit = step.token.value, step.per_game
         count = f"{kind} tokens placed"
 
@@ -338,6 +400,7 @@ class StepCompiler:
     def token_step(self, step: Step, after: StepFn, rest: StepFn, optional: bool) -> StepFn:
         """The player puts the card's token on a space (taking it from where it was): the step
         `token KIND SPACE`, around the step's worker."""
+        assert step.token is not None and step.destination is not None
         kind = step.token.value
         choose = self.chooser(step)
         test = self.judge.compile_all(step.destination.filters)
@@ -351,7 +414,8 @@ class StepCompiler:
                 here = st.worker_pos[worker]
                 for square in NEIGHBOURS[here]:
                     if square in st.tokens or (test is not None and not test(walk, worker, here, square,
-                                                                              st.heights[here], st.heights[square], None)):
+                                                                              st.heights[here], st.heights[square],
+                                                                              None)):
                         continue
                     action = ("token", kind, square)
                     if walk.script is not None and not walk.admits(action, depth):
@@ -371,6 +435,7 @@ class StepCompiler:
     def place_step(self, step: Step, after: StepFn, rest: StepFn, optional: bool) -> StepFn:
         """A worker waiting on the card enters the board (`place A3 a1`): it has not moved."""
         team = self.rules.team
+        assert step.destination is not None
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
 
         def take(walk: Walk) -> bool:
@@ -399,6 +464,7 @@ class StepCompiler:
     def _flanked_lose(self, step: Step, after: StepFn) -> StepFn:
         """The owners of the workers flanked by the card holder's lose and leave the game; the last
         team left wins."""
+        assert step.target is not None
         owned, team = self.judge.owned(step.target.owner), self.rules.team
 
         def lose(walk: Walk) -> bool:
@@ -419,7 +485,7 @@ class StepCompiler:
             return stop
         return lose
 
-    def _every(self, step: Step, make: Callable, after: StepFn) -> StepFn:
+    def _every(self, step: Step, make: StepMaker, after: StepFn) -> StepFn:
         """A step each of the player's workers takes once, in the order the player picks."""
         team = self.rules.team
         holder: list[StepFn] = []
@@ -433,7 +499,7 @@ class StepCompiler:
             if not remaining:
                 del pending[each]
                 stop = after(walk)
-                pending[each] = entry
+                pending[each] = remaining  # (here `entry`: an empty one)
                 return stop
             previous_actor = walk.last_actor
             stop = False
@@ -473,6 +539,7 @@ class StepCompiler:
                 walk.last_actor = previous
                 return False
             return bound
+        assert guard is not None  # (a step is guarded when it has a guard)
         test = self.judge.compile(guard)
         return lambda walk: chain(walk) if test(walk, -1, -1, -1, 0, 0, None) else rest(walk)
 
@@ -497,14 +564,14 @@ class StepCompiler:
         reactions = self.reactions
         blocked_moves = _banned(Verb.MOVE)
 
-        def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int, bool]]:
+        def candidates(walk: Walk, worker: int) -> list[tuple[int, int, int, _Way]]:
             st = walk.state
             heights = st.heights
             origin = st.worker_pos[worker]
             here = heights[origin]
             banned = blocked_moves(walk)
             usable = _usable(walk, ways, worker, own, choose)
-            found = []
+            found: list[tuple[int, int, int, _Way]] = []
             domelike = walk.domelike
             for to in _union(walk, usable, worker, origin, "move") if usable else ():
                 if st.domes[to] or to in domelike:
@@ -573,6 +640,7 @@ class StepCompiler:
                             return True
                 return False
             return again
+        assert after is not None  # (None only for a repeated step)
 
         def take(walk: Walk) -> bool:
             if optional and rest(walk):
@@ -637,6 +705,7 @@ class StepCompiler:
             build's outcome key is the current hash with one square changed, so none is applied."""
             st = walk.state
             found, path, heights = walk.found, tuple(walk.path), st.heights
+            assert found is not None  # (entered only while enumerating)
             for worker in choose(walk):
                 for action, _ in candidates(walk, worker):
                     square = action[2]
@@ -670,6 +739,7 @@ class StepCompiler:
                 depth = len(walk.path)
                 return _first_visit(walk, again, depth) and (rest(walk) or each_candidate(walk, again, depth))
             return again
+        assert after is not None  # (None only for a repeated step)
 
         def take(walk: Walk) -> bool:
             if optional and rest(walk):
@@ -681,6 +751,7 @@ class StepCompiler:
         """A force the player chooses: a worker that `step.target` names, to the space its place
         names (unoccupied: a forced worker never lands on a worker or a dome)."""
         choose = self.chooser(step)
+        assert step.target is not None and step.destination is not None and step.destination.ref is not None
         victims = self._targets(step.target)
         locate = space_locator(step.destination.ref)
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
@@ -688,7 +759,7 @@ class StepCompiler:
         def candidates(walk: Walk, worker: int) -> list[tuple[int, int]]:
             st = walk.state
             origin = st.worker_pos[worker]
-            found = []
+            found: list[tuple[int, int]] = []
             for victim in victims(walk, worker):
                 here = st.worker_pos[victim]
                 dest = locate(walk, worker, origin, here)
@@ -713,9 +784,16 @@ class StepCompiler:
                 for victim, dest in candidates(walk, worker):
                     if walk.script is not None and not walk.admits(("force", victim, dest), depth):
                         continue
-                    if perform(walk, worker, victim, dest, after if not repeated else take) and walk.stop_here(depth):
+                    if perform(walk, worker, victim, dest, onward) and walk.stop_here(depth):
                         return True
             return False
+        # (a repeated force goes on with itself; `after` is None then)
+        onward: StepFn
+        if repeated:
+            onward = take
+        else:
+            assert after is not None
+            onward = after
         return take
 
     def _targets(self, selector: WorkerSelector) -> Callable[[Walk, int], list[int]]:
@@ -762,7 +840,9 @@ class StepCompiler:
                 for action in candidates(walk, worker):
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
-                    if perform(walk, action, after) and walk.stop_here(depth):
+                    # (`after` is None for a remove repeated 'any number of times', which this step
+                    # does not support: it would fail here, as before typing)
+                    if perform(walk, action, after) and walk.stop_here(depth):  # type: ignore[arg-type]
                         return True
             return False
         return take
@@ -818,12 +898,12 @@ def perform_build(walk: Walk, action: Action, mark: str | None, then: StepFn, co
     return stop
 
 
-def _banned(verb: Verb) -> Callable[[Walk], tuple]:
+def _banned(verb: Verb) -> Callable[[Walk], tuple[Test, ...]]:
     """The prohibitions in force on this turn's steps of `verb` (set at the start of the turn)."""
     return lambda walk: walk.banned.get(verb, ())
 
 
-def _force_destination(walk: Walk, force: tuple[Callable, Test | None], worker: int, origin: int, to: int,
+def _force_destination(walk: Walk, force: CompiledForce, worker: int, origin: int, to: int,
                        victim: int) -> int:
     """Where the worker on `to` is forced to when `worker` steps there from `origin` (-1: it cannot
     be). A forced worker goes to an unoccupied space, or to the one the mover leaves."""
@@ -851,6 +931,7 @@ def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tupl
         region = tuple(beyond for n in NEIGHBOURS[origin]
                        if occupant[n] >= 0 and (beyond := BEYOND[origin][n]) >= 0)
     else:
+        assert way.locate is not None  # (the region is one space, which the way locates)
         square = way.locate(walk, worker, origin, -1)
         if square < 0 or (way.neighbouring and square not in ADJACENT[origin]):
             return ()
@@ -864,12 +945,13 @@ def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tupl
     return (want[2],) if want[2] in region else ()
 
 
-def slide_reaction(judge: Judge, trigger: Callable[[Walk, tuple], bool], step: Step) -> Callable:
+def slide_reaction(judge: Judge, trigger: Callable[[Walk, Event], bool], step: Step) -> Reaction:
     """A reaction that forces the worker of a matching move on, space by space in the move's
     direction, while the next space passes the step's filters (an automatic repeated force)."""
+    assert step.destination is not None
     test = judge.compile_all((*step.destination.filters, *step.filters))
 
-    def slide(walk: Walk, event: tuple) -> Callable[[], None] | None:
+    def slide(walk: Walk, event: Event) -> Callable[[], None] | None:
         if not trigger(walk, event):
             return None
         st = walk.state
@@ -889,7 +971,8 @@ def slide_reaction(judge: Judge, trigger: Callable[[Walk, tuple], bool], step: S
     return slide
 
 
-def _usable(walk: Walk, ways: list[_Way], worker: int, own: Callable, choose: Callable) -> list[_Way]:
+def _usable(walk: Walk, ways: list[_Way], worker: int, own: Callable[[Walk], list[int]],
+            choose: Callable[[Walk], list[int]]) -> list[_Way]:
     """The ways of a step open to `worker` now: its chooser names the worker, and a once-per-game
     way has not been used by this seat."""
     marks = walk.state.marks
@@ -914,16 +997,16 @@ def _pay(walk: Walk, cost: tuple[tuple[str, int], ...], sign: int) -> None:
             undo_counter(walk, seat, name, value + amount)
 
 
-def gain_step(changes: tuple, rest: StepFn) -> StepFn:
+def gain_step(changes: tuple[ChangeCounter, ...], rest: StepFn) -> StepFn:
     """What happens to the card as a turn starts ('you gain 1 coin'): nothing is written."""
-    changes = tuple((c.counter.value, c.amount) for c in changes)
+    amounts = tuple((c.counter.value, c.amount) for c in changes)
 
     def gain(walk: Walk) -> bool:
         st, seat = walk.state, walk.seat
         before = [apply_counter(walk, seat, name, st.counters.get((seat, name), 0) + amount)
-                  for name, amount in changes]
+                  for name, amount in amounts]
         stop = rest(walk)
-        for (name, _), value in reversed(list(zip(changes, before))):
+        for (name, _), value in reversed(list(zip(amounts, before, strict=True))):
             undo_counter(walk, seat, name, value)
         return stop
     return gain
