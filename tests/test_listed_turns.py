@@ -1,9 +1,11 @@
-"""A turn played from the list `turns` made is played with the events the listing found.
+"""A turn played from the list `turns(keep_events=True)` made is played with the events the
+listing found.
 
 An agent that searches lists a state's turns and plays each of them on a copy of the state
-(agents/tactics.py). The engine keeps the events and the winner of each turn it listed with the
-derived code, for the last state listed, and plays a listed turn from them instead of walking it
-again; a copy of that state is served too, and any other state is not. Here each listed turn,
+(agents/tactics.py; the agents' view lists them so). The engine keeps the events and the winner
+of each turn it listed with the derived code, for the last state listed, and plays a listed turn
+from them instead of walking it again; a copy of that state is served too, and any other state
+is not. Here each listed turn,
 played that way, must leave what the generic chain's play leaves; and the keeping must bite.
 """
 
@@ -49,7 +51,7 @@ def test_every_listed_turn_played_from_its_events_is_the_generic_play(card: str,
     game, generic = games("bga", seats)
     state = data.draw(states(game), label="position")
     engine = game.engine
-    for turn in engine.turns(state):
+    for turn in engine.turns(state, keep_events=True):
         played = state.copy()
         engine.play_in_place(played, turn)
         assert left(played) == left(generic.play(state, turn)), turn
@@ -58,7 +60,7 @@ def test_every_listed_turn_played_from_its_events_is_the_generic_play(card: str,
 def test_a_listed_turn_is_played_without_walking_it_again_on_a_copy_only(monkeypatch: pytest.MonkeyPatch) -> None:
     game, _ = games("bga", ("Hermes", MORTAL))
     engine, state = game.engine, started(game)
-    turns = engine.turns(state)
+    turns = engine.turns(state, keep_events=True)
     assert len(turns) > 100
     walked: list[int] = []
     roots = engine.roots
@@ -88,7 +90,7 @@ def test_the_comparison_catches_a_listed_build_with_wrong_events(monkeypatch: py
     engine = type(game.engine)(game.pack.base.power, [[c.power for c in seat] for seat in game.cards])
     state = started(game)
     differ = []
-    for turn in engine.turns(state):
+    for turn in engine.turns(state, keep_events=True):
         played = state.copy()
         engine.play_in_place(played, turn)
         differ.append(left(played) != left(generic.play(state, turn)))

@@ -66,7 +66,8 @@ class SeatView:
         """The seat's legal turns, one per distinct outcome (engine.turns), when it is to move."""
         if self._turns is None:
             state = self._game.state
-            self._turns = tuple(self._game.engine.turns(state)) if state.to_move == self.seat else ()
+            # (kept with their events: an agent may play each of them on a copy of the state)
+            self._turns = tuple(self._game.engine.turns(state, keep_events=True)) if state.to_move == self.seat else ()
         return self._turns
 
     def settle_stuck(self, state: GameState) -> str:

@@ -641,16 +641,19 @@ class Engine:
         self.roots[state.to_move](walk)
         return found
 
-    def turns(self, state: GameState) -> list[tuple[Action, ...]]:
+    def turns(self, state: GameState, keep_events: bool = False) -> list[tuple[Action, ...]]:
         """One turn for each distinct outcome, in the order of `outcomes`: what a random player
         picks from. When the seat's only program is the plain turn its turns are already
-        distinct outcomes (see plain.py), so they are listed without computing keys."""
+        distinct outcomes (see plain.py), so they are listed without computing keys.
+
+        `keep_events`: for a caller that will play the turns of the list (an agent that plays
+        each on a copy of the state): the engine keeps each turn's events and winner, for the
+        last state listed so, and `play`/`play_in_place` play a turn of it on that state or a
+        copy of it without walking it again."""
         lister = self.plain_listers[state.to_move]
         if lister is None:
-            if not self.fast:
+            if not self.fast or not keep_events:
                 return list(self.outcomes(state).values())
-            # the events of each turn are kept for the last state listed, so that an agent that
-            # plays the turns of its list (on copies of the state) does not walk them again
             listed: Listed = {}
             turns = list(self._outcomes(state, listed).values())
             self._listed = (state.hash, state.to_move, len(state.history),

@@ -825,26 +825,42 @@ class StepCompiler:
                     found.append(("unbuild", worker, square))
             return found
 
+        cost = tuple((c.counter.value, -c.amount) for c in step.cost)
+
         def perform(walk: Walk, action: Action, then: StepFn) -> bool:
             _, worker, square = action
             height = apply_unbuild(walk, worker, square)
+            if cost:
+                _pay(walk, cost, 1)
             stop = _go_on(walk, action, worker, then)
+            if cost:
+                _pay(walk, cost, -1)
             undo_unbuild(walk, square, height)
             return stop
 
-        def take(walk: Walk) -> bool:
-            if optional and rest(walk):
-                return True
-            depth = len(walk.path)
+        def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:
+            if cost and not _affords(walk, cost):
+                return False
             for worker in _scripted(walk, choose(walk), depth):
                 for action in candidates(walk, worker):
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
-                    # (`after` is None for a remove repeated 'any number of times', which this step
-                    # does not support: it would fail here, as before typing)
-                    if perform(walk, action, after) and walk.stop_here(depth):  # type: ignore[arg-type]
+                    if perform(walk, action, then) and walk.stop_here(depth):
                         return True
             return False
+
+        if repeated:  # ('any number of times', which the checker allows with a cost: the coins run out)
+            def again(walk: Walk) -> bool:
+                depth = len(walk.path)
+                return _first_visit(walk, again, depth) and (rest(walk) or each_candidate(walk, again, depth))
+            return again
+        assert after is not None  # (None only for a repeated step)
+        onward = after
+
+        def take(walk: Walk) -> bool:
+            if optional and rest(walk):
+                return True
+            return each_candidate(walk, onward, len(walk.path))
         return take
 
 
