@@ -1,4 +1,4 @@
-"""Move and build steps lowered to generated code, for the enumeration of a turn's outcomes.
+"""Move and build steps lowered to generated code, for listing and counting a turn's outcomes.
 
 `DerivedCompiler` is the generic step compiler (engine/steps.py) with its two commonest step
 kinds, the move and the build, written as Python source from the step's typed parts: its ways
@@ -15,9 +15,15 @@ arithmetic, with the obligations and facts no build changes judged once before i
 (derived/invariance.py); a step reached again in the same state and context is entered once; and
 a search for a win skips the steps below which nothing can win.
 
-The generated code serves enumeration (a walk with `found`, no script to match, no probe) and the
-search for a winning turn (`walk.wins_only`), where no leaf stops the walk: the leaf notes a win
-instead; the engine runs the generic chain for every other traversal. A step of another verb keeps
+For a random draw (`walk.tally`), a keyed last build is counted rather than listed: its squares
+as bits (masks.py), given to the tally (tally.py); and a move followed by such a build, made by
+the moved worker, counts that build from the state the move would make without making it (the
+fused count, `_fused_count`), its targets as bits too where its filters have bit lowerings.
+
+The generated code serves enumeration (a walk with `found`, no script to match, no probe), the
+count of a random draw, and the search for a winning turn (`walk.wins_only`), where no leaf stops
+the walk: the leaf notes a win instead; the engine runs the generic chain for every other
+traversal. A step of another verb keeps
 the generic closure, and `DerivedCompiler.kept` says so (`santorini show` prints it).
 """
 
