@@ -390,11 +390,7 @@ class DerivedCompiler(StepCompiler):
             source.line(1, "if fuse:")
             source.line(2, "base, evs, now0 = tuple(path), tuple(events), st.hash")
             source.line(2, "groups, records, starts = tally.groups, tally.records, tally.starts")
-            source.line(2, "F = st.level_field")
-            source.line(2, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
-            source.line(2, "DOMES = st.dome_bits")
-            source.line(2, "BLOCKED = st.blocked_bits()")
-            source.line(2, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
+            _board_bits(source, 2)
             build_bans = self._bans(source, Verb.BUILD, 2, "bb")
             source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
             targets = self._fused_targets(source, lowering, ways, bans, view)
@@ -686,12 +682,8 @@ class DerivedCompiler(StepCompiler):
         compiled = [self._way(way) for way in ways]
         choose = self._workers(step, compiled)
         bans = self._bans(source, Verb.BUILD, 1)
-        source.line(1, "F = st.level_field")
-        source.line(1, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
-        source.line(1, "DOMES = st.dome_bits")
-        source.line(1, "BLOCKED = st.blocked_bits()")
+        _board_bits(source, 1)
         source.line(1, "WORKERS = BLOCKED & ~DOMES")
-        source.line(1, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
         source.line(1, "now = st.hash")
         source.line(1, "if walk.fact_key is not None:")
         source.line(2, "now ^= walk.fact_key(walk)")
@@ -794,6 +786,16 @@ def built_events(st: GameState, before: tuple[tuple[object, ...], ...], worker: 
     if token is not None:
         built += (("token", token[1], token[0], square, -1),)
     return before + built, None
+
+
+def _board_bits(source: Source, depth: int) -> None:
+    """Emit what a count reads of the board, as bits: the squares of each level (`L0`..`L3`), the
+    domes, the domes and workers (`BLOCKED`), and the tokens the player treats as domes."""
+    source.line(depth, "F = st.level_field")
+    source.line(depth, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
+    source.line(depth, "DOMES = st.dome_bits")
+    source.line(depth, "BLOCKED = st.blocked_bits()")
+    source.line(depth, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
 
 
 def _over_workers(occupant: list[int], origin: int) -> int:
