@@ -38,7 +38,6 @@ from ...dsl.vocabulary import (
 )
 from ...dsl.vocabulary.parts import Condition
 from ..engine.conditions import PERIMETER
-from ..model.board import ALL_BITS
 from ..model.state import GameState
 from .conditions import Lowering, View, near_bits
 
@@ -183,4 +182,4 @@ MASKS: dict[type, Callable[[MaskLowering, Any, View], str | None]] = {
 if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a mask lowering names a part kind the vocabulary does not have")
 
-__all__ = ["ALL_BITS", "MASKS", "PERIMETER_BITS", "MaskLowering", "occupied_bits"]
+__all__ = ["MASKS", "PERIMETER_BITS", "MaskLowering", "occupied_bits"]

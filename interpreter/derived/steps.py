@@ -409,19 +409,8 @@ class DerivedCompiler(StepCompiler):
                 source.line(4, "th = H[t]")
                 if ways[0].can_win:
                     source.line(4, f"winner = {self._move_win(source, view)}")
-                    source.line(4, "if winner is not None:  # (a winning move is made, and its leaf called)")
-                    source.line(5, "st.relocate(w, t)")
-                    source.line(5, "events.append(('move', w, o, t, hh, th))")
-                    source.line(5, "path.append(('move', w, t))")
-                    source.line(5, "previous = walk.last_actor")
-                    source.line(5, "walk.last_actor = w")
-                    source.line(5, "st.winner = winner")
-                    source.line(5, "walk.leaf(walk)")
-                    source.line(5, "st.winner = None")
-                    source.line(5, "walk.last_actor = previous")
-                    source.line(5, "path.pop()")
-                    source.line(5, "events.pop()")
-                    source.line(5, "st.relocate(w, o)")
+                    source.line(4, "if winner is not None:")
+                    source.line(5, f"{source.constant(_win_by_move, 'WIN_BY_MOVE')}(walk, w, o, t, hh, th, winner)")
                     source.line(5, "continue")
                 self._fused_count(source, fusion, build_bans, 4)
                 source.line(2, "return False")
@@ -786,6 +775,23 @@ def built_events(st: GameState, before: tuple[tuple[object, ...], ...], worker: 
     if token is not None:
         built += (("token", token[1], token[0], square, -1),)
     return before + built, None
+
+
+def _win_by_move(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, winner: int) -> None:
+    """A winning move met by the fused count's loop over targets: made, its leaf called with the
+    winner, and undone (the count makes no other move)."""
+    st = walk.state
+    st.relocate(worker, target)
+    walk.events.append(("move", worker, origin, target, here, there))
+    walk.path.append(("move", worker, target))
+    previous, walk.last_actor = walk.last_actor, worker
+    st.winner = winner
+    walk.leaf(walk)
+    st.winner = None
+    walk.last_actor = previous
+    walk.path.pop()
+    walk.events.pop()
+    st.relocate(worker, origin)
 
 
 def _board_bits(source: Source, depth: int) -> None:
