@@ -41,6 +41,10 @@ from ..model.board import AROUND_BITS, BEYOND
 from ..model.state import GameState
 from .source import Source
 
+#: What generated code reads from the state, once per call: the names the lowered expressions use.
+PROLOGUE = ("st = walk.state", "H = st.heights", "OCC = st.occupant", "BLK = st.blocked", "DOM = st.domes",
+            "POS = st.worker_pos", "TEAMS = st.worker_team", "domelike = walk.domelike")
+
 _OPERATORS = {Compare.LT: "<", Compare.LE: "<=", Compare.EQ: "==", Compare.NE: "!=", Compare.GE: ">=",
               Compare.GT: ">"}
 

@@ -40,6 +40,7 @@ from ...dsl.vocabulary.parts import Condition
 from ..engine.conditions import PERIMETER
 from ..model.state import GameState
 from .conditions import Lowering, View, near_bits
+from .source import Source
 
 #: The squares on the board's edge, as bits.
 PERIMETER_BITS = sum(1 << s for s in PERIMETER)
@@ -182,4 +183,30 @@ MASKS: dict[type, Callable[[MaskLowering, Any, View], str | None]] = {
 if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a mask lowering names a part kind the vocabulary does not have")
 
-__all__ = ["MASKS", "PERIMETER_BITS", "MaskLowering", "occupied_bits"]
+
+
+def board_bits(source: Source, depth: int) -> None:
+    """Emit what a count reads of the board, as bits: the squares of each level (`L0`..`L3`), the
+    domes, the domes and workers (`BLOCKED`), the tokens the player treats as domes, and the
+    squares with neither (`OPEN`)."""
+    source.line(depth, "F = st.level_field")
+    source.line(depth, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
+    source.line(depth, "DOMES = st.dome_bits")
+    source.line(depth, "BLOCKED = st.blocked_bits()")
+    source.line(depth, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
+    source.line(depth, "OPEN = ALL & ~(DOMES | DOMELIKE)")
+
+
+def loop_over_targets(source: Source, depth: int, targets: str) -> int:
+    """Emit a loop over the squares of the bit expression `targets`, in square order: each
+    square `t` (its bit `low`) at level `th`. Returns the depth of the loop's body."""
+    source.line(depth, f"M = {targets}")
+    source.line(depth, "while M:")
+    source.line(depth + 1, "low = M & -M")
+    source.line(depth + 1, "M ^= low")
+    source.line(depth + 1, "t = low.bit_length() - 1")
+    source.line(depth + 1, "th = H[t]")
+    return depth + 1
+
+
+__all__ = ["MASKS", "PERIMETER_BITS", "MaskLowering", "board_bits", "loop_over_targets", "occupied_bits"]

@@ -29,6 +29,7 @@ the generic closure, and `DerivedCompiler.kept` says so (`santorini show` prints
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,11 +80,12 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
-from .conditions import Lowering, View
+from .conditions import PROLOGUE, Lowering, View
 from .invariance import builds_that_may_win, may_match_together
-from .masks import MaskLowering
+from .kernel import move_then_build
+from .masks import MaskLowering, board_bits, loop_over_targets
 from .source import Source
-from .tally import OTHER, Tally, prefix_kind
+from .tally import OTHER, Tally, build_events, prefix_kind
 
 
 @dataclass(frozen=True)
@@ -125,9 +127,6 @@ Reaction = Callable[[Walk, tuple[object, ...]], Callable[[], None] | None]
 #: What a step spends from the card: (counter, amount) each.
 Cost = tuple[tuple[str, int], ...]
 
-#: What every generated step reads from the state, once per call.
-_PROLOGUE = ("st = walk.state", "H = st.heights", "OCC = st.occupant", "BLK = st.blocked", "DOM = st.domes",
-             "POS = st.worker_pos", "TEAMS = st.worker_team", "domelike = walk.domelike")
 
 
 class DerivedCompiler(StepCompiler):
@@ -192,7 +191,16 @@ class DerivedCompiler(StepCompiler):
                 if w.pattern.verb is Verb.MOVE and w.pattern.owner is not Owner.OPPONENTS]
         may_win = any(way.can_win and may_match_together(way.filters, pattern.filters)
                       for way in ways for pattern in wins)
-        return _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads, may_win=may_win)
+        take = _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads, may_win=may_win)
+        if fusion is not None and not optional and not repeated:
+            # the whole turn in one function, where this move is the first step of the seat's
+            # only program (the engine knows: kernel.py)
+            take.kernel = move_then_build(self, step, fusion)  # type: ignore[attr-defined]
+        return take
+
+    def workers_of(self, step: Step, ways: list[WayParts]) -> Callable[[Walk], list[int]]:
+        """The workers that may take `step`, in the order the chain tries them."""
+        return self._workers(step, [self._way(way) for way in ways])
 
     def build(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
@@ -254,7 +262,7 @@ class DerivedCompiler(StepCompiler):
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
         source.line(0, f"def {name}(walk, then, keyed):")
-        for line in _PROLOGUE:
+        for line in PROLOGUE:
             source.line(1, line)
         return Lowering(source, self.judge)
 
@@ -315,7 +323,7 @@ class DerivedCompiler(StepCompiler):
             source.line(depth, f"for {square} in ((single,) if single >= 0{near} else ()):")
         return depth + 1
 
-    def _bans(self, source: Source, verb: Verb, depth: int, stem: str = "b") -> list[tuple[str, Ban]]:
+    def bans_in_force(self, source: Source, verb: Verb, depth: int, stem: str = "b") -> list[tuple[str, Ban]]:
         """Which of the prohibitions of `verb` are in force this turn: a flag each (named
         `stem` and a number)."""
         bans = [ban for ban in self.bans if ban.verb is verb]
@@ -338,10 +346,16 @@ class DerivedCompiler(StepCompiler):
             self.called.extend(lowering.calls)
         return " or ".join(tests) if tests else "False"
 
-    def _move_win(self, source: Source, view: View) -> str:
+    def move_win(self, source: Source, view: View) -> str:
         """An expression for the team the move in `view` makes win, or None: one of the seat's
         wins matches it and no veto of a seat in the game forbids it (the generic chain's
         Engine._move_wins, lowered)."""
+        test = self.move_win_test(source, view)
+        return "None" if test is None else f"{source.constant(self.judge.team, 'TEAM')} if {test} else None"
+
+    def move_win_test(self, source: Source, view: View) -> str | None:
+        """An expression true when the move in `view` makes the seat's team win (`move_win`), or
+        None when no win of the seat is a move's."""
         wins = []
         for win in self.rules.wins:
             pattern = win.pattern
@@ -355,7 +369,7 @@ class DerivedCompiler(StepCompiler):
             self.called.extend(lowering.calls)
             wins.append(f"({test})")
         if not wins:
-            return "None"
+            return None
         vetoes = []
         for veto in self.vetoes:
             pattern = veto.veto.pattern
@@ -365,9 +379,8 @@ class DerivedCompiler(StepCompiler):
             holder = source.constant(veto.seat, "SEAT")
             vetoes.append(f"({holder} not in st.out and ({lowering.all(pattern.filters, view)}))")
             self.called.extend(lowering.calls)
-        team = source.constant(self.judge.team, "TEAM")
         vetoed = f" and not ({' or '.join(vetoes)})" if vetoes else ""
-        return f"{team} if ({' or '.join(wins)}){vetoed} else None"
+        return f"({' or '.join(wins)}){vetoed}"
 
     def _each_move(self, step: Step, ways: list[WayParts],
                    fusion: Fusion | None) -> Callable[[Walk, StepFn, bool], bool]:
@@ -375,7 +388,7 @@ class DerivedCompiler(StepCompiler):
         lowering = self._begin(source, "each")
         compiled = [self._way(way) for way in ways]
         choose = self._workers(step, compiled)
-        bans = self._bans(source, Verb.MOVE, 1)
+        bans = self.bans_in_force(source, Verb.MOVE, 1)
         view = View("w", "o", "t", "hh", "th")
         source.line(1, "events, path = walk.events, walk.path")
         build_bans: list[tuple[str, Ban]] = []
@@ -390,10 +403,10 @@ class DerivedCompiler(StepCompiler):
             source.line(1, "if fuse:")
             source.line(2, "base, evs, now0 = tuple(path), tuple(events), st.hash")
             source.line(2, "groups, records, starts = tally.groups, tally.records, tally.starts")
-            _board_bits(source, 2)
-            build_bans = self._bans(source, Verb.BUILD, 2, "bb")
+            board_bits(source, 2)
+            build_bans = self.bans_in_force(source, Verb.BUILD, 2, "bb")
             source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
-            targets = self._fused_targets(source, lowering, ways, bans, view)
+            targets = self.fused_targets(source, lowering, ways, bans, view)
             if targets is not None and not ways[0].forces and ways[0].once is None:
                 # the move's targets as bits too: a loop over the squares it may reach
                 source.line(2, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
@@ -401,18 +414,14 @@ class DerivedCompiler(StepCompiler):
                 source.line(3, "hh = H[o]")
                 source.line(3, f"WK = {source.constant(ZOBRIST.worker, 'WORKER_KEYS')}[st.worker_class[w]]")
                 source.hoisting_point(3)
-                source.line(3, f"M = {targets}")
-                source.line(3, "while M:")
-                source.line(4, "low = M & -M")
-                source.line(4, "M ^= low")
-                source.line(4, "t = low.bit_length() - 1")
-                source.line(4, "th = H[t]")
+                source.line(3, "BO = BLOCKED ^ (1 << o)")
+                loop_over_targets(source, 3, targets)
                 if ways[0].can_win:
-                    source.line(4, f"winner = {self._move_win(source, view)}")
+                    source.line(4, f"winner = {self.move_win(source, view)}")
                     source.line(4, "if winner is not None:")
                     source.line(5, f"{source.constant(_win_by_move, 'WIN_BY_MOVE')}(walk, w, o, t, hh, th, winner)")
                     source.line(5, "continue")
-                self._fused_count(source, fusion, build_bans, 4)
+                self._fused_count(source, fusion, build_bans, 4, "BO")
                 source.line(2, "return False")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
@@ -463,7 +472,7 @@ class DerivedCompiler(StepCompiler):
             source.line(body, "if fuse:")
             inner = body + 1
             if can_win != "False":
-                source.line(inner, f"winner = ({self._move_win(source, view)}) if {can_win} else None")
+                source.line(inner, f"winner = ({self.move_win(source, view)}) if {can_win} else None")
                 source.line(inner, "if winner is None:")
                 inner += 1
             self._fused_count(source, fusion, build_bans, inner)
@@ -481,7 +490,7 @@ class DerivedCompiler(StepCompiler):
         source.line(body, "path.append(('move', w, t))")
         source.line(body, "previous = walk.last_actor")
         source.line(body, "walk.last_actor = w")
-        source.line(body, f"winner = ({self._move_win(source, view)}) if {can_win} else None")
+        source.line(body, f"winner = ({self.move_win(source, view)}) if {can_win} else None")
         source.line(body, "if winner is not None:")
         source.line(body + 1, "st.winner = winner")
         source.line(body + 1, "walk.leaf(walk)")
@@ -515,7 +524,7 @@ class DerivedCompiler(StepCompiler):
         lowering = self._begin(source, "each")
         compiled = [self._way(way) for way in ways]
         choose = self._workers(step, compiled)
-        bans = self._bans(source, Verb.BUILD, 1)
+        bans = self.bans_in_force(source, Verb.BUILD, 1)
         winning = self.winning_builds if self.winning_builds is not None else "True"
         source.line(1, "if keyed:")
         source.line(2, "found, base, now = walk.found, tuple(walk.path), st.hash")
@@ -605,14 +614,12 @@ class DerivedCompiler(StepCompiler):
         self.called.extend(lowering.calls)
         return source.function("each")
 
-    def _fused_count(self, source: Source, fusion: Fusion, build_bans: list[tuple[str, Ban]], depth: int) -> None:
+    def _fused_count(self, source: Source, fusion: Fusion, build_bans: list[tuple[str, Ban]], depth: int,
+                     vacated: str = "(BLOCKED ^ (1 << o))") -> None:
         """Emit, inside the loop over a move's targets, the count of the build after the move of
         `w` from `o` to `t`, from the state the move would make (its workers' squares `MW`), and
         the tally's record of it; the candidate's loop then goes on to the next target."""
-        source.line(depth, "MB = BLOCKED ^ (1 << o) ^ (1 << t)")
-        source.line(depth, "MW = MB & ~DOMES")
-        self._build_masks(source, Lowering(source, self.judge), fusion.ways, build_bans,
-                          ["True"] * len(fusion.ways), depth, View("w", "t", "s", "h", "h", "pc"), "MW", "MB")
+        self.fused_masks(source, fusion, build_bans, depth, vacated)
         # (the tally's pure case written out: Tally.after says what it does)
         source.line(depth, "if not (B or D):")
         source.line(depth + 1, "continue")
@@ -637,7 +644,32 @@ class DerivedCompiler(StepCompiler):
         source.line(depth + 1, "tally.pure = True")
         source.line(depth, "continue")
 
-    def _fused_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
+    def fused_masks(self, source: Source, fusion: Fusion, build_bans: list[tuple[str, Ban]], depth: int,
+                    vacated: str = "(BLOCKED ^ (1 << o))", hoist: bool = False, count_only: bool = False) -> bool:
+        """Emit the bits `B`, `D` and `BF` of the build after the move of `w` from `o` to `t`,
+        from the squares of the workers the move would make (`MB`, `MW`), without making it.
+        `vacated`: the squares of the domes and workers but the mover (a name set once per
+        worker, where the code has one). Returns whether the build's squares are also `c`, a
+        block below level 3 and a dome on it (so that their count is `c`'s).
+
+        Around the target, the squares of the workers after the move are those without the mover
+        (`vacated`): the target is not its own neighbour. So where every way builds around the
+        moved worker, the masks read `vacated`; with `hoist` (the caller's code sets `BO`, that
+        set, before each worker's hoisting point), what reads no target is computed once per
+        worker; with `count_only`, where `c` holds the squares, `B`, `D` and `BF` are not set."""
+        view = View("w", "t", "s", "h", "h", "pc")
+        lowering = Lowering(source, self.judge)
+        if all(way.region is Region.NEIGHBORING for way in fusion.ways):
+            workers = source.hoist(f"{vacated} & ~DOMES") if hoist else f"({vacated} & ~DOMES)"
+            return self._build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth,
+                                     view, workers, vacated, hoist=hoist, count_only=count_only)[1]
+        source.line(depth, f"MB = {vacated} ^ (1 << t)")
+        source.line(depth, "MW = MB & ~DOMES")
+        self._build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth, view,
+                          "MW", "MB")
+        return False
+
+    def fused_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
                        view: View) -> str | None:
         """The targets of a move as bits, for the fused count's loop over them (`o` its origin,
         `hh` its level), or None when they are not one known set: a single way around the
@@ -665,13 +697,13 @@ class DerivedCompiler(StepCompiler):
         lowering is tested on each candidate left, with its expression."""
         source = Source()
         source.line(0, "def count(walk, tally):")
-        for line in _PROLOGUE:
+        for line in PROLOGUE:
             source.line(1, line)
         lowering = Lowering(source, self.judge)
         compiled = [self._way(way) for way in ways]
         choose = self._workers(step, compiled)
-        bans = self._bans(source, Verb.BUILD, 1)
-        _board_bits(source, 1)
+        bans = self.bans_in_force(source, Verb.BUILD, 1)
+        board_bits(source, 1)
         source.line(1, "WORKERS = BLOCKED & ~DOMES")
         source.line(1, "now = st.hash")
         source.line(1, "if walk.fact_key is not None:")
@@ -682,7 +714,7 @@ class DerivedCompiler(StepCompiler):
         source.hoisting_point(2)
         usable = self._usable(source, lowering, step, ways, 2)
         view = View("w", "o", "s", "h", "h", "pc")
-        self.tested.extend(self._build_masks(source, lowering, ways, bans, usable, 2, view))
+        self.tested.extend(self._build_masks(source, lowering, ways, bans, usable, 2, view)[0])
         source.line(2, "if B or D:")
         source.line(3, "tally.builds(walk, now, w, B, D, BF, tokens)")
         source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
@@ -690,29 +722,36 @@ class DerivedCompiler(StepCompiler):
 
     def _build_masks(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
                      usable: list[str], depth: int, view: View, workers: str = "WORKERS",
-                     blocked: str = "BLOCKED") -> list[str]:
+                     blocked: str = "BLOCKED", hoist: bool = False,
+                     count_only: bool = False) -> tuple[list[str], bool]:
         """Emit the code that sets `B`, `D` and `BF` for the builder `view.worker` on
         `view.origin`: the squares where its build makes a block, a dome, and where a block comes
         first (with several ways). `workers` and `blocked`: the names of the squares of the
-        workers, and of the workers and domes, as bits. Returns the condition kinds it tests
-        square by square (none when every part has a bit lowering)."""
+        workers, and of the workers and domes, as bits. `hoist`: compute what reads no target
+        once per worker (the code's hoisting points). Returns the condition kinds it tests square
+        by square (none when every part has a bit lowering), and whether `c` holds the build's
+        squares (one way around the builder, a block or the next piece, no test square by square:
+        `B` and `D` are then `c` below and on level 3, and with `count_only` not written)."""
         tested: list[str] = []
-        source.line(depth, "B = D = BF = 0")
+        # (one way that every worker may take: its squares are written to B and D at once)
+        alone = len(ways) == 1 and usable[0] == "True"
+        if not alone:
+            source.line(depth, "B = D = BF = 0")
         origin = view.origin
         for way, flag in zip(ways, usable, strict=True):
             inner = depth
             if flag != "True":
                 source.line(inner, f"if {flag}:")
                 inner += 1
-            source.line(inner, f"c = ({self._region_bits(source, way, view)}) & ~(DOMES | DOMELIKE)")
             masks = MaskLowering(lowering, way.piece, blocked)
             tests = []
+            terms = ["OPEN"]  # (the squares the build may take, but its region)
             mask = masks.all(way.filters, view)
             if mask is None:
                 tests.append(lowering.all(way.filters, view))
                 tested.extend(type(part).__name__ for part in way.filters if masks.mask(part, view) is None)
             elif mask != "ALL":
-                source.line(inner, f"c &= {mask}")
+                terms.append(f"({mask})")
             for flag_name, ban in bans:
                 ban_lowering = Lowering(source, ban.judge)
                 ban_masks = MaskLowering(ban_lowering, way.piece, blocked)
@@ -721,9 +760,26 @@ class DerivedCompiler(StepCompiler):
                     tests.append(f"not ({flag_name} and ({ban_lowering.all(ban.filters, view)}))")
                     tested.extend(type(p).__name__ for p in ban.filters if ban_masks.mask(p, view) is None)
                 else:
-                    source.line(inner, f"if {flag_name}:")
-                    source.line(inner + 1, f"c &= ~({banned})")
+                    terms.append(f"(~({banned}) if {flag_name} else ALL)")
                 self.called.extend(ban_lowering.calls)
+            # one way around the builder, with every test a mask: the squares with a worker go
+            # from `c` too (no block goes under the builder: it is not its own neighbour)
+            whole = alone and not tests and way.region is Region.NEIGHBORING and way.piece is not Piece.DOME
+            if whole:
+                terms.append(f"~{workers}")
+            region = self._region_bits(source, way, view)
+            if hoist and all(_reads_no_target(term) for term in terms):
+                source.line(inner, f"c = {region} & {source.hoist(' & '.join(terms))}")
+            else:
+                source.line(inner, f"c = {region} & {' & '.join(terms)}")
+            if whole and count_only and way.piece is Piece.NEXT:
+                return tested, True
+            if whole:
+                source.line(inner, "B = c & ~L3")
+                source.line(inner, "D = c & L3" if way.piece is Piece.NEXT else "D = 0")
+                source.line(inner, "BF = B")
+                self.called.extend(lowering.calls)
+                return tested, way.piece is Piece.NEXT
             if tests:
                 piece = {Piece.DOME: "P_DOME", Piece.BLOCK: "P_BLOCK"}.get(way.piece, "P_DOME if h == 3 else P_BLOCK")
                 source.line(inner, "x, c = c, 0")
@@ -735,12 +791,18 @@ class DerivedCompiler(StepCompiler):
                 source.line(inner + 1, f"pc = {piece}")
                 source.line(inner + 1, f"if {' and '.join(f'({t})' for t in tests)}:")
                 source.line(inner + 2, "c |= low")
-            # a block may go under the builder itself (a region that holds its square)
+            # a block may go under the builder itself (a region that holds its square; the
+            # squares around the builder do not)
+            b, d = ("B", "D") if alone else ("b", "d")
+            under = (f"~{workers}" if way.region is Region.NEIGHBORING
+                     else f"~({workers} & ~(1 << {origin}))")
             if way.piece is Piece.DOME:
-                source.line(inner, f"b, d = 0, c & ~{workers}")
+                source.line(inner, f"{b}, {d} = 0, c & ~{workers}")
             else:
-                source.line(inner, f"b = c & ~L3 & ~({workers} & ~(1 << {origin}))")
-                source.line(inner, f"d = c & L3 & ~{workers}" if way.piece is Piece.NEXT else "d = 0")
+                source.line(inner, f"{b} = c & ~L3 & {under}")
+                source.line(inner, f"{d} = c & L3 & ~{workers}" if way.piece is Piece.NEXT else f"{d} = 0")
+            if alone:
+                continue
             if len(ways) > 1:
                 source.line(inner, "BF |= b & ~B & ~D")
             source.line(inner, "B |= b")
@@ -748,7 +810,7 @@ class DerivedCompiler(StepCompiler):
         if len(ways) == 1:
             source.line(depth, "BF = B")
         self.called.extend(lowering.calls)
-        return tested
+        return tested, False
 
     def _region_bits(self, source: Source, way: WayParts, view: View) -> str:
         """The squares of a way's region, as bits (the builder stands on `view.origin`)."""
@@ -769,12 +831,7 @@ def built_events(st: GameState, before: tuple[tuple[object, ...], ...], worker: 
                  dome: bool) -> tuple[tuple[tuple[object, ...], ...], None]:
     """The events of a turn whose last build was keyed, not made (the build as effects.apply_build
     writes it, with the token it takes off), and its winner (none: a keyed build does not win)."""
-    height = st.heights[square]
-    built: tuple[tuple[object, ...], ...] = (("build", worker, square, height + (not dome), dome),)
-    token = st.tokens.get(square)
-    if token is not None:
-        built += (("token", token[1], token[0], square, -1),)
-    return before + built, None
+    return before + build_events(worker, square, dome, st.heights, st.tokens)[1], None
 
 
 def _win_by_move(walk: Walk, worker: int, origin: int, target: int, here: int, there: int, winner: int) -> None:
@@ -794,16 +851,6 @@ def _win_by_move(walk: Walk, worker: int, origin: int, target: int, here: int, t
     st.relocate(worker, origin)
 
 
-def _board_bits(source: Source, depth: int) -> None:
-    """Emit what a count reads of the board, as bits: the squares of each level (`L0`..`L3`), the
-    domes, the domes and workers (`BLOCKED`), and the tokens the player treats as domes."""
-    source.line(depth, "F = st.level_field")
-    source.line(depth, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
-    source.line(depth, "DOMES = st.dome_bits")
-    source.line(depth, "BLOCKED = st.blocked_bits()")
-    source.line(depth, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
-
-
 def _over_workers(occupant: list[int], origin: int) -> int:
     """The spaces past the occupied spaces around `origin`, as bits."""
     bits = 0
@@ -812,6 +859,16 @@ def _over_workers(occupant: list[int], origin: int) -> int:
         if occupant[n] >= 0 and beyond >= 0:
             bits |= 1 << beyond
     return bits
+
+
+#: The names of generated code that change from one target or candidate square to the next.
+_PER_TARGET = frozenset({"t", "th", "s", "h", "pc", "low", "c", "b", "d", "B", "D", "BF", "MB", "MW", "M", "n", "x"})
+
+
+def _reads_no_target(expression: str) -> bool:
+    """Whether an expression of generated code names nothing that changes with the target (so
+    it may be computed once per worker)."""
+    return not _PER_TARGET.intersection(re.findall(r"[A-Za-z_]\w*", expression))
 
 
 def _by_the_mover(step: Step, ways: list[WayParts]) -> bool:

@@ -185,27 +185,47 @@ class Tally:
             path, events, step, event, worker, blocks, domes, blocks_first, held_heights, held_tokens, won = record
         if blocks is None:
             return path, (None if won else events)
-        at = index - self.starts[at]
-        squares = blocks | domes
-        while squares:
-            bit = squares & -squares
-            squares ^= bit
-            both = blocks & domes & bit
-            if at >= (2 if both else 1):
-                at -= 2 if both else 1
-                continue
-            square = bit.bit_length() - 1
-            dome = (at == 1) == bool(blocks_first & bit) if both else bool(domes & bit)
-            level = (held_heights or heights)[square]
-            held = (held_tokens if held_tokens is not None else tokens).get(square)
-            verb = "dome" if dome and level < 3 else "build"
-            built: tuple[Event, ...] = (("build", worker, square, level + (not dome), dome),)
-            if held is not None:
-                built += (("token", held[1], held[0], square, -1),)
-            if step is not None and event is not None:
-                path, events = (*path, step), (*events, event)
-            return (*path, (verb, worker, square)), events + built
-        raise IndexError(index)  # pragma: no cover - the counts say the index is in this record
+        square, dome = nth_build(index - self.starts[at], blocks, domes, blocks_first)
+        if step is not None and event is not None:
+            path, events = (*path, step), (*events, event)
+        verb, built = build_events(worker, square, dome, held_heights or heights,
+                                   held_tokens if held_tokens is not None else tokens)
+        return (*path, (verb, worker, square)), events + built
 
 
-__all__ = ["BUILT", "OTHER", "PURE", "Record", "Tally", "prefix_kind"]
+def nth_build(index: int, blocks: int, domes: int, blocks_first: int) -> tuple[int, bool]:
+    """The build at `index` among the outcomes of the squares `blocks` (a block) and `domes` (a
+    dome), in the listing's order: square by square, a square in both giving its block first
+    where `blocks_first` has it: (its square, whether it is a dome)."""
+    squares = blocks | domes
+    if not blocks & domes:  # (one outcome a square: the index-th square)
+        for _ in range(index):
+            squares &= squares - 1
+        bit = squares & -squares
+        if not bit:  # pragma: no cover - the counts say the index is in these squares
+            raise IndexError(index)
+        return bit.bit_length() - 1, bool(domes & bit)
+    while squares:
+        bit = squares & -squares
+        squares ^= bit
+        both = blocks & domes & bit
+        if index >= (2 if both else 1):
+            index -= 2 if both else 1
+            continue
+        return bit.bit_length() - 1, (index == 1) == bool(blocks_first & bit) if both else bool(domes & bit)
+    raise IndexError(index)  # pragma: no cover - the counts say the index is in these squares
+
+
+def build_events(worker: int, square: int, dome: bool, heights: Sequence[int],
+                 tokens: Tokens) -> tuple[str, tuple[Event, ...]]:
+    """The step's verb and the events of a build of `worker` on `square` (a dome or a block), as
+    effects.apply_build writes them: with the token it takes off."""
+    level = heights[square]
+    verb = "dome" if dome and level < 3 else "build"
+    built: tuple[Event, ...] = (("build", worker, square, level + (not dome), dome),)
+    held = tokens.get(square)
+    if held is not None:
+        built += (("token", held[1], held[0], square, -1),)
+    return verb, built
+
+__all__ = ["BUILT", "OTHER", "PURE", "Record", "Tally", "build_events", "nth_build", "prefix_kind"]

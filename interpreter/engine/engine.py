@@ -42,6 +42,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
+from ..derived.kernel import Kernel
 from ..derived.steps import Ban, DerivedCompiler, Veto
 from ..derived.tally import Tally
 from ..fast.bits import free_bits
@@ -146,6 +147,11 @@ class Engine:
         #: Each seat's derived step compiler (interpreter/derived): what it lowered and what it
         #: left to the generic chain (None with fast=False).
         self.derivations: list[DerivedCompiler | None] = [None] * len(self.seat_rules)
+        #: Each seat's whole turn drawn by one generated function (derived/kernel.py), where its
+        #: only program is a move and the moved worker's counted build; and each seat's program
+        #: runner, which judges the obligations in force before a kernel may draw.
+        self.kernels: list[Kernel | None] = [None] * len(self.seat_rules)
+        self._runs: list[Callable[[Walk], bool]] = []
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
         shapes = [self._fast_shape(rules) if fast else None for rules in self.seat_rules]
         self.shapes = shapes
@@ -169,6 +175,14 @@ class Engine:
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
                          or counted_picker(shape) or walks_picker(shape)) if shape and hand_tuned_pickers else None
                         for seat, shape in enumerate(shapes)]
+        #: Each seat drawn by counting its outcomes with the derived code (derived/tally.py),
+        #: where no hand-tuned picker or lister of the plain turn serves it. A seat whose turn
+        #: the count could not prove exact (a win-less outcome at the leaf beside outcomes merged
+        #: by bits) is drawn from its list from then on: the count would be made for nothing.
+        self.counting = [picker is None and (lister is None or not hand_tuned_pickers) and derivation is not None
+                         and derivation.counts
+                         for picker, lister, derivation in zip(self.pickers, self.plain_listers, self.derivations,
+                                                                strict=True)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
         inline = [inline_turn(shape.programs[0], shape) if shape and hand_tuned_pickers and len(shape.programs) == 1
@@ -180,7 +194,10 @@ class Engine:
         self._playout = fused_playout([turn[0] if turn else None for turn in inline],
                                       self._forbidden if self.restricting else None, self._other_turn,
                                       winning_turn,
-                                      [turn[1] if turn else () for turn in inline], self.pickers,
+                                      [turn[1] if turn else () for turn in inline],
+                                      [picker if picker is not None or not self.counting[seat]
+                                       or self.kernels[seat] is None else self._kernel_picker(seat)
+                                       for seat, picker in enumerate(self.pickers)],
                                       self._apply_found)
         #: Each seat's fast answer to "can it win at once?", if its turn is the plain one.
         self.win_checks = [plain_can_win(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
@@ -190,14 +207,6 @@ class Engine:
                               for shape in shapes]
         self.enumerators = [[self._enumerator(program, shape) for program in shape.programs]
                             if shape and not shape.extended else None for shape in shapes]
-        #: Each seat drawn by counting its outcomes with the derived code (derived/tally.py),
-        #: where no hand-tuned picker or lister of the plain turn serves it. A seat whose turn
-        #: the count could not prove exact (a win-less outcome at the leaf beside outcomes merged
-        #: by bits) is drawn from its list from then on: the count would be made for nothing.
-        self.counting = [picker is None and (lister is None or not hand_tuned_pickers) and derivation is not None
-                         and derivation.counts
-                         for picker, lister, derivation in zip(self.pickers, self.plain_listers, self.derivations,
-                                                                strict=True)]
 
     def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple[Event, ...], int], tuple[Event, ...] | None]:
         """For a fast path: what the seat's end-of-turn steps, all automatic (fast/shape.py),
@@ -315,6 +324,8 @@ class Engine:
                                        for veto in other.vetoes])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
+            if len(derived) == 1:
+                self.kernels[seat] = getattr(derived[0], "kernel", None)
 
         def run(walk: Walk) -> bool:
             enumerators = self.enumerators[seat]
@@ -333,6 +344,7 @@ class Engine:
                     return True
             return False
 
+        self._runs.append(run)
         #: The tests of the obligations that no build can change (derived/invariance.py).
         settled = {test for _, _, obligation, test in self.obligations if unchanged_by_a_build(obligation.requirement)}
 
@@ -603,6 +615,8 @@ class Engine:
         picker = self.pickers[seat]
         name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
         drawing = (f"counted by a hand-tuned picker ({name})" if picker is not None
+                   else "drawn whole by the derived code (derived/kernel.py)"
+                   if self.counting[seat] and self.kernels[seat] is not None
                    else "counted by the derived code (derived/tally.py)" if self.counting[seat]
                    else "drawn from the listed turns")
         derivation = self.derivations[seat]
@@ -681,6 +695,17 @@ class Engine:
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
         if self.counting[state.to_move]:
+            kernel = self.kernels[state.to_move]
+            if kernel is not None:
+                walk = Walk(state, stop)
+                self._start_turn(walk)
+                if not self.obligations or not any(self._obligations_in_force(walk, self._runs[state.to_move])):
+                    drawn = kernel(walk, rng)
+                    if drawn is None:
+                        return None
+                    steps, events = drawn
+                    self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
+                    return steps
             tally = self._tally(state)
             if tally.counted():
                 if not tally.total:
@@ -697,6 +722,24 @@ class Engine:
         if self.fast:  # found legal for this very state: its events follow from its steps
             self._picked = (steps, state, state.hash, state.to_move, len(state.history), None)
         return steps
+
+    def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:
+        """The seat's kernel (derived/kernel.py) as the playout loop calls a picker: the turn
+        drawn and its events, None when there is none, or DEFERRED while another seat's
+        obligation is in force (the loop then asks `random_turn`)."""
+        kernel, run = self.kernels[seat], self._runs[seat]
+        assert kernel is not None
+        obliged = bool(self.obligations)
+
+        def pick(state: GameState, team: int, up: bool, down: bool, rng: Random, free: int) -> object:
+            walk = Walk(state, stop)
+            self._start_turn(walk)
+            if obliged and any(self._obligations_in_force(walk, run)):
+                return DEFERRED
+            return kernel(walk, rng)
+        pick.event_kinds = frozenset({"move", "build", "token"})  # type: ignore[attr-defined]
+        pick.reads_history = obliged or self.restricting  # type: ignore[attr-defined]
+        return pick
 
     def _tally(self, state: GameState) -> Tally:
         """The turn's distinct outcomes counted by the derived code (derived/tally.py)."""

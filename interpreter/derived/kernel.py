@@ -1,0 +1,124 @@
+"""A whole turn drawn by one generated function: a move, then the moved worker's counted build.
+
+The fused count (steps.py) counts the build after a move inside the move's step, and gives the
+tally one record per move; the engine still walks to that step and decodes a record. When that
+move is the first step of a seat's only turn program and the build its last, the turn's outcomes
+need none of it, and the *kernel* written here draws the turn alone:
+
+* every outcome is new: two moves of the first step leave the workers on different squares (the
+  fused move forces no worker), and a build moves none, so no outcome is met twice and nothing is
+  merged or keyed;
+* a first pass counts each move's outcomes by popcount (one for a winning move, the build's
+  squares for another) and keeps, per move with outcomes, only where its outcomes end and the move
+  as one small integer;
+* the index is drawn as the listing's would be (`rng.randrange(total)`), and a second look at the
+  one move it falls in recomputes that move's build squares and finds the build.
+
+The text comes from the same lowerings as the fused count (the move's targets as bits, the build's
+masks, the seat's wins and the other seats' vetoes and prohibitions): no part kind has a second
+lowering here. Outcomes come in the listing's order (the workers as the step chooses them, the
+targets and the build squares in square order), so a seeded draw is the listing's.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import Piece, Step, Verb
+from ..engine.walk import Walk
+from ..model.board import ALL_BITS
+from ..model.state import Action, Event
+from .conditions import PROLOGUE, Lowering, View
+from .masks import board_bits, loop_over_targets
+from .source import Source
+from .tally import Tokens, build_events, nth_build
+
+if TYPE_CHECKING:
+    from .steps import DerivedCompiler, Fusion
+
+#: A drawn turn: its steps and its events (None for a winning move, which the engine plays step
+#: by step), or None when the seat has no turn.
+Drawn = tuple[tuple[Action, ...], tuple[Event, ...] | None] | None
+#: (walk at the turn's start, with the prohibitions in force; the seat's generator) -> Drawn
+Kernel = Callable[[Walk, Random], Drawn]
+
+
+def drawn_build(worker: int, origin: int, target: int, here: int, there: int, index: int, blocks: int, domes: int,
+                blocks_first: int, heights: Sequence[int], tokens: Tokens) -> Drawn:
+    """The turn of the move of `worker` from `origin` to `target` and the build at `index` among
+    its build's outcomes (`blocks`, `domes`, `blocks_first`: nth_build's)."""
+    square, dome = nth_build(index, blocks, domes, blocks_first)
+    verb, built = build_events(worker, square, dome, heights, tokens)
+    return ((("move", worker, target), (verb, worker, square)),
+            (("move", worker, origin, target, here, there), *built))
+
+
+def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Kernel | None:
+    """The kernel of a turn whose first step is `step`, a move followed by the counted build of
+    `fusion`; None when the move's targets are not bits (a region other than the worker's
+    neighbours, a filter with no bit lowering)."""
+    ways = compiler.way_parts(step)
+    source = Source()
+    source.line(0, "def draw(walk, rng):")
+    for line in PROLOGUE:
+        source.line(1, line)
+    lowering = Lowering(source, compiler.judge)
+    view = View("w", "o", "t", "hh", "th")
+    bans = compiler.bans_in_force(source, Verb.MOVE, 1)
+    targets = compiler.fused_targets(source, lowering, ways, bans, view)
+    if targets is None or ways[0].forces or ways[0].once is not None:
+        return None
+    build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    wins = compiler.move_win_test(source, view) if ways[0].can_win else None
+    choose = source.constant(compiler.workers_of(step, ways), "CHOOSE")
+    source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
+                            DRAWN=drawn_build)
+    board_bits(source, 1)
+    # the first pass: each move's outcomes, counted
+    source.line(1, "total = 0")
+    source.line(1, "ends = []")
+    source.line(1, "codes = []")
+    source.line(1, f"for w in {choose}(walk):")
+    source.line(2, "o = POS[w]")
+    source.line(2, "hh = H[o]")
+    source.line(2, "BO = BLOCKED ^ (1 << o)")
+    source.hoisting_point(2)
+    loop_over_targets(source, 2, targets)
+    if wins is not None:
+        source.line(3, f"if {wins}:")
+        source.line(4, "total += 1")
+        source.line(4, "ends.append(total)")
+        source.line(4, "codes.append(w << 5 | t)")
+        source.line(4, "continue")
+    whole = compiler.fused_masks(source, fusion, build_bans, 3, "BO", hoist=True, count_only=True)
+    source.line(3, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+    source.line(3, "if n:")
+    source.line(4, "total += n")
+    source.line(4, "ends.append(total)")
+    source.line(4, "codes.append(w << 5 | t)")
+    # the draw, and the one move it falls in looked at again
+    source.line(1, "if not total:")
+    source.line(2, "return None")
+    source.line(1, "index = rng.randrange(total)")
+    source.line(1, "entry = BISECT(ends, index)")
+    source.line(1, "if entry:")
+    source.line(2, "index -= ends[entry - 1]")
+    source.line(1, "w, t = codes[entry] >> 5, codes[entry] & 31")
+    source.line(1, "o = POS[w]")
+    source.line(1, "hh = H[o]")
+    source.line(1, "th = H[t]")
+    source.line(1, "BO = BLOCKED ^ (1 << o)")
+    source.hoisting_point(1)
+    if wins is not None:
+        source.line(1, f"if {wins}:")
+        source.line(2, "return (('move', w, t),), None")
+    compiler.fused_masks(source, fusion, build_bans, 1, "BO", hoist=True)
+    source.line(1, "return DRAWN(w, o, t, hh, th, index, B, D, BF, H, st.tokens)")
+    kernel: Kernel = source.function("draw")
+    return kernel
+
+
+__all__ = ["Drawn", "Kernel", "drawn_build", "move_then_build"]

@@ -1,0 +1,86 @@
+"""The whole turn drawn by one generated function (interpreter/derived/kernel.py).
+
+A seat whose only turn program is a move and then the moved worker's counted build draws its
+random turn with a kernel: a first pass counts each move's outcomes, the index is drawn, and only
+the move it falls in is looked at again. Here the kernel's draws are compared with the generic
+chain's listing, card by card against opponents whose rules bind the seat (a prohibition, a veto,
+an obligation), and the comparison is shown to notice a kernel broken by hand.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, states
+from test_tally import counted_games, found_apart
+
+from santorini.interpreter.derived import kernel
+
+#: Cards of bga whose rules bind another seat's turn: a prohibition on moves (Athena, Hypnus) or
+#: builds (Limus), a veto of a win (Hera), an obligation (Aphrodite, and Persephone's 'if
+#: possible'), a reaction to moves (Harpies).
+BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
+#: Cards of bga that draw with a kernel, the Mortal first.
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Athena", "Atlas", "Hades", "Harpies", "Hera", "Hypnus", "Limus", "Pan",
+                "Persephone")
+#: Positions drawn for each pairing.
+POSITIONS = 6 * SCALE
+
+
+@cache
+def kernels_of(seats: tuple[str, ...]) -> list[bool]:
+    game, _ = counted_games("bga", seats)
+    return [kernel is not None for kernel in game.engine.kernels]
+
+
+def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
+    """A move and the moved worker's build, with any filters, bindings or facts kept, make a
+    kernel; a second move, a move that forces a worker, a build before the move, an optional
+    build, or two programs do not, and `santorini show` says which a seat gets."""
+    for card in KERNEL_CARDS:
+        assert kernels_of((card, MORTAL))[0], card
+        game, _ = counted_games("bga", (card, MORTAL))
+        assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
+    for card in ("Artemis", "Apollo", "Minotaur", "Prometheus", "Demeter", "Hermes", "Bellerophon"):
+        assert not kernels_of((card, MORTAL))[0], card
+    game, _ = counted_games("bga", ("Artemis", MORTAL))
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" not in game.engine.paths(0)
+
+
+PAIRS = [(card, binder) for card in KERNEL_CARDS for binder in BINDERS if card != binder]
+
+
+@pytest.mark.parametrize(("card", "binder"), [pytest.param(c, b, id=f"{c}-v-{b}") for c, b in PAIRS])
+@settings(max_examples=POSITIONS, deadline=None, phases=PHASES,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), seeds=st.lists(st.integers(0, 2**32), min_size=SEEDS, max_size=SEEDS))
+def test_kernel_draws_equal_the_generic_listing_against_binders(card: str, binder: str, data: st.DataObject,
+                                                               seeds: list[int]) -> None:
+    """The kernel's seat to move against a card that binds it: every index drawn, the bound
+    asked of the generator, the state each turn leaves and whole playouts are the generic chain's."""
+    game, generic = counted_games("bga", (card, binder))
+    assert_agree(game, generic, data.draw(states(game, 0), label="position"), seeds, PERFT_WORK_PER_CARD)
+
+
+def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drawn index falls in the move whose outcomes end after it: a kernel that looked for
+    the first end at or after it would give the first outcome of each move to the move before,
+    past its last build (the draw then fails, or draws another turn)."""
+    from bisect import bisect_left
+    monkeypatch.setattr(kernel, "bisect_right", bisect_left)
+    with pytest.raises(IndexError):
+        found_apart("bga", (MORTAL, MORTAL), examples=10)
+
+
+def test_a_kernel_that_finds_the_build_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a move, the builds come in square order, as the listing finds them: a kernel that
+    counted the build squares from the last one would draw another turn at most indices."""
+    def backwards(index: int, blocks: int, domes: int, blocks_first: int) -> tuple[int, bool]:
+        squares = sorted(s for s in range(25) if (blocks | domes) >> s & 1)
+        square = squares[len(squares) - 1 - index]
+        return square, bool(domes >> square & 1)
+    monkeypatch.setattr(kernel, "nth_build", backwards)
+    assert found_apart("bga", (MORTAL, MORTAL), examples=10)
