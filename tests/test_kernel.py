@@ -71,16 +71,20 @@ def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytes
     past its last build (the draw then fails, or draws another turn)."""
     from bisect import bisect_left
     monkeypatch.setattr(kernel, "bisect_right", bisect_left)
-    with pytest.raises(IndexError):
-        found_apart("bga", (MORTAL, MORTAL), examples=10)
+    try:
+        apart = found_apart("bga", (MORTAL, MORTAL), examples=10)
+    except IndexError:
+        apart = True
+    assert apart
 
 
 def test_a_kernel_that_finds_the_build_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Within a move, the builds come in square order, as the listing finds them: a kernel that
-    counted the build squares from the last one would draw another turn at most indices."""
+    counted the build squares from the last one would draw another turn at most indices (Atlas,
+    whose build may be a dome at any level, finds its build with `nth_build`)."""
     def backwards(index: int, blocks: int, domes: int, blocks_first: int) -> tuple[int, bool]:
         squares = sorted(s for s in range(25) if (blocks | domes) >> s & 1)
         square = squares[len(squares) - 1 - index]
         return square, bool(domes >> square & 1)
     monkeypatch.setattr(kernel, "nth_build", backwards)
-    assert found_apart("bga", (MORTAL, MORTAL), examples=10)
+    assert found_apart("bga", ("Atlas", MORTAL), examples=10)

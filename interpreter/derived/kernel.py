@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Piece, Step, Verb
+from ...dsl.vocabulary import Piece, Role, Step, Verb
+from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event
@@ -64,7 +65,7 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     source = Source()
     source.line(0, "def draw(walk, rng):")
     for line in PROLOGUE:
-        source.line(1, line)
+        source.lazy(1, line)
     lowering = Lowering(source, compiler.judge)
     view = View("w", "o", "t", "hh", "th")
     bans = compiler.bans_in_force(source, Verb.MOVE, 1)
@@ -73,16 +74,26 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
         return None
     build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     wins = compiler.move_win_test(source, view) if ways[0].can_win else None
-    choose = source.constant(compiler.workers_of(step, ways), "CHOOSE")
+    if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
+        bits = compiler.move_win_bits(source, view)
+        if bits is not None:
+            wins = f"low & {source.hoist(bits)}"
+    if step.actor.role in (Role.CHOSEN, Role.EACH) and step.actor.sex is None and all(
+            way.actor is None for way in ways):  # (any of the seat's workers on the board: read inline)
+        workers = f"st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ())"
+    else:
+        workers = f"{source.constant(compiler.workers_of(step, ways), 'CHOOSE')}(walk)"
     source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
-                            DRAWN=drawn_build)
+                            DRAWN=drawn_build, ACTIONS=actions)
     board_bits(source, 1)
     # the first pass: each move's outcomes, counted
     source.line(1, "total = 0")
     source.line(1, "ends = []")
     source.line(1, "codes = []")
-    source.line(1, f"for w in {choose}(walk):")
+    source.line(1, f"for w in {workers}:")
     source.line(2, "o = POS[w]")
+    source.line(2, "if o < 0:")
+    source.line(3, "continue")
     source.line(2, "hh = H[o]")
     source.line(2, "BO = BLOCKED ^ (1 << o)")
     source.hoisting_point(2)
@@ -107,6 +118,7 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     source.line(1, "if entry:")
     source.line(2, "index -= ends[entry - 1]")
     source.line(1, "w, t = codes[entry] >> 5, codes[entry] & 31")
+    source.line(1, "low = 1 << t")
     source.line(1, "o = POS[w]")
     source.line(1, "hh = H[o]")
     source.line(1, "th = H[t]")
@@ -115,8 +127,19 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     if wins is not None:
         source.line(1, f"if {wins}:")
         source.line(2, "return (('move', w, t),), None")
-    compiler.fused_masks(source, fusion, build_bans, 1, "BO", hoist=True)
-    source.line(1, "return DRAWN(w, o, t, hh, th, index, B, D, BF, H, st.tokens)")
+    if not compiler.fused_masks(source, fusion, build_bans, 1, "BO", hoist=True, count_only=whole):
+        source.line(1, "return DRAWN(w, o, t, hh, th, index, B, D, BF, H, st.tokens)")
+    else:  # the index-th square of `c`: a block below level 3, a dome on it (drawn_build, written out)
+        source.line(1, "for _ in range(index):")
+        source.line(2, "c &= c - 1")
+        source.line(1, "s = (c & -c).bit_length() - 1")
+        source.line(1, "h = H[s]")
+        source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
+        source.line(1, "held = st.tokens.get(s) if st.tokens else None")
+        source.line(1, "steps = (ACTIONS('move', w)[t], ACTIONS('build', w)[s])")
+        source.line(1, "if held is None:")
+        source.line(2, "return steps, (('move', w, o, t, hh, th), built)")
+        source.line(1, "return steps, (('move', w, o, t, hh, th), built, ('token', held[1], held[0], s, -1))")
     kernel: Kernel = source.function("draw")
     return kernel
 

@@ -186,26 +186,30 @@ if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a
 
 
 def board_bits(source: Source, depth: int) -> None:
-    """Emit what a count reads of the board, as bits: the squares of each level (`L0`..`L3`), the
-    domes, the domes and workers (`BLOCKED`), the tokens the player treats as domes, and the
-    squares with neither (`OPEN`)."""
-    source.line(depth, "F = st.level_field")
-    source.line(depth, "L0, L1, L2, L3 = F & ALL, F >> 25 & ALL, F >> 50 & ALL, F >> 75")
-    source.line(depth, "DOMES = st.dome_bits")
-    source.line(depth, "BLOCKED = st.blocked_bits()")
-    source.line(depth, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
-    source.line(depth, "OPEN = ALL & ~(DOMES | DOMELIKE)")
+    """Emit what a count reads of the board, as bits, each where the code reads it: the squares
+    of each level (`L0`..`L3`), the domes, the domes and workers (`BLOCKED`), the tokens the
+    player treats as domes, and the squares with neither (`OPEN`)."""
+    source.lazy(depth, "F = st.level_field")
+    source.lazy(depth, "L0 = F & ALL")
+    source.lazy(depth, "L1 = F >> 25 & ALL")
+    source.lazy(depth, "L2 = F >> 50 & ALL")
+    source.lazy(depth, "L3 = F >> 75")
+    source.lazy(depth, "DOMES = st.dome_bits")
+    source.lazy(depth, "BLOCKED = st.blocked_bits()")
+    source.lazy(depth, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
+    source.lazy(depth, "OPEN = ALL & ~(DOMES | DOMELIKE)")
 
 
 def loop_over_targets(source: Source, depth: int, targets: str) -> int:
     """Emit a loop over the squares of the bit expression `targets`, in square order: each
-    square `t` (its bit `low`) at level `th`. Returns the depth of the loop's body."""
+    square `t` (its bit `low`) at level `th` (read where the body reads it). Returns the depth of
+    the loop's body."""
     source.line(depth, f"M = {targets}")
     source.line(depth, "while M:")
     source.line(depth + 1, "low = M & -M")
     source.line(depth + 1, "M ^= low")
     source.line(depth + 1, "t = low.bit_length() - 1")
-    source.line(depth + 1, "th = H[t]")
+    source.lazy(depth + 1, "th = H[t]")
     return depth + 1
 
 

@@ -10,8 +10,17 @@ Nothing written here comes from an author's text: only from the typed vocabulary
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_ASSIGNS = re.compile(r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*=(?!=)")
+
+
+class _Lazy(str):
+    """A line of generated code that sets names and is kept only where the code reads one."""
+
 
 #: Each distinct source text, compiled once (the derived code of a game is made when its engine
 #: is, and a balance run makes many engines of the same cards).
@@ -32,6 +41,12 @@ class Source:
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
+
+    def lazy(self, depth: int, text: str) -> None:
+        """A line that sets names (`A = ...` or `A, B = ...`), written only if a later line of
+        its block reads one of them: what every function might need (a board's bits, a
+        candidate's level) costs nothing in a function that does not."""
+        self.lines.append(_Lazy("    " * depth + text))
 
     def constant(self, value: object, stem: str = "K") -> str:
         """The name under which `value` is in the function's namespace (the same object, the same
@@ -66,7 +81,7 @@ class Source:
             self.lines[index:index] = ["    " * depth + f"{name} = {expression}"
                                        for expression, name in self.hoisted.items()]
         self._hoist_at.clear()
-        return "\n".join(self.lines) + "\n"
+        return "\n".join(_needed(self.lines)) + "\n"
 
     def function(self, name: str) -> Callable[..., Any]:
         """Compile the text (once per distinct text) and return the function `name` it defines,
@@ -79,3 +94,38 @@ class Source:
         exec(code, namespace)  # noqa: S102 - text generated from the typed parts only, never read from a file
         function: Callable[..., Any] = namespace[name]  # type: ignore[assignment]
         return function
+
+
+def _depth(line: str) -> int:
+    return (len(line) - len(line.lstrip(" "))) // 4
+
+
+def _sets(line: str) -> set[str]:
+    """The names a line of generated code assigns (`A = ...`, `A, B = ...`), if any."""
+    match = _ASSIGNS.match(line.strip())
+    return {name.strip() for name in match.group(1).split(",")} if match else set()
+
+
+def _needed(lines: list[str]) -> list[str]:
+    """The lines, without the lazy ones whose names no later line reads before a line no
+    deeper than it sets them again (a line read only by a dropped lazy line is dropped too: the
+    lines are judged from the last)."""
+    kept = [True] * len(lines)
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not isinstance(line, _Lazy):
+            continue
+        depth = _depth(line)
+        names = _sets(line)
+        read = False
+        for later in range(index + 1, len(lines)):
+            text = lines[later]
+            if not kept[later] or not text.strip():
+                continue
+            if names.intersection(_NAME.findall(text.split("=", 1)[1] if _sets(text) else text)):
+                read = True
+                break
+            if _depth(text) <= depth and names <= _sets(text):
+                break  # (set again on every way on from here: the lazy line's values are not read)
+        kept[index] = read
+    return [line for line, keep in zip(lines, kept, strict=True) if keep]

@@ -263,7 +263,7 @@ class DerivedCompiler(StepCompiler):
     def _begin(self, source: Source, name: str) -> Lowering:
         source.line(0, f"def {name}(walk, then, keyed):")
         for line in PROLOGUE:
-            source.line(1, line)
+            source.lazy(1, line)
         return Lowering(source, self.judge)
 
     def _usable(self, source: Source, lowering: Lowering, step: Step, ways: list[WayParts], depth: int) -> list[str]:
@@ -381,6 +381,31 @@ class DerivedCompiler(StepCompiler):
             self.called.extend(lowering.calls)
         vetoed = f" and not ({' or '.join(vetoes)})" if vetoes else ""
         return f"({' or '.join(wins)}){vetoed}"
+
+    def move_win_bits(self, source: Source, view: View) -> str | None:
+        """`move_win_test` as the squares a move of `view.worker` from `view.origin` wins on, as
+        bits (every win and veto a move's, with a bit lowering, and no guard), or None."""
+        wins, vetoes = [], []
+        for win in self.rules.wins:
+            pattern = win.pattern
+            if pattern.verb is not Verb.MOVE or pattern.owner is Owner.OPPONENTS:
+                continue
+            mask = MaskLowering(Lowering(source, self.judge), None, verb=Verb.MOVE).all(pattern.filters, view)
+            if mask is None or win.when is not None:
+                return None
+            wins.append(f"({mask})")
+        for veto in self.vetoes:
+            pattern = veto.veto.pattern
+            if pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
+                continue
+            mask = MaskLowering(Lowering(source, veto.judge), None, verb=Verb.MOVE).all(pattern.filters, view)
+            if mask is None:
+                return None
+            vetoes.append(f"(0 if {source.constant(veto.seat, 'SEAT')} in st.out else ({mask}))")
+        if not wins:
+            return "0"
+        vetoed = f" & ~({' | '.join(vetoes)})" if vetoes else ""
+        return f"({' | '.join(wins)}){vetoed}"
 
     def _each_move(self, step: Step, ways: list[WayParts],
                    fusion: Fusion | None) -> Callable[[Walk, StepFn, bool], bool]:
@@ -698,7 +723,7 @@ class DerivedCompiler(StepCompiler):
         source = Source()
         source.line(0, "def count(walk, tally):")
         for line in PROLOGUE:
-            source.line(1, line)
+            source.lazy(1, line)
         lowering = Lowering(source, self.judge)
         compiled = [self._way(way) for way in ways]
         choose = self._workers(step, compiled)
