@@ -185,9 +185,10 @@ def test_a_fused_move_that_counts_from_the_state_before_it_is_caught(monkeypatch
 
 
 def test_a_fused_move_whose_targets_ignore_a_filter_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The targets of a fused move are a set of squares made from its filters: one that forgot
-    'up at most one level' would count climbs of two."""
-    def loose(self: steps.DerivedCompiler, source: steps.Source, *args: object) -> str:
-        return f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o] & ~(BLOCKED | DOMELIKE)"
-    monkeypatch.setattr(steps.DerivedCompiler, "fused_targets", loose)
+    """The targets of a fused move (and of a kernel's) are a set of squares made from its
+    filters: one that forgot 'up at most one level' would count climbs of two."""
+    def loose(self: steps.DerivedCompiler, source: steps.Source, lowering: object, ways: list[object],
+              *args: object) -> list[str]:
+        return [f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o] & ~(BLOCKED | DOMELIKE)"] * len(ways)
+    monkeypatch.setattr(steps.DerivedCompiler, "move_targets", loose)
     assert found_apart("bga", (MORTAL, MORTAL), examples=25)

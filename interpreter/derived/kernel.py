@@ -27,8 +27,27 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Piece, Role, Step, Verb
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    LevelChange,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    PieceIs,
+    PlayerCount,
+    Role,
+    SpaceIs,
+    SpaceRef,
+    Step,
+    TargetLevel,
+    Verb,
+)
+from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
+from ..engine.steps import WayParts
+from ..engine.steps import _force_destination as force_destination
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event
@@ -47,21 +66,31 @@ Drawn = tuple[tuple[Action, ...], tuple[Event, ...] | None] | None
 Kernel = Callable[[Walk, Random], Drawn]
 
 
-def drawn_build(worker: int, origin: int, target: int, here: int, there: int, index: int, blocks: int, domes: int,
-                blocks_first: int, heights: Sequence[int], tokens: Tokens) -> Drawn:
-    """The turn of the move of `worker` from `origin` to `target` and the build at `index` among
-    its build's outcomes (`blocks`, `domes`, `blocks_first`: nth_build's)."""
+def drawn_build(worker: int, origin: int, target: int, here: int, there: int, victim: int, dest: int, index: int,
+                blocks: int, domes: int, blocks_first: int, heights: Sequence[int], tokens: Tokens) -> Drawn:
+    """The turn of the move of `worker` from `origin` to `target` (forcing `victim` to `dest`,
+    where `victim` is not -1) and the build at `index` among its build's outcomes (`blocks`,
+    `domes`, `blocks_first`: nth_build's)."""
     square, dome = nth_build(index, blocks, domes, blocks_first)
     verb, built = build_events(worker, square, dome, heights, tokens)
-    return ((("move", worker, target), (verb, worker, square)),
-            (("move", worker, origin, target, here, there), *built))
+    moved: tuple[Event, ...] = (("move", worker, origin, target, here, there),)
+    if victim >= 0:
+        moved += (("force", victim, target, dest),)
+    return (("move", worker, target), (verb, worker, square)), (*moved, *built)
 
 
 def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Kernel | None:
     """The kernel of a turn whose first step is `step`, a move followed by the counted build of
     `fusion`; None when the move's targets are not bits (a region other than the worker's
-    neighbours, a filter with no bit lowering)."""
+    neighbours, a filter with no bit lowering), or when a way forces a worker that may be the
+    seat's own or before a build that reads where other workers stand."""
     ways = compiler.way_parts(step)
+    forcing = [index for index, way in enumerate(ways) if way.forces]
+    if forcing and not (all(_against_opponents(ways[index]) for index in forcing)
+                        and all(_pointwise(part) for way in fusion.ways for part in way.filters)
+                        and all(_pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD
+                                for part in ban.filters)):
+        return None
     source = Source()
     source.line(0, "def draw(walk, rng):")
     for line in PROLOGUE:
@@ -69,23 +98,63 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     lowering = Lowering(source, compiler.judge)
     view = View("w", "o", "t", "hh", "th")
     bans = compiler.bans_in_force(source, Verb.MOVE, 1)
-    targets = compiler.fused_targets(source, lowering, ways, bans, view)
-    if targets is None or ways[0].forces or ways[0].once is not None:
+    targets = compiler.move_targets(source, lowering, ways, bans, view)
+    if targets is None:
         return None
     build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
-    wins = compiler.move_win_test(source, view) if ways[0].can_win else None
+    wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
     if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
         bits = compiler.move_win_bits(source, view)
         if bits is not None:
             wins = f"low & {source.hoist(bits)}"
+        if not all(way.can_win for way in ways):
+            wins = f"{source.constant(tuple(way.can_win for way in ways), 'CAN_WIN')}[sel] and {wins}"
     if step.actor.role in (Role.CHOSEN, Role.EACH) and step.actor.sex is None and all(
             way.actor is None for way in ways):  # (any of the seat's workers on the board: read inline)
         workers = f"st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ())"
     else:
         workers = f"{source.constant(compiler.workers_of(step, ways), 'CHOOSE')}(walk)"
+    forced = [source.constant(compiler.way_force(way), "FORCE") if way.forces else None for way in ways]
     source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
-                            DRAWN=drawn_build, ACTIONS=actions)
+                            DRAWN=drawn_build, ACTIONS=actions, FORCED=force_destination)
     board_bits(source, 1)
+
+    def reach(depth: int) -> None:
+        """The squares each way reaches from `o` (M0, M1, ...), and all of them (M)."""
+        if len(targets) == 1 and not forcing:
+            source.line(depth, f"M = {targets[0]}")
+            return
+        for index, mask in enumerate(targets):
+            source.line(depth, f"M{index} = {mask}")
+        source.line(depth, f"M = {' | '.join(f'M{index}' for index in range(len(targets)))}")
+
+    def choose(depth: int, skip: str) -> None:
+        """The way the move to `t` takes (`sel`), the first that reaches it, and where it forces
+        the worker there (`dest`, -1 for none); `skip` where no way does."""
+        if len(targets) == 1 and not forcing:
+            return
+        source.line(depth, "sel = dest = -1")
+        for index, way in enumerate(ways):
+            source.line(depth, f"if sel < 0 and low & M{index}:")
+            if way.forces:
+                source.line(depth + 1, f"dest = FORCED(walk, {forced[index]}, w, o, t, OCC[t])")
+                source.line(depth + 1, "if dest >= 0:")
+                source.line(depth + 2, f"sel = {index}")
+            else:
+                source.line(depth + 1, f"sel = {index}")
+        source.line(depth, "if sel < 0:")
+        source.line(depth + 1, skip)
+
+    def builds(depth: int, count_only: bool) -> bool:
+        """The build's squares after the move (a forced worker on `dest`)."""
+        if not forcing:
+            return compiler.fused_masks(source, fusion, build_bans, depth, "BO", hoist=True, count_only=count_only)
+        source.line(depth, "if dest < 0:")
+        whole = compiler.fused_masks(source, fusion, build_bans, depth + 1, "BO", hoist=True, count_only=count_only)
+        source.line(depth, "else:")
+        compiler.fused_masks(source, fusion, build_bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
+        return whole
+
     # the first pass: each move's outcomes, counted
     source.line(1, "total = 0")
     source.line(1, "ends = []")
@@ -97,14 +166,16 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     source.line(2, "hh = H[o]")
     source.line(2, "BO = BLOCKED ^ (1 << o)")
     source.hoisting_point(2)
-    loop_over_targets(source, 2, targets)
+    reach(2)
+    loop_over_targets(source, 2, "M")
+    choose(3, "continue")
     if wins is not None:
         source.line(3, f"if {wins}:")
         source.line(4, "total += 1")
         source.line(4, "ends.append(total)")
         source.line(4, "codes.append(w << 5 | t)")
         source.line(4, "continue")
-    whole = compiler.fused_masks(source, fusion, build_bans, 3, "BO", hoist=True, count_only=True)
+    whole = builds(3, True)
     source.line(3, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
     source.line(3, "if n:")
     source.line(4, "total += n")
@@ -124,11 +195,16 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     source.line(1, "th = H[t]")
     source.line(1, "BO = BLOCKED ^ (1 << o)")
     source.hoisting_point(1)
+    if len(targets) > 1 or forcing:  # (the way the drawn move takes, and where it forces)
+        reach(1)
+        choose(1, "raise AssertionError('a counted move was not found')")
     if wins is not None:
         source.line(1, f"if {wins}:")
         source.line(2, "return (('move', w, t),), None")
-    if not compiler.fused_masks(source, fusion, build_bans, 1, "BO", hoist=True, count_only=whole):
-        source.line(1, "return DRAWN(w, o, t, hh, th, index, B, D, BF, H, st.tokens)")
+    victim = "(OCC[t] if dest >= 0 else -1)" if forcing else "-1"
+    if not builds(1, whole):
+        source.line(1, f"return DRAWN(w, o, t, hh, th, {victim}, {'dest' if forcing else '-1'}, index, B, D, BF, H, "
+                       "st.tokens)")
     else:  # the index-th square of `c`: a block below level 3, a dome on it (drawn_build, written out)
         source.line(1, "for _ in range(index):")
         source.line(2, "c &= c - 1")
@@ -137,11 +213,36 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
         source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
         source.line(1, "held = st.tokens.get(s) if st.tokens else None")
         source.line(1, "steps = (ACTIONS('move', w)[t], ACTIONS('build', w)[s])")
+        if forcing:
+            source.line(1, "if dest >= 0:")
+            source.line(2, "moved = (('move', w, o, t, hh, th), ('force', OCC[t], t, dest), built)")
+            source.line(1, "else:")
+            source.line(2, "moved = (('move', w, o, t, hh, th), built)")
+        else:
+            source.line(1, "moved = (('move', w, o, t, hh, th), built)")
         source.line(1, "if held is None:")
-        source.line(2, "return steps, (('move', w, o, t, hh, th), built)")
-        source.line(1, "return steps, (('move', w, o, t, hh, th), built, ('token', held[1], held[0], s, -1))")
+        source.line(2, "return steps, moved")
+        source.line(1, "return steps, moved + (('token', held[1], held[0], s, -1),)")
     kernel: Kernel = source.function("draw")
     return kernel
+
+
+def _against_opponents(way: WayParts) -> bool:
+    """Whether a way reaches only an opponent worker's square (so that the worker it forces is
+    never the seat's own, and two moves never leave the same workers on the same squares)."""
+    return any(isinstance(part, OccupiedBy) and part.owner is Owner.OPPONENTS for part in way.filters)
+
+
+def _pointwise(part: Condition) -> bool:
+    """Whether a condition reads only the candidate square and the view, never where the other
+    workers stand (a force moves one, which the per-worker values would not see)."""
+    if isinstance(part, Not):
+        return _pointwise(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_pointwise(p) for p in part.parts)
+    if isinstance(part, SpaceIs):
+        return part.space is SpaceRef.TARGET
+    return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
 __all__ = ["Drawn", "Kernel", "drawn_build", "move_then_build"]

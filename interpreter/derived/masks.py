@@ -201,10 +201,11 @@ def board_bits(source: Source, depth: int) -> None:
 
 
 def loop_over_targets(source: Source, depth: int, targets: str) -> int:
-    """Emit a loop over the squares of the bit expression `targets`, in square order: each
-    square `t` (its bit `low`) at level `th` (read where the body reads it). Returns the depth of
-    the loop's body."""
-    source.line(depth, f"M = {targets}")
+    """Emit a loop over the squares of the bit expression `targets` (or of `M`, where the code
+    has set it), in square order: each square `t` (its bit `low`) at level `th` (read where the
+    body reads it). Returns the depth of the loop's body."""
+    if targets != "M":
+        source.line(depth, f"M = {targets}")
     source.line(depth, "while M:")
     source.line(depth + 1, "low = M & -M")
     source.line(depth + 1, "M ^= low")

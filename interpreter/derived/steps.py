@@ -65,6 +65,7 @@ from ..engine.conditions import Judge, space_locator
 from ..engine.effects import apply_mark, apply_move, undo_mark, undo_move
 from ..engine.rules import SeatRules
 from ..engine.steps import (
+    CompiledForce,
     StepCompiler,
     WayParts,
     WinCheck,
@@ -178,9 +179,8 @@ class DerivedCompiler(StepCompiler):
 
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
-        fusion: Fusion | None = getattr(after, "fusion", None) if after is not None and not repeated else None
-        if fusion is not None and not self._fuses(ways):
-            fusion = None
+        followed: Fusion | None = getattr(after, "fusion", None) if after is not None and not repeated else None
+        fusion = followed if followed is not None and self._fuses(ways) else None
         each = self._each_move(step, ways, fusion)
         self.lowered.append(f"move ({_short(step.where)})")
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.MOVE],
@@ -192,11 +192,15 @@ class DerivedCompiler(StepCompiler):
         may_win = any(way.can_win and may_match_together(way.filters, pattern.filters)
                       for way in ways for pattern in wins)
         take = _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads, may_win=may_win)
-        if fusion is not None and not optional and not repeated:
+        if followed is not None and not optional and self._fuses(ways, forcing=True):
             # the whole turn in one function, where this move is the first step of the seat's
             # only program (the engine knows: kernel.py)
-            take.kernel = move_then_build(self, step, fusion)  # type: ignore[attr-defined]
+            take.kernel = move_then_build(self, step, followed)  # type: ignore[attr-defined]
         return take
+
+    def way_force(self, way: WayParts) -> CompiledForce:
+        """The compiled force of a way that forces the worker on its target."""
+        return self._way(way).forces[0]
 
     def workers_of(self, step: Step, ways: list[WayParts]) -> Callable[[Walk], list[int]]:
         """The workers that may take `step`, in the order the chain tries them."""
@@ -249,10 +253,11 @@ class DerivedCompiler(StepCompiler):
                     return False
         return True
 
-    def _fuses(self, ways: list[WayParts]) -> bool:
-        """Whether a move may count the build after it without being made: it forces no worker,
-        sets no mark, sets off no reaction, and whether it wins reads only its own view."""
-        if self.reactions or any(way.forces or way.once for way in ways):
+    def _fuses(self, ways: list[WayParts], forcing: bool = False) -> bool:
+        """Whether a move may count the build after it without being made: it forces no worker
+        (unless `forcing`, for the kernel, which counts a forced worker's new square), sets no
+        mark, sets off no reaction, and whether it wins reads only its own view."""
+        if self.reactions or any((way.forces and not forcing) or way.once for way in ways):
             return False
         wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
         vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
@@ -699,21 +704,34 @@ class DerivedCompiler(StepCompiler):
         """The targets of a move as bits, for the fused count's loop over them (`o` its origin,
         `hh` its level), or None when they are not one known set: a single way around the
         worker, every filter and prohibition with a bit lowering."""
-        if len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None:
+        if len(ways) != 1 or ways[0].forces:
             return None
-        way = ways[0]
-        mask = MaskLowering(lowering, None, verb=Verb.MOVE).all(way.filters, view)
-        if mask is None:
+        targets = self.move_targets(source, lowering, ways, bans, view)
+        return None if targets is None else targets[0]
+
+    def move_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
+                     view: View) -> list[str] | None:
+        """Per way of a move, the squares it may reach as bits (`o` its origin, `hh` its level):
+        a free square, or for a way that forces the worker there, a worker's square (where the
+        worker may go is the force's to say, square by square). None unless every way goes
+        around the worker, with every filter and prohibition a bit lowering."""
+        if any(way.region is not Region.NEIGHBORING or way.actor is not None for way in ways):
             return None
-        parts = [f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o] & ~(BLOCKED | DOMELIKE)"]
-        if mask != "ALL":
-            parts.append(f"({mask})")
+        around = f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o]"
+        banned = []
         for flag, ban in bans:
-            banned = MaskLowering(Lowering(source, ban.judge), None, verb=Verb.MOVE).all(ban.filters, view)
-            if banned is None:
+            mask = MaskLowering(Lowering(source, ban.judge), None, verb=Verb.MOVE).all(ban.filters, view)
+            if mask is None:
                 return None
-            parts.append(f"~(({banned}) if {flag} else 0)")
-        return " & ".join(parts)
+            banned.append(f"~(({mask}) if {flag} else 0)")
+        targets = []
+        for way in ways:
+            mask = MaskLowering(lowering, None, verb=Verb.MOVE).all(way.filters, view)
+            if mask is None:
+                return None
+            reach = "(BLOCKED & ~DOMES & ~DOMELIKE)" if way.forces else "~(BLOCKED | DOMELIKE)"
+            targets.append(" & ".join([f"{around} & {reach}", *([f"({mask})"] if mask != "ALL" else []), *banned]))
+        return targets
 
     def _count_build(self, step: Step, ways: list[WayParts]) -> Callable[[Walk, Tally], None]:
         """The keyed last build for a random draw: per worker, the squares each way may build on,

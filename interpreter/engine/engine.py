@@ -737,7 +737,7 @@ class Engine:
             if obliged and any(self._obligations_in_force(walk, run)):
                 return DEFERRED
             return kernel(walk, rng)
-        pick.event_kinds = frozenset({"move", "build", "token"})  # type: ignore[attr-defined]
+        pick.event_kinds = frozenset({"move", "force", "build", "token"})  # type: ignore[attr-defined]
         pick.reads_history = obliged or self.restricting  # type: ignore[attr-defined]
         return pick
 
