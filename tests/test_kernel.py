@@ -90,3 +90,25 @@ def test_a_kernel_that_finds_the_build_in_another_order_is_caught(monkeypatch: p
         return square, bool(domes >> square & 1)
     monkeypatch.setattr(kernel, "nth_build", backwards)
     assert found_apart("bga", ("Atlas", MORTAL), examples=10)
+
+
+def test_obligations_on_the_move_are_lowered_into_the_kernel() -> None:
+    """'A worker must move up this turn, if possible' (Persephone) and 'a worker that started next
+    to yours must end next to yours' (Aphrodite) are squares the one move must end on: the kernel
+    draws under them. Where the move may force the holder's worker, whose place Aphrodite's
+    requirement reads, the kernel leaves the turn to the count while the obligation is in force."""
+    for binder in ("Persephone", "Aphrodite"):
+        for card in (MORTAL, "Pan", "Hera"):
+            game, _ = counted_games("bga", (card, binder))
+            assert getattr(game.engine.kernels[0], "lowers_obligations", False), (card, binder)
+    game, _ = counted_games("bga", ("Apollo", "Persephone"))
+    assert getattr(game.engine.kernels[0], "lowers_obligations", False)
+    game, _ = counted_games("bga", ("Apollo", "Aphrodite"))
+    assert not getattr(game.engine.kernels[0], "lowers_obligations", True)
+
+
+def test_a_kernel_that_ignores_an_obligation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Persephone's 'if possible, at least one worker must move up': a kernel whose requirement
+    let every move through would draw turns that do not move up while one could."""
+    monkeypatch.setattr(kernel, "_required_squares", lambda source, bound, view: "ALL")
+    assert found_apart("bga", (MORTAL, "Persephone"), examples=25)

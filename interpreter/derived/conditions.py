@@ -28,6 +28,7 @@ from ...dsl.vocabulary import (
     Owner,
     Piece,
     PieceIs,
+    PlayerCount,
     SameSpace,
     SpaceIs,
     SpaceProperty,
@@ -207,3 +208,17 @@ if not set(LOWERINGS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering 
 
 #: Each piece the build step may name, by the name the generated code knows it by.
 PIECES = {Piece.BLOCK: "P_BLOCK", Piece.DOME: "P_DOME"}
+
+
+def view_only(part: Condition) -> bool:
+    """Whether a part reads only the step's view (its levels, its target's place on the board),
+    so that it can be judged before the step is made."""
+    if isinstance(part, Not):
+        return view_only(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(view_only(p) for p in part.parts)
+    if isinstance(part, SpaceIs):
+        return part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
+    return isinstance(part, (LevelChange, TargetLevel, PlayerCount))
+
+

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 from ...dsl.vocabulary import (
     AllOf,
     AnyOf,
+    Happened,
+    LastMoves,
     LevelChange,
     Not,
     OccupiedBy,
@@ -38,6 +40,7 @@ from ...dsl.vocabulary import (
     PieceIs,
     PlayerCount,
     Role,
+    Scope,
     SpaceIs,
     SpaceRef,
     Step,
@@ -51,13 +54,14 @@ from ..engine.steps import _force_destination as force_destination
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event
-from .conditions import PROLOGUE, Lowering, View
-from .masks import board_bits, loop_over_targets
+from .conditions import PROLOGUE, Lowering, View, view_only
+from .invariance import unchanged_by_a_build
+from .masks import MaskLowering, board_bits, loop_over_targets
 from .source import Source
 from .tally import Tokens, build_events, nth_build
 
 if TYPE_CHECKING:
-    from .steps import DerivedCompiler, Fusion
+    from .steps import Bound, DerivedCompiler, Fusion
 
 #: A drawn turn: its steps and its events (None for a winning move, which the engine plays step
 #: by step), or None when the seat has no turn.
@@ -101,6 +105,25 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     targets = compiler.move_targets(source, lowering, ways, bans, view)
     if targets is None:
         return None
+    # the obligations other seats lay on the turn, as the squares the move must end on (a flag
+    # each: its holder is in the game); at most one 'if possible', dropped when no move meets it
+    required: list[tuple[str, str, bool]] = []
+    for index, bound in enumerate(compiler.obligations):
+        requirement = bound.obligation.requirement
+        # (a forced worker may be the holder's, whose place the requirement may read: only the
+        # move's own view is read the same after it)
+        read_after = not (isinstance(requirement, Happened) and all(view_only(p) for p in requirement.pattern.filters))
+        mask = None if forcing and read_after else _required_squares(source, bound, view)
+        if mask is None:
+            required = []
+            break
+        flag = f"ob{index}"
+        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
+        required.append((flag, mask, bound.obligation.if_possible))
+    lowers_obligations = len(required) == len(compiler.obligations) and sum(p for _, _, p in required) <= 1
+    if not lowers_obligations:
+        required = []
+    possible = next((flag for flag, _, if_possible in required if if_possible), None)
     build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
     if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
@@ -120,12 +143,20 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     board_bits(source, 1)
 
     def reach(depth: int) -> None:
-        """The squares each way reaches from `o` (M0, M1, ...), and all of them (M)."""
+        """The squares each way reaches from `o` (M0, M1, ...), and all of them (M), within the
+        squares the obligations in force leave (R)."""
+        within = ""
+        if required:
+            source.line(depth, "R = ALL")
+            for flag, mask, if_possible in required:
+                source.line(depth, f"if {flag}{' and strict' if if_possible else ''}:")
+                source.line(depth + 1, f"R &= {mask}")
+            within = " & R"
         if len(targets) == 1 and not forcing:
-            source.line(depth, f"M = {targets[0]}")
+            source.line(depth, f"M = {targets[0]}{within}")
             return
         for index, mask in enumerate(targets):
-            source.line(depth, f"M{index} = {mask}")
+            source.line(depth, f"M{index} = {mask}{within}")
         source.line(depth, f"M = {' | '.join(f'M{index}' for index in range(len(targets)))}")
 
     def choose(depth: int, skip: str) -> None:
@@ -155,32 +186,43 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
         compiler.fused_masks(source, fusion, build_bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
         return whole
 
-    # the first pass: each move's outcomes, counted
-    source.line(1, "total = 0")
-    source.line(1, "ends = []")
-    source.line(1, "codes = []")
-    source.line(1, f"for w in {workers}:")
-    source.line(2, "o = POS[w]")
-    source.line(2, "if o < 0:")
-    source.line(3, "continue")
-    source.line(2, "hh = H[o]")
-    source.line(2, "BO = BLOCKED ^ (1 << o)")
-    source.hoisting_point(2)
-    reach(2)
-    loop_over_targets(source, 2, "M")
-    choose(3, "continue")
+    # the first pass: each move's outcomes, counted (again without the 'if possible' obligation
+    # when no move meets it)
+    top = 1
+    if possible is not None:
+        source.line(1, f"strict = {possible}")
+        source.line(1, "while True:")
+        top = 2
+    source.line(top, "total = 0")
+    source.line(top, "ends = []")
+    source.line(top, "codes = []")
+    source.line(top, f"for w in {workers}:")
+    source.line(top + 1, "o = POS[w]")
+    source.line(top + 1, "if o < 0:")
+    source.line(top + 2, "continue")
+    source.line(top + 1, "hh = H[o]")
+    source.line(top + 1, "BO = BLOCKED ^ (1 << o)")
+    source.hoisting_point(top + 1)
+    reach(top + 1)
+    loop_over_targets(source, top + 1, "M")
+    body = top + 2
+    choose(body, "continue")
     if wins is not None:
-        source.line(3, f"if {wins}:")
-        source.line(4, "total += 1")
-        source.line(4, "ends.append(total)")
-        source.line(4, "codes.append(w << 5 | t)")
-        source.line(4, "continue")
-    whole = builds(3, True)
-    source.line(3, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
-    source.line(3, "if n:")
-    source.line(4, "total += n")
-    source.line(4, "ends.append(total)")
-    source.line(4, "codes.append(w << 5 | t)")
+        source.line(body, f"if {wins}:")
+        source.line(body + 1, "total += 1")
+        source.line(body + 1, "ends.append(total)")
+        source.line(body + 1, "codes.append(w << 5 | t)")
+        source.line(body + 1, "continue")
+    whole = builds(body, True)
+    source.line(body, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+    source.line(body, "if n:")
+    source.line(body + 1, "total += n")
+    source.line(body + 1, "ends.append(total)")
+    source.line(body + 1, "codes.append(w << 5 | t)")
+    if possible is not None:
+        source.line(2, "if total or not strict:")
+        source.line(3, "break")
+        source.line(2, "strict = False")
     # the draw, and the one move it falls in looked at again
     source.line(1, "if not total:")
     source.line(2, "return None")
@@ -195,7 +237,7 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
     source.line(1, "th = H[t]")
     source.line(1, "BO = BLOCKED ^ (1 << o)")
     source.hoisting_point(1)
-    if len(targets) > 1 or forcing:  # (the way the drawn move takes, and where it forces)
+    if len(targets) > 1 or forcing or required:  # (the way the drawn move takes, and where it forces)
         reach(1)
         choose(1, "raise AssertionError('a counted move was not found')")
     if wins is not None:
@@ -224,7 +266,31 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
         source.line(2, "return steps, moved")
         source.line(1, "return steps, moved + (('token', held[1], held[0], s, -1),)")
     kernel: Kernel = source.function("draw")
+    kernel.lowers_obligations = lowers_obligations  # type: ignore[attr-defined]
     return kernel
+
+
+def _required_squares(source: Source, bound: Bound, view: View) -> str | None:
+    """An obligation on the turn as the squares the turn's one move must end on (once per
+    worker): 'a worker must move up this turn' (a move of the turn matches a pattern), 'a worker
+    that started next to yours must end next to yours' (each moved worker's last move); None
+    for another requirement, or one a build could change."""
+    requirement = bound.obligation.requirement
+    if not unchanged_by_a_build(requirement):
+        return None
+    if isinstance(requirement, Happened):
+        pattern = requirement.pattern
+        if requirement.scope is not Scope.THIS_TURN or pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
+            return None
+        return MaskLowering(Lowering(source, bound.judge), None, verb=Verb.MOVE).all(pattern.filters, view)
+    if isinstance(requirement, LastMoves) and requirement.owner is not Owner.YOURS:
+        start = View(view.worker, view.origin, view.origin, view.here, view.here)  # (its start as the target)
+        started = MaskLowering(Lowering(source, bound.judge), None).all(requirement.started, start)
+        ended = MaskLowering(Lowering(source, bound.judge), None, verb=Verb.MOVE).all(requirement.ended, view)
+        if started is None or ended is None:
+            return None
+        return f"(({ended}) if ({started}) >> o & 1 else ALL)"
+    return None
 
 
 def _against_opponents(way: WayParts) -> bool:

@@ -40,26 +40,23 @@ from ...dsl.vocabulary import (
     Force,
     Happened,
     LastMoves,
-    LevelChange,
     Modality,
     Not,
     Owner,
     Piece,
-    PlayerCount,
     Region,
     Role,
     SameSpace,
     Scope,
     SpaceIs,
-    SpaceProperty,
     SpaceRef,
     StandsHighest,
     Step,
-    TargetLevel,
     Verb,
     WinVeto,
     WorkersAre,
 )
+from ...dsl.vocabulary.hooks import Obligation
 from ...dsl.vocabulary.parts import Condition, Where
 from ..engine.conditions import Judge, space_locator
 from ..engine.effects import apply_mark, apply_move, undo_mark, undo_move
@@ -81,7 +78,7 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
-from .conditions import PROLOGUE, Lowering, View
+from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import builds_that_may_win, may_match_together
 from .kernel import move_then_build
 from .masks import MaskLowering, board_bits, loop_over_targets
@@ -112,6 +109,16 @@ class Ban:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """An obligation another seat's card lays on this seat's turns (while the holder's seat is
+    in the game), with the holder's judge."""
+
+    seat: int
+    judge: Judge
+    obligation: Obligation
+
+
+@dataclass(frozen=True)
 class Fusion:
     """A counted last build that the move before it may count without being made (the build's
     step, its ways, and the chain's closure for it: the move fuses only when it is followed by
@@ -136,9 +143,10 @@ class DerivedCompiler(StepCompiler):
     def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
                  board_wins: Callable[[Walk], int | None] | None, reactions: tuple[Reaction, ...] = (),
                  bans: Sequence[Ban] = (), board_win_conditions: Sequence[Condition] = (),
-                 vetoes: Sequence[Veto] = ()) -> None:
+                 vetoes: Sequence[Veto] = (), obligations: Sequence[Bound] = ()) -> None:
         super().__init__(rules, judge, move_wins, board_wins, reactions)
         self.vetoes = tuple(vetoes)
+        self.obligations = tuple(obligations)
         #: The builds that may make a board win hold (derived/invariance.py), when some seat has
         #: such a win: only those are made; None when not known (every build is made).
         self.winning_builds = builds_that_may_win(board_win_conditions) if board_wins is not None else "False"
@@ -261,8 +269,8 @@ class DerivedCompiler(StepCompiler):
             return False
         wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
         vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
-        return (all(win.when is None and all(_view_only(p) for p in win.pattern.filters) for win in wins)
-                and all(_view_only(p) for veto in vetoes for p in veto.pattern.filters))
+        return (all(win.when is None and all(view_only(p) for p in win.pattern.filters) for win in wins)
+                and all(view_only(p) for veto in vetoes for p in veto.pattern.filters))
 
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
@@ -918,18 +926,6 @@ def _by_the_mover(step: Step, ways: list[WayParts]) -> bool:
     """Whether a build is made by the turn's moved worker (the one of the step before): then its
     squares follow from that move, and counting them beats listing them."""
     return step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED) and all(way.actor is None for way in ways)
-
-
-def _view_only(part: Condition) -> bool:
-    """Whether a part reads only the step's view (its levels, its target's place on the board),
-    so that it can be judged before the step is made."""
-    if isinstance(part, Not):
-        return _view_only(part.part)
-    if isinstance(part, (AnyOf, AllOf)):
-        return all(_view_only(p) for p in part.parts)
-    if isinstance(part, SpaceIs):
-        return part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
-    return isinstance(part, (LevelChange, TargetLevel, PlayerCount))
 
 
 def _short(where: Where) -> str:

@@ -43,7 +43,7 @@ from ...dsl.vocabulary import (
 )
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import Kernel
-from ..derived.steps import Ban, DerivedCompiler, Veto
+from ..derived.steps import Ban, Bound, DerivedCompiler, Veto
 from ..derived.tally import Tally
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
@@ -321,7 +321,9 @@ class Engine:
                                       [win.condition for other in self.seat_rules for win in other.wins_when],
                                       [Veto(other.seat, Judge(other.seat, other.team), veto)
                                        for other in self.seat_rules if other.team != rules.team
-                                       for veto in other.vetoes])
+                                       for veto in other.vetoes],
+                                      [Bound(holder, Judge(holder, team), obligation)
+                                       for holder, team, obligation, _ in self.obligations if team != rules.team])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
             if len(derived) == 1:
@@ -695,15 +697,12 @@ class Engine:
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
         if self.counting[state.to_move]:
-            kernel = self.kernels[state.to_move]
-            if kernel is not None:
-                walk = Walk(state, stop)
-                self._start_turn(walk)
-                if not self.obligations or not any(self._obligations_in_force(walk, self._runs[state.to_move])):
-                    drawn = kernel(walk, rng)
-                    if drawn is None:
-                        return None
-                    steps, events = drawn
+            if self.kernels[state.to_move] is not None:
+                drawn = self._kernel_draw(state, rng)
+                if drawn is None:
+                    return None
+                if drawn is not DEFERRED:
+                    steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", drawn)
                     self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                     return steps
             tally = self._tally(state)
@@ -723,20 +722,27 @@ class Engine:
             self._picked = (steps, state, state.hash, state.to_move, len(state.history), None)
         return steps
 
-    def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:
-        """The seat's kernel (derived/kernel.py) as the playout loop calls a picker: the turn
-        drawn and its events, None when there is none, or DEFERRED while another seat's
-        obligation is in force (the loop then asks `random_turn`)."""
-        kernel, run = self.kernels[seat], self._runs[seat]
+    def _kernel_draw(self, state: GameState, rng: Random) -> object:
+        """The random turn of the seat to move drawn by its kernel (derived/kernel.py): its steps
+        and events, None when it has none, or DEFERRED while another seat's obligation the
+        kernel does not lower is in force (the turn is then counted or listed)."""
+        seat = state.to_move
+        kernel = self.kernels[seat]
         assert kernel is not None
+        walk = Walk(state, stop)
+        self._start_turn(walk)
+        if (self.obligations and not getattr(kernel, "lowers_obligations", False)
+                and any(self._obligations_in_force(walk, self._runs[seat]))):
+            return DEFERRED
+        return kernel(walk, rng)
+
+    def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:
+        """The seat's kernel as the playout loop calls a picker (DEFERRED: the loop then asks
+        `random_turn`)."""
         obliged = bool(self.obligations)
 
         def pick(state: GameState, team: int, up: bool, down: bool, rng: Random, free: int) -> object:
-            walk = Walk(state, stop)
-            self._start_turn(walk)
-            if obliged and any(self._obligations_in_force(walk, run)):
-                return DEFERRED
-            return kernel(walk, rng)
+            return self._kernel_draw(state, rng)
         pick.event_kinds = frozenset({"move", "force", "build", "token"})  # type: ignore[attr-defined]
         pick.reads_history = obliged or self.restricting  # type: ignore[attr-defined]
         return pick
