@@ -112,3 +112,16 @@ def test_a_kernel_that_ignores_an_obligation_is_caught(monkeypatch: pytest.Monke
     let every move through would draw turns that do not move up while one could."""
     monkeypatch.setattr(kernel, "_required_squares", lambda source, bound, view: "ALL")
     assert found_apart("bga", (MORTAL, "Persephone"), examples=25)
+
+
+def test_a_kernel_that_lists_the_builds_of_a_square_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Atlas may build a dome at any level: a square gives two turns, block first as the listing
+    finds them. A kernel listing the dome first would list the same turns in another order (Atlas
+    against Hera, whose veto leaves Atlas's list to the kernel)."""
+    in_order = kernel.builds_in_order
+
+    def dome_first(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:
+        return [(square, not dome) if blocks & domes >> square & 1 else (square, dome)
+                for square, dome in in_order(blocks, domes, blocks_first)]
+    monkeypatch.setattr(kernel, "builds_in_order", dome_first)
+    assert found_apart("bga", ("Atlas", "Hera"), examples=10)

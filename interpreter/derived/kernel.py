@@ -61,7 +61,7 @@ from .source import Source
 from .tally import Tokens, build_events, nth_build
 
 if TYPE_CHECKING:
-    from .steps import Bound, DerivedCompiler, Fusion
+    from .steps import Ban, Bound, DerivedCompiler, Fusion
 
 #: A drawn turn: its steps and its events (None for a winning move, which the engine plays step
 #: by step), or None when the seat has no turn.
@@ -83,92 +83,154 @@ def drawn_build(worker: int, origin: int, target: int, here: int, there: int, vi
     return (("move", worker, target), (verb, worker, square)), (*moved, *built)
 
 
-def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Kernel | None:
-    """The kernel of a turn whose first step is `step`, a move followed by the counted build of
+class Kernels:
+    """The generated functions of a turn that is a move and then the moved worker's counted build
+    (see the module docstring): `draw` (a random turn), `turns` (every turn in the listing's
+    order, with its events and winner for a caller that keeps them) and `can_win`. Each is
+    written from the same parts by `_Writer`; `lowers_obligations` says whether they judge the
+    obligations other seats lay on the turn (else the engine leaves a turn to the count while
+    one is in force)."""
+
+    __slots__ = ("draw", "turns", "can_win", "lowers_obligations")
+
+    def __init__(self, draw: Kernel, turns: Lister, can_win: Callable[[Walk], bool], lowers_obligations: bool) -> None:
+        self.draw, self.turns, self.can_win = draw, turns, can_win
+        self.lowers_obligations = lowers_obligations
+
+
+#: (walk at the turn's start; {turn: (events, winner)} to fill, or None) -> the turns in order
+Lister = Callable[[Walk, "dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]] | None"],
+                  list[tuple[Action, ...]]]
+
+
+def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Kernels | None:
+    """The kernels of a turn whose first step is `step`, a move followed by the counted build of
     `fusion`; None when the move's targets are not bits (a region other than the worker's
     neighbours, a filter with no bit lowering), or when a way forces a worker that may be the
     seat's own or before a build that reads where other workers stand."""
-    ways = compiler.way_parts(step)
-    forcing = [index for index, way in enumerate(ways) if way.forces]
-    if forcing and not (all(_against_opponents(ways[index]) for index in forcing)
-                        and all(_pointwise(part) for way in fusion.ways for part in way.filters)
-                        and all(_pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD
-                                for part in ban.filters)):
+    writer = _Writer(compiler, step, fusion)
+    if not writer.fits():
         return None
-    source = Source()
-    source.line(0, "def draw(walk, rng):")
-    for line in PROLOGUE:
-        source.lazy(1, line)
-    lowering = Lowering(source, compiler.judge)
-    view = View("w", "o", "t", "hh", "th")
-    bans = compiler.bans_in_force(source, Verb.MOVE, 1)
-    targets = compiler.move_targets(source, lowering, ways, bans, view)
-    if targets is None:
+    draw, turns, can_win = writer.draw(), writer.turns(), writer.can_win()
+    if draw is None or turns is None or can_win is None:
         return None
-    # the obligations other seats lay on the turn, as the squares the move must end on (a flag
-    # each: its holder is in the game); at most one 'if possible', dropped when no move meets it
-    required: list[tuple[str, str, bool]] = []
-    for index, bound in enumerate(compiler.obligations):
-        requirement = bound.obligation.requirement
-        # (a forced worker may be the holder's, whose place the requirement may read: only the
-        # move's own view is read the same after it)
-        read_after = not (isinstance(requirement, Happened) and all(view_only(p) for p in requirement.pattern.filters))
-        mask = None if forcing and read_after else _required_squares(source, bound, view)
-        if mask is None:
-            required = []
-            break
-        flag = f"ob{index}"
-        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
-        required.append((flag, mask, bound.obligation.if_possible))
-    lowers_obligations = len(required) == len(compiler.obligations) and sum(p for _, _, p in required) <= 1
-    if not lowers_obligations:
-        required = []
-    possible = next((flag for flag, _, if_possible in required if if_possible), None)
-    build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
-    wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
-    if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
-        bits = compiler.move_win_bits(source, view)
-        if bits is not None:
-            wins = f"low & {source.hoist(bits)}"
-        if not all(way.can_win for way in ways):
-            wins = f"{source.constant(tuple(way.can_win for way in ways), 'CAN_WIN')}[sel] and {wins}"
-    if step.actor.role in (Role.CHOSEN, Role.EACH) and step.actor.sex is None and all(
-            way.actor is None for way in ways):  # (any of the seat's workers on the board: read inline)
-        workers = f"st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ())"
-    else:
-        workers = f"{source.constant(compiler.workers_of(step, ways), 'CHOOSE')}(walk)"
-    forced = [source.constant(compiler.way_force(way), "FORCE") if way.forces else None for way in ways]
-    source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
-                            DRAWN=drawn_build, ACTIONS=actions, FORCED=force_destination)
-    board_bits(source, 1)
+    return Kernels(draw, turns, can_win, writer.lowers_obligations)
 
-    def reach(depth: int) -> None:
+
+class _Writer:
+    """Writes the kernels' text: what each function reads at the turn's start (`begin`), the
+    loop over the workers and the squares each move reaches (`each_move`), the way a move takes
+    (`choose`) and the squares of the build after it (`builds`)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
+        self.compiler, self.step, self.fusion = compiler, step, fusion
+        self.ways = compiler.way_parts(step)
+        self.forcing = [index for index, way in enumerate(self.ways) if way.forces]
+        self.view = View("w", "o", "t", "hh", "th")
+        self.lowers_obligations = True
+        # what `begin` writes for the function being written
+        self.source = Source()
+        self.targets: list[str] = []
+        self.required: list[tuple[str, str, bool]] = []
+        self.possible: str | None = None
+        self.build_bans: list[tuple[str, Ban]] = []
+        self.wins: str | None = None
+        self.workers = ""
+        self.forced: list[str | None] = []
+
+    def fits(self) -> bool:
+        """Whether a way that forces a worker forces only opponents' workers, before a build
+        that reads only its own square (the squares the kernel counts after the force)."""
+        compiler, ways = self.compiler, self.ways
+        return not self.forcing or (
+            all(_against_opponents(ways[index]) for index in self.forcing)
+            and all(_pointwise(part) for way in self.fusion.ways for part in way.filters)
+            and all(_pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
+
+    def begin(self, header: str) -> bool:
+        """Start a function (`header`, its `def` line) and write what it reads once; False when
+        the move's targets are not bits."""
+        compiler, ways, view = self.compiler, self.ways, self.view
+        source = self.source = Source()
+        source.line(0, header)
+        for line in PROLOGUE:
+            source.lazy(1, line)
+        bans = compiler.bans_in_force(source, Verb.MOVE, 1)
+        targets = compiler.move_targets(source, Lowering(source, compiler.judge), ways, bans, view)
+        if targets is None:
+            return False
+        self.targets = targets
+        # the obligations other seats lay on the turn, as the squares the move must end on (a
+        # flag each: its holder is in the game); at most one 'if possible', dropped when no move
+        # meets it
+        required: list[tuple[str, str, bool]] = []
+        for index, bound in enumerate(compiler.obligations):
+            requirement = bound.obligation.requirement
+            # (a forced worker may be the holder's, whose place the requirement may read: only
+            # the move's own view is read the same after it)
+            read_after = not (isinstance(requirement, Happened)
+                              and all(view_only(p) for p in requirement.pattern.filters))
+            mask = None if self.forcing and read_after else _required_squares(source, bound, view)
+            if mask is None:
+                required = []
+                break
+            flag = f"ob{index}"
+            source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
+            required.append((flag, mask, bound.obligation.if_possible))
+        self.lowers_obligations = (len(required) == len(compiler.obligations)
+                                   and sum(if_possible for _, _, if_possible in required) <= 1)
+        self.required = required if self.lowers_obligations else []
+        self.possible = next((flag for flag, _, if_possible in self.required if if_possible), None)
+        self.build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+        wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
+        if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
+            bits = compiler.move_win_bits(source, view)
+            if bits is not None:
+                wins = f"low & {source.hoist(bits)}"
+            if not all(way.can_win for way in ways):
+                wins = f"{source.constant(tuple(way.can_win for way in ways), 'CAN_WIN')}[sel] and {wins}"
+        self.wins = wins
+        step = self.step
+        if step.actor.role in (Role.CHOSEN, Role.EACH) and step.actor.sex is None and all(
+                way.actor is None for way in ways):  # (any of the seat's workers on the board: read inline)
+            self.workers = f"st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ())"
+        else:
+            self.workers = f"{source.constant(compiler.workers_of(step, ways), 'CHOOSE')}(walk)"
+        self.forced = [source.constant(compiler.way_force(way), "FORCE") if way.forces else None for way in ways]
+        source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
+                                DRAWN=drawn_build, ACTIONS=actions, FORCED=force_destination,
+                                IN_ORDER=builds_in_order, BUILT=build_events, TEAM=compiler.judge.team)
+        board_bits(source, 1)
+        return True
+
+    def reach(self, depth: int) -> None:
         """The squares each way reaches from `o` (M0, M1, ...), and all of them (M), within the
         squares the obligations in force leave (R)."""
-        within = ""
-        if required:
+        source, targets, within = self.source, self.targets, ""
+        if self.required:
             source.line(depth, "R = ALL")
-            for flag, mask, if_possible in required:
+            for flag, mask, if_possible in self.required:
                 source.line(depth, f"if {flag}{' and strict' if if_possible else ''}:")
                 source.line(depth + 1, f"R &= {mask}")
             within = " & R"
-        if len(targets) == 1 and not forcing:
+        if len(targets) == 1 and not self.forcing:
             source.line(depth, f"M = {targets[0]}{within}")
             return
         for index, mask in enumerate(targets):
             source.line(depth, f"M{index} = {mask}{within}")
         source.line(depth, f"M = {' | '.join(f'M{index}' for index in range(len(targets)))}")
 
-    def choose(depth: int, skip: str) -> None:
+    def choose(self, depth: int, skip: str) -> None:
         """The way the move to `t` takes (`sel`), the first that reaches it, and where it forces
         the worker there (`dest`, -1 for none); `skip` where no way does."""
-        if len(targets) == 1 and not forcing:
+        source = self.source
+        if len(self.targets) == 1 and not self.forcing:
             return
         source.line(depth, "sel = dest = -1")
-        for index, way in enumerate(ways):
+        for index, way in enumerate(self.ways):
             source.line(depth, f"if sel < 0 and low & M{index}:")
             if way.forces:
-                source.line(depth + 1, f"dest = FORCED(walk, {forced[index]}, w, o, t, OCC[t])")
+                source.line(depth + 1, f"dest = FORCED(walk, {self.forced[index]}, w, o, t, OCC[t])")
                 source.line(depth + 1, "if dest >= 0:")
                 source.line(depth + 2, f"sel = {index}")
             else:
@@ -176,98 +238,196 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Ke
         source.line(depth, "if sel < 0:")
         source.line(depth + 1, skip)
 
-    def builds(depth: int, count_only: bool) -> bool:
-        """The build's squares after the move (a forced worker on `dest`)."""
-        if not forcing:
-            return compiler.fused_masks(source, fusion, build_bans, depth, "BO", hoist=True, count_only=count_only)
+    def builds(self, depth: int, count_only: bool) -> bool:
+        """The build's squares after the move (a forced worker on `dest`); whether they are `c`
+        (DerivedCompiler.fused_masks)."""
+        compiler, source, fusion, bans = self.compiler, self.source, self.fusion, self.build_bans
+        if not self.forcing:
+            return compiler.fused_masks(source, fusion, bans, depth, "BO", hoist=True, count_only=count_only)
         source.line(depth, "if dest < 0:")
-        whole = compiler.fused_masks(source, fusion, build_bans, depth + 1, "BO", hoist=True, count_only=count_only)
+        whole = compiler.fused_masks(source, fusion, bans, depth + 1, "BO", hoist=True, count_only=count_only)
         source.line(depth, "else:")
-        compiler.fused_masks(source, fusion, build_bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
+        compiler.fused_masks(source, fusion, bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
         return whole
 
-    # the first pass: each move's outcomes, counted (again without the 'if possible' obligation
-    # when no move meets it)
-    top = 1
-    if possible is not None:
-        source.line(1, f"strict = {possible}")
-        source.line(1, "while True:")
-        top = 2
-    source.line(top, "total = 0")
-    source.line(top, "ends = []")
-    source.line(top, "codes = []")
-    source.line(top, f"for w in {workers}:")
-    source.line(top + 1, "o = POS[w]")
-    source.line(top + 1, "if o < 0:")
-    source.line(top + 2, "continue")
-    source.line(top + 1, "hh = H[o]")
-    source.line(top + 1, "BO = BLOCKED ^ (1 << o)")
-    source.hoisting_point(top + 1)
-    reach(top + 1)
-    loop_over_targets(source, top + 1, "M")
-    body = top + 2
-    choose(body, "continue")
-    if wins is not None:
-        source.line(body, f"if {wins}:")
-        source.line(body + 1, "total += 1")
+    def at_worker(self, depth: int) -> None:
+        """What a worker's moves read, once per worker (`w` on `o`)."""
+        source = self.source
+        source.line(depth, "hh = H[o]")
+        source.line(depth, "BO = BLOCKED ^ (1 << o)")
+        source.hoisting_point(depth)
+        self.reach(depth)
+
+    def each_move(self, depth: int) -> int:
+        """Open the loops over the workers and the squares each may move to, the way chosen;
+        returns the depth of the body (`w` from `o` to `t`, its bit `low`)."""
+        source = self.source
+        source.line(depth, f"for w in {self.workers}:")
+        source.line(depth + 1, "o = POS[w]")
+        source.line(depth + 1, "if o < 0:")
+        source.line(depth + 2, "continue")
+        self.at_worker(depth + 1)
+        loop_over_targets(source, depth + 1, "M")
+        self.choose(depth + 2, "continue")
+        return depth + 2
+
+    def strictly(self) -> int:
+        """Open the loop that judges an 'if possible' obligation (strict while it is in force,
+        and again without it when no move meets it); returns the depth of its body."""
+        if self.possible is None:
+            return 1
+        self.source.line(1, f"strict = {self.possible}")
+        self.source.line(1, "while True:")
+        return 2
+
+    def moved(self, depth: int) -> None:
+        """`moved`: the events of the move to `t` (with the force it makes)."""
+        source = self.source
+        if self.forcing:
+            source.line(depth, "if dest >= 0:")
+            source.line(depth + 1, "moved = (('move', w, o, t, hh, th), ('force', OCC[t], t, dest))")
+            source.line(depth, "else:")
+            source.line(depth + 1, "moved = (('move', w, o, t, hh, th),)")
+        else:
+            source.line(depth, "moved = (('move', w, o, t, hh, th),)")
+
+    def draw(self) -> Kernel | None:
+        """A random turn: each move's outcomes counted, the index drawn, and the one move it
+        falls in looked at again."""
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        top = self.strictly()
+        source.line(top, "total = 0")
+        source.line(top, "ends = []")
+        source.line(top, "codes = []")
+        body = self.each_move(top)
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "total += 1")
+            source.line(body + 1, "ends.append(total)")
+            source.line(body + 1, "codes.append(w << 5 | t)")
+            source.line(body + 1, "continue")
+        whole = self.builds(body, True)
+        source.line(body, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+        source.line(body, "if n:")
+        source.line(body + 1, "total += n")
         source.line(body + 1, "ends.append(total)")
         source.line(body + 1, "codes.append(w << 5 | t)")
-        source.line(body + 1, "continue")
-    whole = builds(body, True)
-    source.line(body, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
-    source.line(body, "if n:")
-    source.line(body + 1, "total += n")
-    source.line(body + 1, "ends.append(total)")
-    source.line(body + 1, "codes.append(w << 5 | t)")
-    if possible is not None:
-        source.line(2, "if total or not strict:")
-        source.line(3, "break")
-        source.line(2, "strict = False")
-    # the draw, and the one move it falls in looked at again
-    source.line(1, "if not total:")
-    source.line(2, "return None")
-    source.line(1, "index = rng.randrange(total)")
-    source.line(1, "entry = BISECT(ends, index)")
-    source.line(1, "if entry:")
-    source.line(2, "index -= ends[entry - 1]")
-    source.line(1, "w, t = codes[entry] >> 5, codes[entry] & 31")
-    source.line(1, "low = 1 << t")
-    source.line(1, "o = POS[w]")
-    source.line(1, "hh = H[o]")
-    source.line(1, "th = H[t]")
-    source.line(1, "BO = BLOCKED ^ (1 << o)")
-    source.hoisting_point(1)
-    if len(targets) > 1 or forcing or required:  # (the way the drawn move takes, and where it forces)
-        reach(1)
-        choose(1, "raise AssertionError('a counted move was not found')")
-    if wins is not None:
-        source.line(1, f"if {wins}:")
-        source.line(2, "return (('move', w, t),), None")
-    victim = "(OCC[t] if dest >= 0 else -1)" if forcing else "-1"
-    if not builds(1, whole):
-        source.line(1, f"return DRAWN(w, o, t, hh, th, {victim}, {'dest' if forcing else '-1'}, index, B, D, BF, H, "
-                       "st.tokens)")
-    else:  # the index-th square of `c`: a block below level 3, a dome on it (drawn_build, written out)
-        source.line(1, "for _ in range(index):")
-        source.line(2, "c &= c - 1")
-        source.line(1, "s = (c & -c).bit_length() - 1")
-        source.line(1, "h = H[s]")
-        source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
-        source.line(1, "held = st.tokens.get(s) if st.tokens else None")
-        source.line(1, "steps = (ACTIONS('move', w)[t], ACTIONS('build', w)[s])")
-        if forcing:
-            source.line(1, "if dest >= 0:")
-            source.line(2, "moved = (('move', w, o, t, hh, th), ('force', OCC[t], t, dest), built)")
-            source.line(1, "else:")
-            source.line(2, "moved = (('move', w, o, t, hh, th), built)")
+        if self.possible is not None:
+            source.line(2, "if total or not strict:")
+            source.line(3, "break")
+            source.line(2, "strict = False")
+        source.line(1, "if not total:")
+        source.line(2, "return None")
+        source.line(1, "index = rng.randrange(total)")
+        source.line(1, "entry = BISECT(ends, index)")
+        source.line(1, "if entry:")
+        source.line(2, "index -= ends[entry - 1]")
+        source.line(1, "w, t = codes[entry] >> 5, codes[entry] & 31")
+        source.line(1, "low = 1 << t")
+        source.line(1, "o = POS[w]")
+        source.line(1, "th = H[t]")
+        self.at_worker(1)
+        self.choose(1, "raise AssertionError('a counted move was not found')")
+        if self.wins is not None:
+            source.line(1, f"if {self.wins}:")
+            source.line(2, "return (('move', w, t),), None")
+        victim = "(OCC[t] if dest >= 0 else -1)" if self.forcing else "-1"
+        if not self.builds(1, whole):
+            source.line(1, f"return DRAWN(w, o, t, hh, th, {victim}, {'dest' if self.forcing else '-1'}, index, B, "
+                           "D, BF, H, st.tokens)")
+        else:  # the index-th square of `c`: a block below level 3, a dome on it (drawn_build, written out)
+            source.line(1, "for _ in range(index):")
+            source.line(2, "c &= c - 1")
+            source.line(1, "s = (c & -c).bit_length() - 1")
+            source.line(1, "h = H[s]")
+            source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
+            source.line(1, "held = st.tokens.get(s) if st.tokens else None")
+            source.line(1, "steps = (ACTIONS('move', w)[t], ACTIONS('build', w)[s])")
+            self.moved(1)
+            source.line(1, "if held is None:")
+            source.line(2, "return steps, (*moved, built)")
+            source.line(1, "return steps, (*moved, built, ('token', held[1], held[0], s, -1))")
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        """Every turn in the listing's order (each a distinct outcome), with its events and
+        winner where `listed` is given."""
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        top = self.strictly()
+        source.line(top, "out = []")
+        body = self.each_move(top)
+        source.line(body, "th = H[t]")
+        source.line(body, "move = ACTIONS('move', w)[t]")
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "out.append((move,))")
+            source.line(body + 1, "if listed is not None:")
+            self.moved(body + 2)
+            source.line(body + 2, "listed[(move,)] = (moved, TEAM)")
+            source.line(body + 1, "continue")
+        self.builds(body, False)
+        source.line(body, "if listed is not None:")
+        self.moved(body + 1)
+        source.line(body, "for s, dome in IN_ORDER(B, D, BF):")
+        source.line(body + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+        source.line(body + 1, "turn = (move, ACTIONS(verb, w)[s])")
+        source.line(body + 1, "out.append(turn)")
+        source.line(body + 1, "if listed is not None:")
+        source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
+        if self.possible is not None:
+            source.line(2, "if out or not strict:")
+            source.line(3, "break")
+            source.line(2, "strict = False")
+        source.line(1, "return out")
+        lister: Lister = source.function("turns")
+        return lister
+
+    def can_win(self) -> Callable[[Walk], bool] | None:
+        """Whether some turn wins at once: a winning move (among those an 'if possible'
+        obligation leaves, when some turn meets it)."""
+        if not self.begin("def can_win(walk):"):
+            return None
+        source = self.source
+        if self.wins is None:
+            source.line(1, "return False")
+            function: Callable[[Walk], bool] = source.function("can_win")
+            return function
+        top = self.strictly()
+        source.line(top, "complete = False")
+        body = self.each_move(top)
+        source.line(body, f"if {self.wins}:")
+        source.line(body + 1, "return True")
+        if self.possible is not None:  # (whether the obligation is possible: some turn completes)
+            whole = self.builds(body, True)
+            source.line(body, f"complete = complete or bool({'c' if whole else 'B | D'})")
+            source.line(2, "if complete or not strict:")
+            source.line(3, "return False")
+            source.line(2, "strict = False")
+        source.line(1, "return False")
+        function = source.function("can_win")
+        return function
+
+
+def builds_in_order(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:
+    """The builds on the squares `blocks` (a block) and `domes` (a dome), in the listing's order
+    (nth_build's): (square, whether it is a dome)."""
+    out = []
+    squares = blocks | domes
+    while squares:
+        bit = squares & -squares
+        squares ^= bit
+        square = bit.bit_length() - 1
+        if blocks & domes & bit:
+            first = not blocks_first & bit
+            out += [(square, first), (square, not first)]
         else:
-            source.line(1, "moved = (('move', w, o, t, hh, th), built)")
-        source.line(1, "if held is None:")
-        source.line(2, "return steps, moved")
-        source.line(1, "return steps, moved + (('token', held[1], held[0], s, -1),)")
-    kernel: Kernel = source.function("draw")
-    kernel.lowers_obligations = lowers_obligations  # type: ignore[attr-defined]
-    return kernel
+            out.append((square, bool(domes & bit)))
+    return out
 
 
 def _required_squares(source: Source, bound: Bound, view: View) -> str | None:
@@ -311,4 +471,4 @@ def _pointwise(part: Condition) -> bool:
     return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
-__all__ = ["Drawn", "Kernel", "drawn_build", "move_then_build"]
+__all__ = ["Drawn", "Kernel", "Kernels", "Lister", "builds_in_order", "drawn_build", "move_then_build"]

@@ -42,7 +42,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.kernel import Kernel
+from ..derived.kernel import Kernels
 from ..derived.steps import Ban, Bound, DerivedCompiler, Veto
 from ..derived.tally import Tally
 from ..fast.bits import free_bits
@@ -150,7 +150,7 @@ class Engine:
         #: Each seat's whole turn drawn by one generated function (derived/kernel.py), where its
         #: only program is a move and the moved worker's counted build; and each seat's program
         #: runner, which judges the obligations in force before a kernel may draw.
-        self.kernels: list[Kernel | None] = [None] * len(self.seat_rules)
+        self.kernels: list[Kernels | None] = [None] * len(self.seat_rules)
         self._runs: list[Callable[[Walk], bool]] = []
         self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
         shapes = [self._fast_shape(rules) if fast else None for rules in self.seat_rules]
@@ -610,6 +610,8 @@ class Engine:
         enumerators = self.enumerators[seat] or []
         if self.plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
+        elif self.counting[seat] and self.kernels[seat] is not None:
+            listing = "the whole turn by the derived code (derived/kernel.py)"
         elif any(e is not None for e in enumerators):
             listing = "the enumeration chain of the turn's shape (fast/enumeration.py, fast/plain.py)"
         else:
@@ -667,6 +669,15 @@ class Engine:
         last state listed so, and `play`/`play_in_place` play a turn of it on that state or a
         copy of it without walking it again."""
         lister = self.plain_listers[state.to_move]
+        if lister is None and self.counting[state.to_move] and self.kernels[state.to_move] is not None:
+            kernels, walk = self._kernel_walk(state)
+            if walk is not None:
+                kept: Listed | None = {} if keep_events else None
+                turns = kernels.turns(walk, kept)
+                if kept is not None:
+                    self._listed = (state.hash, state.to_move, len(state.history),
+                                    state.history[-1] if state.history else None, kept)
+                return turns
         if lister is None:
             if not self.fast or not keep_events:
                 return list(self.outcomes(state).values())
@@ -726,15 +737,21 @@ class Engine:
         """The random turn of the seat to move drawn by its kernel (derived/kernel.py): its steps
         and events, None when it has none, or DEFERRED while another seat's obligation the
         kernel does not lower is in force (the turn is then counted or listed)."""
+        kernels, walk = self._kernel_walk(state)
+        return DEFERRED if walk is None else kernels.draw(walk, rng)
+
+    def _kernel_walk(self, state: GameState) -> tuple[Kernels, Walk | None]:
+        """The kernels of the seat to move, and a walk at its turn's start with the prohibitions
+        in force; None while an obligation the kernels do not judge is in force."""
         seat = state.to_move
-        kernel = self.kernels[seat]
-        assert kernel is not None
+        kernels = self.kernels[seat]
+        assert kernels is not None
         walk = Walk(state, stop)
         self._start_turn(walk)
-        if (self.obligations and not getattr(kernel, "lowers_obligations", False)
+        if (self.obligations and not kernels.lowers_obligations
                 and any(self._obligations_in_force(walk, self._runs[seat]))):
-            return DEFERRED
-        return kernel(walk, rng)
+            return kernels, None
+        return kernels, walk
 
     def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:
         """The seat's kernel as the playout loop calls a picker (DEFERRED: the loop then asks
@@ -773,6 +790,10 @@ class Engine:
             return check(state, team, up, down)
         if not self.fast:
             return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
+        if self.counting[state.to_move] and self.kernels[state.to_move] is not None:
+            kernels, walk = self._kernel_walk(state)
+            if walk is not None:
+                return kernels.can_win(walk)
         won = False
 
         def leaf(walk: Walk) -> bool:  # (the derived code does not stop at the first win)
