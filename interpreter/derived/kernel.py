@@ -280,6 +280,15 @@ class _Writer:
         self.source.line(1, "while True:")
         return 2
 
+    def unless_met(self, found: str, otherwise: str) -> None:
+        """Close the loop of `strictly`: stop when the strict pass `found` something or was not
+        strict, else go again without the obligation (`otherwise`: how the loop stops)."""
+        if self.possible is None:
+            return
+        self.source.line(2, f"if {found} or not strict:")
+        self.source.line(3, otherwise)
+        self.source.line(2, "strict = False")
+
     def moved(self, depth: int) -> None:
         """`moved`: the events of the move to `t` (with the force it makes)."""
         source = self.source
@@ -314,10 +323,7 @@ class _Writer:
         source.line(body + 1, "total += n")
         source.line(body + 1, "ends.append(total)")
         source.line(body + 1, "codes.append(w << 5 | t)")
-        if self.possible is not None:
-            source.line(2, "if total or not strict:")
-            source.line(3, "break")
-            source.line(2, "strict = False")
+        self.unless_met("total", "break")
         source.line(1, "if not total:")
         source.line(2, "return None")
         source.line(1, "index = rng.randrange(total)")
@@ -379,10 +385,7 @@ class _Writer:
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
         source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
-        if self.possible is not None:
-            source.line(2, "if out or not strict:")
-            source.line(3, "break")
-            source.line(2, "strict = False")
+        self.unless_met("out", "break")
         source.line(1, "return out")
         lister: Lister = source.function("turns")
         return lister
@@ -405,9 +408,7 @@ class _Writer:
         if self.possible is not None:  # (whether the obligation is possible: some turn completes)
             whole = self.builds(body, True)
             source.line(body, f"complete = complete or bool({'c' if whole else 'B | D'})")
-            source.line(2, "if complete or not strict:")
-            source.line(3, "return False")
-            source.line(2, "strict = False")
+            self.unless_met("complete", "return False")
         source.line(1, "return False")
         function = source.function("can_win")
         return function
