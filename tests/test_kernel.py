@@ -10,6 +10,7 @@ an obligation), and the comparison is shown to notice a kernel broken by hand.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,14 +19,16 @@ from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, a
 from test_tally import counted_games, found_apart
 
 from santorini.interpreter.derived import kernel
+from santorini.interpreter.games.scenario import load_scenario
+from support import REPO
 
 #: Cards of bga whose rules bind another seat's turn: a prohibition on moves (Athena, Hypnus) or
 #: builds (Limus), a veto of a win (Hera), an obligation (Aphrodite, and Persephone's 'if
 #: possible'), a reaction to moves (Harpies).
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
-KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Athena", "Atlas", "Hades", "Harpies", "Hera", "Hypnus", "Limus",
-                "Minotaur", "Pan", "Pegasus", "Persephone")
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Hades", "Harpies", "Hera", "Hypnus",
+                "Limus", "Minotaur", "Pan", "Pegasus", "Persephone")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -37,22 +40,24 @@ def kernels_of(seats: tuple[str, ...]) -> list[bool]:
 
 
 def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
-    """A move and the moved worker's build, with any filters, bindings or facts kept, and ways
+    """A move and the moved worker's build, with any filters, bindings or facts kept, ways
     around the worker (into an opponent's space, forcing it: Apollo, Minotaur; with their own
-    climb: Pegasus), make a kernel; a second move, a way over a worker, a build before the move,
-    an optional build, a build by either worker or a once-per-game way do not, and `santorini
-    show` says which a seat gets."""
+    climb: Pegasus), and a second move the worker may make before it (Artemis), make a kernel; a
+    way over a worker, a build before the move, an optional build, a build by either worker or a
+    once-per-game way do not, and `santorini show` says which a seat gets."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Artemis", "Iris", "Prometheus", "Demeter", "Hermes", "Bellerophon"):
+    for card in ("Iris", "Prometheus", "Demeter", "Hermes", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    game, _ = counted_games("bga", ("Artemis", MORTAL))
+    game, _ = counted_games("bga", ("Demeter", MORTAL))
     assert "random turn: drawn whole by the derived code (derived/kernel.py)" not in game.engine.paths(0)
 
 
-PAIRS = [(card, binder) for card in KERNEL_CARDS for binder in BINDERS if card != binder]
+#: Every pairing of those the pack lets play (Persephone bans Artemis).
+PAIRS = [(card, binder) for card in KERNEL_CARDS for binder in BINDERS
+         if card != binder and counted_games("bga", (card, binder)) is not None]
 
 
 @pytest.mark.parametrize(("card", "binder"), [pytest.param(c, b, id=f"{c}-v-{b}") for c, b in PAIRS])
@@ -125,3 +130,36 @@ def test_a_kernel_that_lists_the_builds_of_a_square_in_another_order_is_caught(m
                 for square, dome in in_order(blocks, domes, blocks_first)]
     monkeypatch.setattr(kernel, "builds_in_order", dome_first)
     assert found_apart("bga", ("Atlas", "Hera"), examples=10)
+
+
+#: Periphera ('may move one additional time, onto a perimeter space, and not up': back onto the
+#: space it left, too) against Graeae; each of B's workers can step onto b1 and back.
+HOME = """\
+name: two workers that can each step away and back
+edition: {pack}
+players: [Graeae, Periphera]
+board: |
+  1 0D 1 0 0
+  0D 1 1 1 0
+  0D 1 0 1 1
+  1 0 2 1 0
+  0D 1 0 0 0
+workers: {{A1: e3, A2: e4, A3: e2, B1: a2, B2: c1}}
+to_move: B
+"""
+
+
+def test_a_worker_back_on_its_square_is_one_outcome_whichever_worker_it_was(tmp_path: Path) -> None:
+    """B1 (a2) stepping to b1 and back, then building on b1, leaves the board as B2 (c1) doing the
+    same: one outcome, listed as B1's turn (the first found), and B2's is not listed. A kernel
+    that kept the final squares worker by worker would list both."""
+    path = tmp_path / "home.yaml"
+    path.write_text(HOME.format(pack=REPO / "tests" / "invented" / "inventions"), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("inventions", ("Graeae", "Periphera"))
+    assert game.engine.kernels[1] is not None
+    turns = game.engine.turns(state)
+    assert turns == generic.turns(state)
+    assert (("move", 3, 1), ("move", 3, 5), ("build", 3, 1)) in turns
+    assert (("move", 4, 1), ("move", 4, 2), ("build", 4, 1)) not in turns
+    assert (("move", 4, 1), ("move", 4, 2), ("build", 4, 3)) in turns

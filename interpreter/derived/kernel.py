@@ -1,23 +1,28 @@
-"""A whole turn drawn by one generated function: a move, then the moved worker's counted build.
+"""A whole turn in one generated function: a move (or two), then the moved worker's counted build.
 
 The fused count (steps.py) counts the build after a move inside the move's step, and gives the
 tally one record per move; the engine still walks to that step and decodes a record. When that
-move is the first step of a seat's only turn program and the build its last, the turn's outcomes
-need none of it, and the *kernel* written here draws the turn alone:
+move is the first step of a seat's only turn program and the build its last, the turn needs none
+of it, and the *kernels* written here serve it alone: `draw` (a random turn), `turns` (the list,
+with each turn's events for an agent that plays them) and `can_win`.
 
-* every outcome is new: two moves of the first step leave the workers on different squares (the
-  fused move forces no worker), and a build moves none, so no outcome is met twice and nothing is
-  merged or keyed;
-* a first pass counts each move's outcomes by popcount (one for a winning move, the build's
-  squares for another) and keeps, per move with outcomes, only where its outcomes end and the move
-  as one small integer;
-* the index is drawn as the listing's would be (`rng.randrange(total)`), and a second look at the
-  one move it falls in recomputes that move's build squares and finds the build.
+* **Every outcome is new.** Two moves of the first step leave the workers on different squares
+  (a force moves only an opponent's worker), and a build moves none, so nothing is merged or
+  keyed. With a second move the same worker may make (`_TwoMoves`), two ways to one square are
+  one outcome: each worker's final squares are kept as bits, and a worker back on its own square
+  (every worker where the turn found it) is one outcome whichever worker it was.
+* **Two passes.** The first counts each move's outcomes by popcount (one for a winning move, the
+  build's squares for another) and keeps, per move with outcomes, only where its outcomes end and
+  the move as one small integer. The index is drawn as the listing's would be
+  (`rng.randrange(total)`), and a second look at the one move it falls in finds the build.
+* **The same parts.** The text comes from the lowerings of the fused count: the moves' targets
+  and the build's squares as bits (masks.py), the seat's wins, the other seats' prohibitions and
+  vetoes, and their obligations on the move as the squares it must end on. No part kind has a
+  second lowering here; a part with none leaves the seat on the count.
 
-The text comes from the same lowerings as the fused count (the move's targets as bits, the build's
-masks, the seat's wins and the other seats' vetoes and prohibitions): no part kind has a second
-lowering here. Outcomes come in the listing's order (the workers as the step chooses them, the
-targets and the build squares in square order), so a seeded draw is the listing's.
+Outcomes come in the listing's order (the workers as the step chooses them, the targets and the
+build squares in square order, the turn that declines a second move before those that make it),
+so a seeded draw is the listing's, which tests/test_kernel.py checks index by index.
 """
 
 from __future__ import annotations
@@ -103,12 +108,14 @@ Lister = Callable[[Walk, "dict[tuple[Action, ...], tuple[tuple[Event, ...], int 
                   list[tuple[Action, ...]]]
 
 
-def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion) -> Kernels | None:
+def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
+                    second: Step | None = None) -> Kernels | None:
     """The kernels of a turn whose first step is `step`, a move followed by the counted build of
-    `fusion`; None when the move's targets are not bits (a region other than the worker's
-    neighbours, a filter with no bit lowering), or when a way forces a worker that may be the
-    seat's own or before a build that reads where other workers stand."""
-    writer = _Writer(compiler, step, fusion)
+    `fusion` (with `second`, a move the same worker may make before the build); None when the
+    moves' targets are not bits (a region other than the worker's neighbours, a filter with no
+    bit lowering), or when a way forces a worker that may be the seat's own or before a build
+    that reads where other workers stand."""
+    writer = _Writer(compiler, step, fusion) if second is None else _TwoMoves(compiler, step, fusion, second)
     if not writer.fits():
         return None
     draw, turns, can_win = writer.draw(), writer.turns(), writer.can_win()
@@ -128,12 +135,15 @@ class _Writer:
         self.forcing = [index for index, way in enumerate(self.ways) if way.forces]
         self.view = View("w", "o", "t", "hh", "th")
         self.lowers_obligations = True
+        #: Whether the obligations' requirements may be read as the squares of the one move.
+        self.lowers_requirements = True
         # what `begin` writes for the function being written
         self.source = Source()
         self.targets: list[str] = []
         self.required: list[tuple[str, str, bool]] = []
         self.possible: str | None = None
         self.build_bans: list[tuple[str, Ban]] = []
+        self.bans: list[tuple[str, Ban]] = []
         self.wins: str | None = None
         self.workers = ""
         self.forced: list[str | None] = []
@@ -155,7 +165,7 @@ class _Writer:
         source.line(0, header)
         for line in PROLOGUE:
             source.lazy(1, line)
-        bans = compiler.bans_in_force(source, Verb.MOVE, 1)
+        bans = self.bans = compiler.bans_in_force(source, Verb.MOVE, 1)
         targets = compiler.move_targets(source, Lowering(source, compiler.judge), ways, bans, view)
         if targets is None:
             return False
@@ -177,7 +187,7 @@ class _Writer:
             flag = f"ob{index}"
             source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
             required.append((flag, mask, bound.obligation.if_possible))
-        self.lowers_obligations = (len(required) == len(compiler.obligations)
+        self.lowers_obligations = (len(required) == len(compiler.obligations) and self.lowers_requirements
                                    and sum(if_possible for _, _, if_possible in required) <= 1)
         self.required = required if self.lowers_obligations else []
         self.possible = next((flag for flag, _, if_possible in self.required if if_possible), None)
@@ -300,6 +310,27 @@ class _Writer:
         else:
             source.line(depth, "moved = (('move', w, o, t, hh, th),)")
 
+    def counted(self, depth: int, whole: bool, code: str) -> None:
+        """Add the build's outcomes (`c`, or `B` and `D`) to the count, under `code`."""
+        source = self.source
+        source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+        source.line(depth, "if n:")
+        source.line(depth + 1, "total += n")
+        source.line(depth + 1, "ends.append(total)")
+        source.line(depth + 1, f"codes.append({code})")
+
+    def drawn(self) -> None:
+        """Draw the index among the `total` outcomes counted: its entry's `code`, and `index`
+        within the entry."""
+        source = self.source
+        source.line(1, "if not total:")
+        source.line(2, "return None")
+        source.line(1, "index = rng.randrange(total)")
+        source.line(1, "entry = BISECT(ends, index)")
+        source.line(1, "if entry:")
+        source.line(2, "index -= ends[entry - 1]")
+        source.line(1, "code = codes[entry]")
+
     def draw(self) -> Kernel | None:
         """A random turn: each move's outcomes counted, the index drawn, and the one move it
         falls in looked at again."""
@@ -318,19 +349,10 @@ class _Writer:
             source.line(body + 1, "codes.append(w << 5 | t)")
             source.line(body + 1, "continue")
         whole = self.builds(body, True)
-        source.line(body, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
-        source.line(body, "if n:")
-        source.line(body + 1, "total += n")
-        source.line(body + 1, "ends.append(total)")
-        source.line(body + 1, "codes.append(w << 5 | t)")
+        self.counted(body, whole, "w << 5 | t")
         self.unless_met("total", "break")
-        source.line(1, "if not total:")
-        source.line(2, "return None")
-        source.line(1, "index = rng.randrange(total)")
-        source.line(1, "entry = BISECT(ends, index)")
-        source.line(1, "if entry:")
-        source.line(2, "index -= ends[entry - 1]")
-        source.line(1, "w, t = codes[entry] >> 5, codes[entry] & 31")
+        self.drawn()
+        source.line(1, "w, t = code >> 5, code & 31")
         source.line(1, "low = 1 << t")
         source.line(1, "o = POS[w]")
         source.line(1, "th = H[t]")
@@ -411,6 +433,223 @@ class _Writer:
             self.unless_met("complete", "return False")
         source.line(1, "return False")
         function = source.function("can_win")
+        return function
+
+
+class _TwoMoves(_Writer):
+    """The kernels of a move, a second move the same worker may make, then its build (the
+    second move's one way around the worker, no force, no mark). Two ways to the same square
+    leave the same workers on the same squares, so each worker's final squares are kept as bits
+    (`F` those whose builds were counted, `WS` those where a move won), and only a square met
+    for the first time, in the listing's order, adds outcomes. A turn is coded as
+    worker << 10 | first target << 5 | second target (31 for none)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion, second: Step) -> None:
+        super().__init__(compiler, step, fusion)
+        self.second_step = second
+        self.ways2 = compiler.way_parts(second)
+        self.view2 = View("w", "a", "t", "ah", "th")
+        self.lowers_requirements = False  # (a requirement may read either move)
+        self.targets2 = ""
+        self.wins2: str | None = None
+
+    def fits(self) -> bool:
+        return (not self.forcing and len(self.ways2) == 1 and not self.ways2[0].forces
+                and self.second_step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED))
+
+    def begin(self, header: str) -> bool:
+        if not super().begin(header):
+            return False
+        compiler, source = self.compiler, self.source
+        targets = compiler.move_targets(source, Lowering(source, compiler.judge), self.ways2, self.bans, self.view2,
+                                        "BO")
+        if targets is None:
+            return False
+        self.targets2 = targets[0]
+        self.wins2 = None
+        if self.ways2[0].can_win:
+            self.wins2 = compiler.move_win_test(source, self.view2)
+            if self.wins2 is not None and (bits := compiler.move_win_bits(source, self.view2)) is not None:
+                self.wins2 = f"low & ({bits})"
+        return True
+
+    def outcomes(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
+                 count_only: bool = False) -> bool:
+        """Open the loops over the turns, and at each new outcome call `win(depth, code)` for a
+        winning move, or `built(depth, code)` with the build's new squares after the moves (the
+        worker on `t`; `a` the first move's target where there are two; `builds`' names).
+        Returns whether the build's squares are `c`.
+
+        A worker back on its own square leaves every worker where the turn found it, whichever
+        worker it was: those outcomes are kept for the whole turn (`HOME`: the squares built, a
+        block `HB` and a dome `HD`; `HOMEWIN`), and their code carries the new squares (above
+        bit 15: `c`, or `B | D << 25`)."""
+        source = self.source
+
+        def ends_on(depth: int, wins: str | None) -> bool:
+            """The outcomes of the worker ending on `t`, new to it: a win, or the build."""
+            if wins is not None:
+                source.line(depth, f"if {wins}:")
+                source.line(depth + 1, "if not WS & low:")
+                source.line(depth + 2, "WS |= low")
+                win(depth + 2, "code")
+                source.line(depth + 1, "continue")
+            if built is None:
+                return False
+            source.line(depth, "if not F & low:")
+            source.line(depth + 1, "F |= low")
+            whole = self.builds(depth + 1, count_only)
+            built(depth + 1, "code")
+            return whole
+
+        source.line(depth, "HB = HD = 0")
+        source.line(depth, "HOMEWIN = False")
+        body = self.each_move(depth)
+        source.line(body, "code = w << 10 | t << 5 | 31")
+        whole = ends_on(body, self.wins)
+        source.line(body, "a, ah = t, th")
+        inner = loop_over_targets(source, body, self.targets2, "M2")
+        source.line(inner, "th = H[t]")
+        source.line(inner, "code = w << 10 | a << 5 | t")
+        source.line(inner, "if t == o:")
+        if self.wins2 is not None:
+            source.line(inner + 1, f"if {self.wins2}:")
+            source.line(inner + 2, "if not HOMEWIN:")
+            source.line(inner + 3, "HOMEWIN = True")
+            win(inner + 3, "code")
+            source.line(inner + 2, "continue")
+        if built is not None:
+            self.builds(inner + 1, count_only)
+            if whole and count_only:
+                source.line(inner + 1, "c &= ~HB")
+                source.line(inner + 1, "HB |= c")
+                source.line(inner + 1, "code |= c << 15")
+            else:
+                source.line(inner + 1, "B &= ~HB")
+                source.line(inner + 1, "D &= ~HD")
+                source.line(inner + 1, "HB |= B")
+                source.line(inner + 1, "HD |= D")
+                source.line(inner + 1, "code |= (B | D << 25) << 15")
+            built(inner + 1, "code")
+        source.line(inner + 1, "continue")
+        ends_on(inner, self.wins2)
+        return whole
+
+    def writes_c(self) -> bool:
+        """Whether the build's squares are `c` alone (written to a throwaway source)."""
+        source, self.source = self.source, Source()
+        try:
+            return self.compiler.fused_masks(self.source, self.fusion, self.build_bans, 1, "BO", hoist=True,
+                                             count_only=True)
+        finally:
+            self.source = source
+
+    def at_worker(self, depth: int) -> None:
+        super().at_worker(depth)
+        self.source.line(depth, "F = WS = 0")
+
+    def draw(self) -> Kernel | None:
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        source.line(1, "total = 0")
+        source.line(1, "ends = []")
+        source.line(1, "codes = []")
+        whole = self.writes_c()
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "total += 1")
+            source.line(depth, "ends.append(total)")
+            source.line(depth, f"codes.append({code})")
+
+        def built(depth: int, code: str) -> None:
+            self.counted(depth, whole, code)
+        self.outcomes(1, win, built, count_only=True)
+        self.drawn()
+        source.line(1, "w, t, u, home = code >> 10 & 31, code >> 5 & 31, code & 31, code >> 15")
+        source.line(1, "o = POS[w]")
+        source.line(1, "low = 1 << t")
+        source.line(1, "th = H[t]")
+        self.at_worker(1)
+        self.choose(1, "raise AssertionError('a counted move was not found')")
+        source.line(1, "steps = (ACTIONS('move', w)[t],)")
+        source.line(1, "moved = (('move', w, o, t, hh, th),)")
+        source.line(1, "if u == 31:")
+        if self.wins is not None:
+            source.line(2, f"if {self.wins}:")
+            source.line(3, "return steps, None")
+        source.line(1, "else:")
+        source.line(2, "a, ah = t, th")
+        source.line(2, "t = u")
+        source.line(2, "low = 1 << t")
+        source.line(2, "th = H[t]")
+        source.line(2, "steps += (ACTIONS('move', w)[t],)")
+        source.line(2, "moved += (('move', w, a, t, ah, th),)")
+        if self.wins2 is not None:
+            source.line(2, f"if {self.wins2}:")
+            source.line(3, "return steps, None")
+        self.builds(1, whole)
+        source.line(1, "if home:  # (every worker back where it was: the squares new to the turn)")
+        source.line(2, "c = home" if whole else "B, D = home & ALL, home >> 25")
+        if not whole:
+            source.line(1, "s, dome = NTH(index, B, D, BF)")
+            source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+            source.line(1, "return (*steps, ACTIONS(verb, w)[s]), (*moved, *built)")
+        else:
+            source.line(1, "for _ in range(index):")
+            source.line(2, "c &= c - 1")
+            source.line(1, "s = (c & -c).bit_length() - 1")
+            source.line(1, "verb, built = BUILT(w, s, H[s] == 3, H, st.tokens)")
+            source.line(1, "return (*steps, ACTIONS(verb, w)[s]), (*moved, *built)")
+        source.constants["NTH"] = nth_build
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        source.line(1, "out = []")
+
+        def steps(depth: int) -> None:
+            """The turn's moves (`path`) and their events (`moved`), from its code."""
+            source.line(depth, "if code & 31 == 31:")
+            source.line(depth + 1, "path = (ACTIONS('move', w)[t],)")
+            source.line(depth + 1, "moved = (('move', w, o, t, hh, th),)")
+            source.line(depth, "else:")
+            source.line(depth + 1, "path = (ACTIONS('move', w)[a], ACTIONS('move', w)[t])")
+            source.line(depth + 1, "moved = (('move', w, o, a, hh, ah), ('move', w, a, t, ah, th))")
+
+        def win(depth: int, code: str) -> None:
+            steps(depth)
+            source.line(depth, "out.append(path)")
+            source.line(depth, "if listed is not None:")
+            source.line(depth + 1, "listed[path] = (moved, TEAM)")
+
+        def built(depth: int, code: str) -> None:
+            steps(depth)
+            source.line(depth, "for s, dome in IN_ORDER(B, D, BF):")
+            source.line(depth + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+            source.line(depth + 1, "turn = (*path, ACTIONS(verb, w)[s])")
+            source.line(depth + 1, "out.append(turn)")
+            source.line(depth + 1, "if listed is not None:")
+            source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
+        self.outcomes(1, win, built)
+        source.line(1, "return out")
+        lister: Lister = source.function("turns")
+        return lister
+
+    def can_win(self) -> Callable[[Walk], bool] | None:
+        if not self.begin("def can_win(walk):"):
+            return None
+        source = self.source
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "return True")
+
+        self.outcomes(1, win, None)
+        source.line(1, "return False")
+        function: Callable[[Walk], bool] = source.function("can_win")
         return function
 
 

@@ -200,17 +200,18 @@ def board_bits(source: Source, depth: int) -> None:
     source.lazy(depth, "OPEN = ALL & ~(DOMES | DOMELIKE)")
 
 
-def loop_over_targets(source: Source, depth: int, targets: str) -> int:
-    """Emit a loop over the squares of the bit expression `targets` (or of `M`, where the code
-    has set it), in square order: each square `t` (its bit `low`) at level `th` (read where the
-    body reads it). Returns the depth of the loop's body."""
-    if targets != "M":
-        source.line(depth, f"M = {targets}")
-    source.line(depth, "while M:")
-    source.line(depth + 1, "low = M & -M")
-    source.line(depth + 1, "M ^= low")
-    source.line(depth + 1, "t = low.bit_length() - 1")
-    source.lazy(depth + 1, "th = H[t]")
+def loop_over_targets(source: Source, depth: int, targets: str, bits: str = "M", square: str = "t",
+                      level: str = "th") -> int:
+    """Emit a loop over the squares of the bit expression `targets` (or of `bits`, where the code
+    has set it), in square order: each `square` (its bit `low`) at `level` (read where the body
+    reads it). Returns the depth of the loop's body."""
+    if targets != bits:
+        source.line(depth, f"{bits} = {targets}")
+    source.line(depth, f"while {bits}:")
+    source.line(depth + 1, f"low = {bits} & -{bits}")
+    source.line(depth + 1, f"{bits} ^= low")
+    source.line(depth + 1, f"{square} = low.bit_length() - 1")
+    source.lazy(depth + 1, f"{level} = H[{square}]")
     return depth + 1
 
 

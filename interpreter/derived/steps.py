@@ -204,6 +204,13 @@ class DerivedCompiler(StepCompiler):
             # the whole turn in one function, where this move is the first step of the seat's
             # only program (the engine knows: kernel.py)
             take.kernel = move_then_build(self, step, followed)  # type: ignore[attr-defined]
+        elif followed is not None and optional and after is rest and self._fuses(ways):
+            # a move the worker may make before the build: the move before it may take it in
+            # its kernel
+            take.second = (step, followed)  # type: ignore[attr-defined]
+        second = getattr(after, "second", None) if after is not None and not optional and not repeated else None
+        if second is not None and self._fuses(ways) and not self.rules.memory:
+            take.kernel = move_then_build(self, step, second[1], second[0])  # type: ignore[attr-defined]
         return take
 
     def way_force(self, way: WayParts) -> CompiledForce:
@@ -718,26 +725,27 @@ class DerivedCompiler(StepCompiler):
         return None if targets is None else targets[0]
 
     def move_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
-                     view: View) -> list[str] | None:
-        """Per way of a move, the squares it may reach as bits (`o` its origin, `hh` its level):
-        a free square, or for a way that forces the worker there, a worker's square (where the
-        worker may go is the force's to say, square by square). None unless every way goes
-        around the worker, with every filter and prohibition a bit lowering."""
+                     view: View, blocked: str = "BLOCKED") -> list[str] | None:
+        """Per way of a move, the squares it may reach as bits (`view.origin` its origin,
+        `view.here` its level; `blocked` the squares of the domes and the other workers): a free
+        square, or for a way that forces the worker there, a worker's square (where the worker
+        may go is the force's to say, square by square). None unless every way goes around the
+        worker, with every filter and prohibition a bit lowering."""
         if any(way.region is not Region.NEIGHBORING or way.actor is not None for way in ways):
             return None
-        around = f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o]"
+        around = f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[{view.origin}]"
         banned = []
         for flag, ban in bans:
-            mask = MaskLowering(Lowering(source, ban.judge), None, verb=Verb.MOVE).all(ban.filters, view)
+            mask = MaskLowering(Lowering(source, ban.judge), None, blocked, verb=Verb.MOVE).all(ban.filters, view)
             if mask is None:
                 return None
             banned.append(f"~(({mask}) if {flag} else 0)")
         targets = []
         for way in ways:
-            mask = MaskLowering(lowering, None, verb=Verb.MOVE).all(way.filters, view)
+            mask = MaskLowering(lowering, None, blocked, verb=Verb.MOVE).all(way.filters, view)
             if mask is None:
                 return None
-            reach = "(BLOCKED & ~DOMES & ~DOMELIKE)" if way.forces else "~(BLOCKED | DOMELIKE)"
+            reach = f"({blocked} & ~DOMES & ~DOMELIKE)" if way.forces else f"~({blocked} | DOMELIKE)"
             targets.append(" & ".join([f"{around} & {reach}", *([f"({mask})"] if mask != "ALL" else []), *banned]))
         return targets
 
