@@ -79,6 +79,9 @@ class Lowering:
     hoisting: bool = True
     #: The part kinds lowered to a call of the generic closure (by name, in order of first use).
     calls: list[str] = field(default_factory=list)
+    #: Spaces the generated code knows by a name of its own, for the acting worker: where a
+    #: kernel makes no step, the turn's start is the square the worker stands on (`o`).
+    known: dict[SpaceRef, str] = field(default_factory=dict)
 
     def all(self, conditions: tuple[Condition, ...], view: View) -> str:
         """One expression for all of `conditions` ('True' for none)."""
@@ -111,6 +114,8 @@ class Lowering:
         """An expression for the space `ref` names (-1 for none), as the generic locators say."""
         if ref is SpaceRef.TARGET:
             return view.target
+        if ref in self.known:
+            return self.known[ref]
         if ref in (SpaceRef.ORIGIN, SpaceRef.VACATED):
             return view.origin
         beyond = self.source.constant(BEYOND, "BEYOND")

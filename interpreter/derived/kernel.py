@@ -440,7 +440,7 @@ class _TwoMoves(_Writer):
     """The kernels of a move, a second move the same worker may make, then its build (the
     second move's one way around the worker, no force, no mark). Two ways to the same square
     leave the same workers on the same squares, so each worker's final squares are kept as bits
-    (`F` those whose builds were counted, `WS` those where a move won), and only a square met
+    (`ENDED` those whose builds were counted, `WON` those where a move won), and only a square met
     for the first time, in the listing's order, adds outcomes. A turn is coded as
     worker << 10 | first target << 5 | second target (31 for none)."""
 
@@ -452,6 +452,8 @@ class _TwoMoves(_Writer):
         self.lowers_requirements = False  # (a requirement may read either move)
         self.targets2 = ""
         self.wins2: str | None = None
+        #: The squares the second move wins on, as bits ("0": none; "": not bits).
+        self.win_squares2 = "0"
 
     def fits(self) -> bool:
         return (not self.forcing and len(self.ways2) == 1 and not self.ways2[0].forces
@@ -461,16 +463,20 @@ class _TwoMoves(_Writer):
         if not super().begin(header):
             return False
         compiler, source = self.compiler, self.source
-        targets = compiler.move_targets(source, Lowering(source, compiler.judge), self.ways2, self.bans, self.view2,
-                                        "BO")
+        # (the worker's start is where it stands as the kernel counts: no step is made)
+        started = Lowering(source, compiler.judge, known={SpaceRef.START: "o"})
+        targets = compiler.move_targets(source, started, self.ways2, self.bans, self.view2, "BO")
         if targets is None:
             return False
         self.targets2 = targets[0]
-        self.wins2 = None
+        self.wins2, self.win_squares2 = None, "0"
         if self.ways2[0].can_win:
             self.wins2 = compiler.move_win_test(source, self.view2)
-            if self.wins2 is not None and (bits := compiler.move_win_bits(source, self.view2)) is not None:
-                self.wins2 = f"low & ({bits})"
+            if self.wins2 is not None:
+                bits = compiler.move_win_bits(source, self.view2)
+                self.win_squares2 = bits or ""
+                if bits is not None:
+                    self.wins2 = "low & W2"
         return True
 
     def outcomes(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
@@ -490,14 +496,14 @@ class _TwoMoves(_Writer):
             """The outcomes of the worker ending on `t`, new to it: a win, or the build."""
             if wins is not None:
                 source.line(depth, f"if {wins}:")
-                source.line(depth + 1, "if not WS & low:")
-                source.line(depth + 2, "WS |= low")
+                source.line(depth + 1, "if not WON & low:")
+                source.line(depth + 2, "WON |= low")
                 win(depth + 2, "code")
                 source.line(depth + 1, "continue")
             if built is None:
                 return False
-            source.line(depth, "if not F & low:")
-            source.line(depth + 1, "F |= low")
+            source.line(depth, "if not ENDED & low:")
+            source.line(depth + 1, "ENDED |= low")
             whole = self.builds(depth + 1, count_only)
             built(depth + 1, "code")
             return whole
@@ -508,7 +514,17 @@ class _TwoMoves(_Writer):
         source.line(body, "code = w << 10 | t << 5 | 31")
         whole = ends_on(body, self.wins)
         source.line(body, "a, ah = t, th")
-        inner = loop_over_targets(source, body, self.targets2, "M2")
+        # (a square whose outcome is found already is passed over: one where the worker won, or
+        # one where it built and the second move does not win)
+        if self.wins2 is None:
+            found = "ENDED"
+        elif self.win_squares2:
+            source.line(body, f"W2 = {self.win_squares2}")
+            found = "((ENDED & ~W2) | (WON & W2))"
+        else:
+            found = "0"
+        inner = loop_over_targets(source, body, f"({self.targets2}) & ~{found}" if found != "0" else self.targets2,
+                                  "M2")
         source.line(inner, "th = H[t]")
         source.line(inner, "code = w << 10 | a << 5 | t")
         source.line(inner, "if t == o:")
@@ -546,7 +562,7 @@ class _TwoMoves(_Writer):
 
     def at_worker(self, depth: int) -> None:
         super().at_worker(depth)
-        self.source.line(depth, "F = WS = 0")
+        self.source.line(depth, "ENDED = WON = 0")
 
     def draw(self) -> Kernel | None:
         if not self.begin("def draw(walk, rng):"):
@@ -580,6 +596,8 @@ class _TwoMoves(_Writer):
             source.line(3, "return steps, None")
         source.line(1, "else:")
         source.line(2, "a, ah = t, th")
+        if self.win_squares2:
+            source.line(2, f"W2 = {self.win_squares2}")
         source.line(2, "t = u")
         source.line(2, "low = 1 << t")
         source.line(2, "th = H[t]")
