@@ -72,6 +72,24 @@ def test_kernel_draws_equal_the_generic_listing_against_binders(card: str, binde
     assert_agree(game, generic, data.draw(states(game, 0), label="position"), seeds, PERFT_WORK_PER_CARD)
 
 
+@settings(max_examples=20 * SCALE, deadline=None, phases=PHASES,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), seeds=st.lists(st.integers(0, 2**32), min_size=SEEDS, max_size=SEEDS))
+def test_kernel_draws_equal_the_generic_listing_in_games_of_three_and_four(data: st.DataObject,
+                                                                          seeds: list[int]) -> None:
+    """Three seats each for itself, or four in two teams that share their workers: a kernel
+    chooses among its team's workers, and every other seat's rules bind it, as the generic chain
+    says (bga's games of three and four want a power in every seat; a drawn set of cards the pack
+    does not let play together falls back to Apollo, Athena, Pan and Minotaur)."""
+    count = data.draw(st.sampled_from([3, 4]), label="players")
+    cards = [card for card in (*KERNEL_CARDS, *BINDERS) if card not in (MORTAL, "Aphrodite")]
+    seats = tuple(data.draw(st.lists(st.sampled_from(cards), min_size=count, max_size=count), label="seats"))
+    if counted_games("bga", seats) is None:
+        seats = ("Apollo", "Athena", "Pan", "Minotaur")[:count]
+    game, generic = counted_games("bga", seats)
+    assert_agree(game, generic, data.draw(states(game), label="position"), seeds, PERFT_WORK_PER_CARD)
+
+
 def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The drawn index falls in the move whose outcomes end after it: a kernel that looked for
     the first end at or after it would give the first outcome of each move to the move before,

@@ -165,6 +165,7 @@ class _Writer:
         source.line(0, header)
         for line in PROLOGUE:
             source.lazy(1, line)
+        board_bits(source, 1)
         bans = self.bans = compiler.bans_in_force(source, Verb.MOVE, 1)
         targets = compiler.move_targets(source, Lowering(source, compiler.judge), ways, bans, view)
         if targets is None:
@@ -209,8 +210,9 @@ class _Writer:
         self.forced = [source.constant(compiler.way_force(way), "FORCE") if way.forces else None for way in ways]
         source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
                                 DRAWN=drawn_build, ACTIONS=actions, FORCED=force_destination,
-                                IN_ORDER=builds_in_order, BUILT=build_events, TEAM=compiler.judge.team)
-        board_bits(source, 1)
+                                IN_ORDER=builds_in_order, BUILT=build_events, TEAM=compiler.judge.team,
+                                MOVES=tuple(actions("move", w) for w in range(32)),
+                                BUILDS=tuple(actions("build", w) for w in range(32)))
         return True
 
     def reach(self, depth: int) -> None:
@@ -224,7 +226,7 @@ class _Writer:
                 source.line(depth + 1, f"R &= {mask}")
             within = " & R"
         if len(targets) == 1 and not self.forcing:
-            source.line(depth, f"M = {targets[0]}{within}")
+            source.lazy(depth, f"M = {targets[0]}{within}")
             return
         for index, mask in enumerate(targets):
             source.line(depth, f"M{index} = {mask}{within}")
@@ -372,7 +374,8 @@ class _Writer:
             source.line(1, "h = H[s]")
             source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
             source.line(1, "held = st.tokens.get(s) if st.tokens else None")
-            source.line(1, "steps = (ACTIONS('move', w)[t], ACTIONS('build', w)[s])")
+            source.line(1, "steps = (MOVES[w][t], BUILDS[w][s]) if w < 32 else (ACTIONS('move', w)[t], "
+                           "ACTIONS('build', w)[s])")
             self.moved(1)
             source.line(1, "if held is None:")
             source.line(2, "return steps, (*moved, built)")

@@ -93,6 +93,10 @@ def _level_change(m: MaskLowering, part: LevelChange, view: View) -> str:
     if m.verb is Verb.BUILD:
         return "ALL" if part.op.holds(0, part.amount) else "0"  # (a build's view: the same level twice)
     by_here = [m.levels([h for h in range(4) if part.op.holds(h - here, part.amount)]) for here in range(4)]
+    # (the four sets by the mover's level, made once per call where the board's bits are read)
+    table = m.lowering.source.once(f"({', '.join(f'({levels})' for levels in by_here)})")
+    if table is not None:
+        return f"{table}[{view.here}]"
     return (f"(({by_here[0]}) if {view.here} == 0 else ({by_here[1]}) if {view.here} == 1 "
             f"else ({by_here[2]}) if {view.here} == 2 else ({by_here[3]}))")
 
@@ -103,7 +107,8 @@ def _space_is(m: MaskLowering, part: SpaceIs, view: View) -> str | None:
     if part.prop is SpaceProperty.PERIMETER:
         return m.lowering.source.constant(PERIMETER_BITS, "PERIMETER_BITS")
     if part.prop is SpaceProperty.UNOCCUPIED:
-        return f"ALL ^ ({m.blocked} | DOMELIKE)"
+        free = f"ALL ^ ({m.blocked} | DOMELIKE)"
+        return (m.lowering.source.once(free) or free) if m.blocked == "BLOCKED" else free
     return "DOMES"
 
 
@@ -198,6 +203,7 @@ def board_bits(source: Source, depth: int) -> None:
     source.lazy(depth, "BLOCKED = st.blocked_bits()")
     source.lazy(depth, "DOMELIKE = sum(1 << q for q in domelike) if domelike else 0")
     source.lazy(depth, "OPEN = ALL & ~(DOMES | DOMELIKE)")
+    source.board_point(depth)
 
 
 def loop_over_targets(source: Source, depth: int, targets: str, bits: str = "M", square: str = "t",

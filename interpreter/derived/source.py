@@ -38,6 +38,9 @@ class Source:
         #: Values computed once per acting worker, not once per candidate: expression -> name.
         self.hoisted: dict[str, str] = {}
         self._hoist_at: list[tuple[int, int]] = []
+        #: Values computed once per call, where the board's bits are read: expression -> name.
+        self.per_call: dict[str, str] = {}
+        self._call_at: list[tuple[int, int]] = []
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -76,11 +79,28 @@ class Source:
         """Mark where the values hoisted by the conditions written later are computed."""
         self._hoist_at.append((len(self.lines), depth))
 
+    def once(self, expression: str) -> str | None:
+        """A local name for `expression` (which reads only the board's bits), computed once per
+        call where the code marked the board read (`board_point`); None before any such mark."""
+        if not self._call_at:
+            return None
+        name = self.per_call.get(expression)
+        if name is None:
+            name = self.per_call[expression] = f"once{len(self.per_call)}"
+        return name
+
+    def board_point(self, depth: int) -> None:
+        """Mark where the board's bits have been read: values `once` are computed here."""
+        self._call_at.append((len(self.lines), depth))
+
     def text(self) -> str:
-        for index, depth in reversed(self._hoist_at):
-            self.lines[index:index] = ["    " * depth + f"{name} = {expression}"
-                                       for expression, name in self.hoisted.items()]
+        marks = [(index, depth, self.hoisted) for index, depth in self._hoist_at]
+        marks += [(index, depth, self.per_call) for index, depth in self._call_at]
+        for index, depth, values in sorted(marks, key=lambda mark: mark[0], reverse=True):
+            self.lines[index:index] = [_Lazy("    " * depth + f"{name} = {expression}")
+                                       for expression, name in values.items()]
         self._hoist_at.clear()
+        self._call_at.clear()
         return "\n".join(_needed(self.lines)) + "\n"
 
     def function(self, name: str) -> Callable[..., Any]:
