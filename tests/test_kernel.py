@@ -44,15 +44,21 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     around the worker (into an opponent's space, forcing it: Apollo, Minotaur; with their own
     climb: Pegasus), and a second move the worker may make before it (Artemis), make a kernel; a
     way over a worker, a build before the move, an optional build, a build by either worker or a
-    once-per-game way do not, and `santorini show` says which a seat gets."""
+    once-per-game way do not, and `santorini show` says which a seat gets, and why not."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
     for card in ("Iris", "Prometheus", "Demeter", "Hermes", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    game, _ = counted_games("bga", ("Demeter", MORTAL))
-    assert "random turn: drawn whole by the derived code (derived/kernel.py)" not in game.engine.paths(0)
+    for card, why in (("Demeter", "its turn is not a move (or two) followed by the moved worker's counted build"),
+                      ("Prometheus", "the seat has more than one turn program"),
+                      ("Iris", "a way that is not squares around the worker as bits"),
+                      ("Bellerophon", "a way that sets a mark")):
+        game, _ = counted_games("bga", (card, MORTAL))
+        paths = game.engine.paths(0)
+        assert "random turn: drawn whole by the derived code (derived/kernel.py)" not in paths, card
+        assert any(line.startswith("not drawn whole (derived/kernel.py):") and why in line for line in paths), card
 
 
 #: Every pairing of those the pack lets play (Persephone bans Artemis).

@@ -161,6 +161,8 @@ class DerivedCompiler(StepCompiler):
         #: and the conditions its counting code tests square by square.
         self.uncounted: list[str] = []
         self.tested: list[str] = []
+        #: Why a move followed by the moved worker's counted build got no kernel (kernel.py).
+        self.unkernelled: list[str] = []
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         if step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
@@ -204,6 +206,13 @@ class DerivedCompiler(StepCompiler):
             # the whole turn in one function, where this move is the first step of the seat's
             # only program (the engine knows: kernel.py)
             take.kernel = move_then_build(self, step, followed)  # type: ignore[attr-defined]
+            if take.kernel is None:  # type: ignore[attr-defined]
+                self.unkernelled.append(f"move ({_short(step.where)}): a way that is not squares around the "
+                                        "worker as bits, or that forces a worker before a build that reads where "
+                                        "workers stand")
+        elif followed is not None and not optional:
+            self.unkernelled.append(f"move ({_short(step.where)}): a way that sets a mark, or a win read after "
+                                    "the move, or another seat's reaction to moves")
         elif followed is not None and optional and after is rest and self._fuses(ways):
             # a move the worker may make before the build: the move before it may take it in
             # its kernel

@@ -626,6 +626,11 @@ class Engine:
         derivation = self.derivations[seat]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}",
                  *(derivation.report() if derivation is not None else [])]
+        if derivation is not None and self.kernels[seat] is None:
+            why = ("the seat has more than one turn program" if len(self.seat_rules[seat].programs) > 1
+                   else derivation.unkernelled[0] if derivation.unkernelled
+                   else "its turn is not a move (or two) followed by the moved worker's counted build")
+            lines.append(f"not drawn whole (derived/kernel.py): {why}")
         team = self.seat_rules[seat].team
         if any(holder_team != team for _, holder_team, _, _ in self.obligations):
             lines.append("generic: another seat's obligation, judged on each whole turn by the generic test")
