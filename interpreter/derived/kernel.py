@@ -89,12 +89,12 @@ def drawn_build(worker: int, origin: int, target: int, here: int, there: int, vi
 
 
 class Kernels:
-    """The generated functions of a turn that is a move and then the moved worker's counted build
-    (see the module docstring): `draw` (a random turn), `turns` (every turn in the listing's
-    order, with its events and winner for a caller that keeps them) and `can_win`. Each is
-    written from the same parts by `_Writer`; `lowers_obligations` says whether they judge the
-    obligations other seats lay on the turn (else the engine leaves a turn to the count while
-    one is in force)."""
+    """The generated functions of a turn that is a move (or two) and then the moved worker's
+    counted build (see the module docstring): `draw` (a random turn), `turns` (every turn in the
+    listing's order, with its events and winner for a caller that keeps them) and `can_win`.
+    Each is written from the same parts by `_Writer` (`_TwoMoves`); `lowers_obligations` says
+    whether they judge the obligations other seats lay on the turn (else the engine leaves a
+    turn to the count while one is in force)."""
 
     __slots__ = ("draw", "turns", "can_win", "lowers_obligations")
 
