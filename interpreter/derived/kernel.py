@@ -312,14 +312,29 @@ class _Writer:
         else:
             source.line(depth, "moved = (('move', w, o, t, hh, th),)")
 
-    def counted(self, depth: int, whole: bool, code: str) -> None:
-        """Add the build's outcomes (`c`, or `B` and `D`) to the count, under `code`."""
+    def counted(self, depth: int, whole: bool | None, code: str) -> None:
+        """Add the build's outcomes (`c`, or `B` and `D`) to the count, under `code`; with
+        `whole` None, the one outcome of a winning move."""
         source = self.source
-        source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
-        source.line(depth, "if n:")
-        source.line(depth + 1, "total += n")
-        source.line(depth + 1, "ends.append(total)")
-        source.line(depth + 1, f"codes.append({code})")
+        if whole is None:
+            source.line(depth, "total += 1")
+        else:
+            source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+            source.line(depth, "if n:")
+            depth += 1
+            source.line(depth, "total += n")
+        source.line(depth, "ends.append(total)")
+        source.line(depth, f"codes.append({code})")
+
+    def drawn_move(self) -> None:
+        """After `drawn`, with the drawn move's worker `w` and target `t` set: what the move
+        reads (its worker's values, the way it takes, where it forces)."""
+        source = self.source
+        source.line(1, "o = POS[w]")
+        source.line(1, "low = 1 << t")
+        source.line(1, "th = H[t]")
+        self.at_worker(1)
+        self.choose(1, "raise AssertionError('a counted move was not found')")
 
     def drawn(self) -> None:
         """Draw the index among the `total` outcomes counted: its entry's `code`, and `index`
@@ -346,20 +361,14 @@ class _Writer:
         body = self.each_move(top)
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
-            source.line(body + 1, "total += 1")
-            source.line(body + 1, "ends.append(total)")
-            source.line(body + 1, "codes.append(w << 5 | t)")
+            self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
         whole = self.builds(body, True)
         self.counted(body, whole, "w << 5 | t")
         self.unless_met("total", "break")
         self.drawn()
         source.line(1, "w, t = code >> 5, code & 31")
-        source.line(1, "low = 1 << t")
-        source.line(1, "o = POS[w]")
-        source.line(1, "th = H[t]")
-        self.at_worker(1)
-        self.choose(1, "raise AssertionError('a counted move was not found')")
+        self.drawn_move()
         if self.wins is not None:
             source.line(1, f"if {self.wins}:")
             source.line(2, "return (('move', w, t),), None")
@@ -577,20 +586,14 @@ class _TwoMoves(_Writer):
         whole = self.writes_c()
 
         def win(depth: int, code: str) -> None:
-            source.line(depth, "total += 1")
-            source.line(depth, "ends.append(total)")
-            source.line(depth, f"codes.append({code})")
+            self.counted(depth, None, code)
 
         def built(depth: int, code: str) -> None:
             self.counted(depth, whole, code)
         self.outcomes(1, win, built, count_only=True)
         self.drawn()
         source.line(1, "w, t, u, home = code >> 10 & 31, code >> 5 & 31, code & 31, code >> 15")
-        source.line(1, "o = POS[w]")
-        source.line(1, "low = 1 << t")
-        source.line(1, "th = H[t]")
-        self.at_worker(1)
-        self.choose(1, "raise AssertionError('a counted move was not found')")
+        self.drawn_move()
         source.line(1, "steps = (ACTIONS('move', w)[t],)")
         source.line(1, "moved = (('move', w, o, t, hh, th),)")
         source.line(1, "if u == 31:")

@@ -761,12 +761,10 @@ class Engine:
     def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:
         """The seat's kernel as the playout loop calls a picker (DEFERRED: the loop then asks
         `random_turn`)."""
-        obliged = bool(self.obligations)
-
         def pick(state: GameState, team: int, up: bool, down: bool, rng: Random, free: int) -> object:
             return self._kernel_draw(state, rng)
         pick.event_kinds = frozenset({"move", "force", "build", "token"})  # type: ignore[attr-defined]
-        pick.reads_history = obliged or self.restricting  # type: ignore[attr-defined]
+        pick.reads_history = bool(self.obligations) or self.restricting  # type: ignore[attr-defined]
         return pick
 
     def _tally(self, state: GameState) -> Tally:
