@@ -27,8 +27,8 @@ from support import REPO
 #: possible'), a reaction to moves (Harpies).
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
-KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Hades", "Harpies", "Hera", "Hypnus",
-                "Limus", "Minotaur", "Pan", "Pegasus", "Persephone")
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hades", "Harpies",
+                "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur", "Pan", "Pegasus", "Persephone")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -44,14 +44,15 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     around the worker (into an opponent's space, forcing it: Apollo, Minotaur; with their own
     climb: Pegasus), and a second move the worker may make before it (Artemis), make a kernel; a
     way over a worker, a build before the move, an optional build, a build by either worker or a
-    once-per-game way do not, and `santorini show` says which a seat gets, and why not."""
+    once-per-game way do not, and `santorini show` says which a seat gets, and why not. A second
+    build the worker may make after the first (Demeter, Hephaestus, Hestia) is taken in."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Iris", "Prometheus", "Demeter", "Hermes", "Bellerophon"):
+    for card in ("Iris", "Prometheus", "Clio", "Hermes", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    for card, why in (("Demeter", "its turn is not a move (or two) followed by the moved worker's counted build"),
+    for card, why in (("Clio", "its turn is not a move (or two) followed by the moved worker's counted build"),
                       ("Prometheus", "the seat has more than one turn program"),
                       ("Iris", "a way that is not squares around the worker as bits"),
                       ("Bellerophon", "a way that sets a mark")):
@@ -187,3 +188,55 @@ def test_a_worker_back_on_its_square_is_one_outcome_whichever_worker_it_was(tmp_
     assert (("move", 3, 1), ("move", 3, 5), ("build", 3, 1)) in turns
     assert (("move", 4, 1), ("move", 4, 2), ("build", 4, 1)) not in turns
     assert (("move", 4, 1), ("move", 4, 2), ("build", 4, 3)) in turns
+
+
+#: A's worker on a1 can only move to b2 (A2 on e5 cannot move); from b2 it may build on a1, c1
+#: (level 2) and c2.
+BUILDS_TWICE = """\
+name: one move, then three squares to build on
+edition: bga
+players: [{card}, Mortal]
+board: |
+  0 0 0 0D 0
+  0 0 0 0D 0D
+  0D 0D 0D 0 0
+  0D 0 0 0 0
+  0 0D 2 0 0
+workers: {{A1: a1, A2: e5, B1: e1, B2: e3}}
+to_move: A
+"""
+
+
+@pytest.mark.parametrize(("card", "outcomes"), [
+    # each square alone (3), and each pair of two squares once, in either order (3)
+    ("Demeter", 6),
+    # each square alone (3), and a block on top of a1's and c2's (c1's would be a dome)
+    ("Hephaestus", 5),
+    # each square alone (3), then c2 the only inner square: after a1, after c1, and on itself
+    ("Hestia", 6),
+])
+def test_a_second_build_is_counted_once_per_outcome(tmp_path: Path, card: str, outcomes: int) -> None:
+    """The outcomes of a build and a second one, counted by hand from the cards' texts, are the
+    kernel's turns, in the generic listing's order."""
+    path = tmp_path / "twice.yaml"
+    path.write_text(BUILDS_TWICE.format(card=card), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", (card, MORTAL))
+    assert game.engine.kernelled[0]
+    turns = game.engine.turns(state)
+    assert len(turns) == outcomes
+    assert turns == generic.turns(state)
+
+
+def test_a_kernel_that_counts_a_pair_of_builds_twice_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Demeter's two builds on a1 then c2 leave the board that c2 then a1 leaves: a kernel that
+    kept both would count and draw the pair twice."""
+    monkeypatch.setattr(kernel, "_seconds", lambda low, first, again, same: (again & ~low) | (same & low))
+    assert found_apart("bga", ("Demeter", MORTAL), examples=20)
+
+
+def test_a_kernel_that_judges_a_build_on_top_at_the_old_level_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hephaestus's second block goes on his first, not a dome: judged at the square's level
+    before the first build, a block on level 2 would seem to allow a second (a dome)."""
+    monkeypatch.setattr(kernel, "LEVELS_AFTER_A_BLOCK", kernel.LEVELS)
+    assert found_apart("bga", ("Hephaestus", MORTAL), examples=20)

@@ -42,6 +42,12 @@ from ..model.state import GameState
 from .conditions import Lowering, View, near_bits
 from .source import Source
 
+#: The names of the squares of levels 0 to 3, as bits, in generated code (board_bits sets them).
+LEVELS = ("L0", "L1", "L2", "L3")
+#: The level planes of a square as a block just built on it leaves it (a block below level 3:
+#: the square's next level), for the squares where one was.
+LEVELS_AFTER_A_BLOCK = ("0", "L0", "L1", "L2")
+
 #: The squares on the board's edge, as bits.
 PERIMETER_BITS = sum(1 << s for s in PERIMETER)
 
@@ -64,6 +70,9 @@ class MaskLowering:
     #: The step's verb: a build's view has the target's level on both sides; a move's `here` is
     #: the level of the mover's square (`view.here`).
     verb: Verb = Verb.BUILD
+    #: The names of the squares of levels 0 to 3, as bits: the board's (`L0`..`L3`), or another
+    #: board's, such as one where a block was just built on each square (`LEVELS_AFTER_A_BLOCK`).
+    planes: tuple[str, str, str, str] = LEVELS
 
     def mask(self, part: Condition, view: View) -> str | None:
         lower = MASKS.get(type(part))
@@ -77,7 +86,7 @@ class MaskLowering:
 
     def levels(self, heights: list[int]) -> str:
         """The squares on any of `heights`."""
-        return " | ".join(f"L{h}" for h in heights) if heights else "0"
+        return " | ".join(self.planes[h] for h in heights) if heights else "0"
 
     def scalar(self, part: Condition, view: View) -> str:
         """A part that does not read the target: every square or none."""
@@ -125,7 +134,8 @@ def _piece_is(m: MaskLowering, part: PieceIs, view: View) -> str:
     if m.piece is None:
         return "0"  # (a move builds no piece)
     if m.piece is Piece.NEXT:
-        return {Piece.DOME: "L3", Piece.BLOCK: "(ALL ^ L3)"}.get(part.piece, "0")
+        top = m.planes[3]
+        return {Piece.DOME: top, Piece.BLOCK: f"(ALL ^ {top})"}.get(part.piece, "0")
     return "ALL" if part.piece is m.piece else "0"
 
 
@@ -221,4 +231,5 @@ def loop_over_targets(source: Source, depth: int, targets: str, bits: str = "M",
     return depth + 1
 
 
-__all__ = ["MASKS", "PERIMETER_BITS", "MaskLowering", "board_bits", "loop_over_targets", "occupied_bits"]
+__all__ = ["LEVELS", "LEVELS_AFTER_A_BLOCK", "MASKS", "PERIMETER_BITS", "MaskLowering", "board_bits",
+           "loop_over_targets", "occupied_bits"]

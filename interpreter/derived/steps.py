@@ -29,6 +29,7 @@ the generic closure, and `DerivedCompiler.kept` says so (`santorini show` prints
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -80,8 +81,8 @@ from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import builds_that_may_win, may_match_together
-from .kernel import move_then_build
-from .masks import MaskLowering, board_bits, loop_over_targets
+from .kernel import Again, SameSquare, move_then_build
+from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
 
@@ -122,11 +123,13 @@ class Bound:
 class Fusion:
     """A counted last build that the move before it may count without being made (the build's
     step, its ways, and the chain's closure for it: the move fuses only when it is followed by
-    exactly that closure)."""
+    exactly that closure); `again`, a second build the same worker may make after it (only the
+    kernels count those, kernel.py)."""
 
     step: Step
     ways: list[WayParts]
     take: StepFn
+    again: Again | None = None
 
 
 #: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
@@ -190,7 +193,7 @@ class DerivedCompiler(StepCompiler):
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
         followed: Fusion | None = getattr(after, "fusion", None) if after is not None and not repeated else None
-        fusion = followed if followed is not None and self._fuses(ways) else None
+        fusion = followed if followed is not None and followed.again is None and self._fuses(ways) else None
         each = self._each_move(step, ways, fusion)
         self.lowered.append(f"move ({_short(step.where)})")
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.MOVE],
@@ -213,7 +216,7 @@ class DerivedCompiler(StepCompiler):
         elif followed is not None and not optional:
             self.unkernelled.append(f"move ({_short(step.where)}): a way that sets a mark, or a win read after "
                                     "the move, or another seat's reaction to moves")
-        elif followed is not None and optional and after is rest and self._fuses(ways):
+        elif followed is not None and optional and after is rest and followed.again is None and self._fuses(ways):
             # a move the worker may make before the build: the move before it may take it in
             # its kernel
             take.second = (step, followed)  # type: ignore[attr-defined]
@@ -257,7 +260,40 @@ class DerivedCompiler(StepCompiler):
                      may_win=self.winning_builds != "False", count=count)
         if count is not None and not optional and self._fusable(step, ways):
             take.fusion = Fusion(step, ways, take)  # type: ignore[attr-defined]
+        again: Again | None = getattr(after, "again", None) if after is not None else None
+        if (again is not None and shortcut and not optional and not repeated and self.winning_builds == "False"
+                and _one_region(ways) and _by_the_mover(step, ways) and self._fusable(step, ways)):
+            take.fusion = Fusion(step, ways, take, again)  # type: ignore[attr-defined]
+        if optional and not repeated and after is finish and rest is finish:
+            take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
         return take
+
+    def _again(self, step: Step, ways: list[WayParts], cost: Cost) -> Again | None:
+        """The step as a second build the worker that built may make last, where the kernels can
+        count it with the first (`Again`): one way around that worker, of the next piece, with
+        no cost or mark, whose filters, but for one 'on (not on) the same space', and the other
+        seats' bans read no build of the turn and have bit lowerings; else None."""
+        if (len(ways) != 1 or cost or step.actor.role not in (Role.THAT, Role.SUBJECT, Role.MOVED)
+                or self.winning_builds != "False"):
+            return None
+        way = ways[0]
+        if way.region is not Region.NEIGHBORING or way.piece is not Piece.NEXT or way.once or way.forces:
+            return None
+        same_square, filters = SameSquare.EITHER, []
+        for part in way.filters:
+            if part == SameSpace(SpaceRef.LAST_BUILT) and same_square is SameSquare.EITHER:
+                same_square = SameSquare.ONLY
+            elif part == Not(SameSpace(SpaceRef.LAST_BUILT)) and same_square is SameSquare.EITHER:
+                same_square = SameSquare.NEVER
+            else:
+                filters.append(part)
+        bans = [part for ban in self.bans if ban.verb is Verb.BUILD for part in ban.filters]
+        if any(_names(part, SpaceRef.LAST_BUILT) for part in (*filters, *bans)):
+            return None
+        trial = Lowering(Source(), self.judge)
+        if MaskLowering(trial, Piece.NEXT).all(tuple(filters), View("w", "t", "s", "h", "h", "pc")) is None:
+            return None
+        return Again(step, dataclasses.replace(way, filters=tuple(filters)), same_square)
 
     def _fusable(self, step: Step, ways: list[WayParts]) -> bool:
         """Whether a counted last build can be counted inside the move before it, from the
@@ -699,7 +735,8 @@ class DerivedCompiler(StepCompiler):
         source.line(depth, "continue")
 
     def fused_masks(self, source: Source, fusion: Fusion, build_bans: list[tuple[str, Ban]], depth: int,
-                    vacated: str = "(BLOCKED ^ (1 << o))", hoist: bool = False, count_only: bool = False) -> bool:
+                    vacated: str = "(BLOCKED ^ (1 << o))", hoist: bool = False, count_only: bool = False,
+                    planes: tuple[str, str, str, str] = LEVELS) -> bool:
         """Emit the bits `B`, `D` and `BF` of the build after the move of `w` from `o` to `t`,
         from the squares of the workers the move would make (`MB`, `MW`), without making it.
         `vacated`: the squares of the domes and workers but the mover (a name set once per
@@ -710,17 +747,18 @@ class DerivedCompiler(StepCompiler):
         (`vacated`): the target is not its own neighbour. So where every way builds around the
         moved worker, the masks read `vacated`; with `hoist` (the caller's code sets `BO`, that
         set, before each worker's hoisting point), what reads no target is computed once per
-        worker; with `count_only`, where `c` holds the squares, `B`, `D` and `BF` are not set."""
+        worker; with `count_only`, where `c` holds the squares, `B`, `D` and `BF` are not set.
+        `planes`: the names of the level bits the build's conditions read (MaskLowering's)."""
         view = View("w", "t", "s", "h", "h", "pc")
         lowering = Lowering(source, self.judge)
         if all(way.region is Region.NEIGHBORING for way in fusion.ways):
             workers = source.hoist(f"{vacated} & ~DOMES") if hoist else f"({vacated} & ~DOMES)"
             return self._build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth,
-                                     view, workers, vacated, hoist=hoist, count_only=count_only)[1]
+                                     view, workers, vacated, hoist=hoist, count_only=count_only, planes=planes)[1]
         source.line(depth, f"MB = {vacated} ^ (1 << t)")
         source.line(depth, "MW = MB & ~DOMES")
         self._build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth, view,
-                          "MW", "MB")
+                          "MW", "MB", planes=planes)
         return False
 
     def fused_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
@@ -792,8 +830,8 @@ class DerivedCompiler(StepCompiler):
 
     def _build_masks(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
                      usable: list[str], depth: int, view: View, workers: str = "WORKERS",
-                     blocked: str = "BLOCKED", hoist: bool = False,
-                     count_only: bool = False) -> tuple[list[str], bool]:
+                     blocked: str = "BLOCKED", hoist: bool = False, count_only: bool = False,
+                     planes: tuple[str, str, str, str] = LEVELS) -> tuple[list[str], bool]:
         """Emit the code that sets `B`, `D` and `BF` for the builder `view.worker` on
         `view.origin`: the squares where its build makes a block, a dome, and where a block comes
         first (with several ways). `workers` and `blocked`: the names of the squares of the
@@ -813,7 +851,7 @@ class DerivedCompiler(StepCompiler):
             if flag != "True":
                 source.line(inner, f"if {flag}:")
                 inner += 1
-            masks = MaskLowering(lowering, way.piece, blocked)
+            masks = MaskLowering(lowering, way.piece, blocked, planes=planes)
             tests = []
             terms = ["OPEN"]  # (the squares the build may take, but its region)
             mask = masks.all(way.filters, view)
@@ -824,7 +862,7 @@ class DerivedCompiler(StepCompiler):
                 terms.append(f"({mask})")
             for flag_name, ban in bans:
                 ban_lowering = Lowering(source, ban.judge)
-                ban_masks = MaskLowering(ban_lowering, way.piece, blocked)
+                ban_masks = MaskLowering(ban_lowering, way.piece, blocked, planes=planes)
                 banned = ban_masks.all(ban.filters, view)
                 if banned is None:
                     tests.append(f"not ({flag_name} and ({ban_lowering.all(ban.filters, view)}))")
@@ -845,8 +883,8 @@ class DerivedCompiler(StepCompiler):
             if whole and count_only and way.piece is Piece.NEXT:
                 return tested, True
             if whole:
-                source.line(inner, "B = c & ~L3")
-                source.line(inner, "D = c & L3" if way.piece is Piece.NEXT else "D = 0")
+                source.line(inner, f"B = c & ~{planes[3]}")
+                source.line(inner, f"D = c & {planes[3]}" if way.piece is Piece.NEXT else "D = 0")
                 source.line(inner, "BF = B")
                 self.called.extend(lowering.calls)
                 return tested, way.piece is Piece.NEXT
@@ -869,8 +907,8 @@ class DerivedCompiler(StepCompiler):
             if way.piece is Piece.DOME:
                 source.line(inner, f"{b}, {d} = 0, c & ~{workers}")
             else:
-                source.line(inner, f"{b} = c & ~L3 & {under}")
-                source.line(inner, f"{d} = c & L3 & ~{workers}" if way.piece is Piece.NEXT else f"{d} = 0")
+                source.line(inner, f"{b} = c & ~{planes[3]} & {under}")
+                source.line(inner, f"{d} = c & {planes[3]} & ~{workers}" if way.piece is Piece.NEXT else f"{d} = 0")
             if alone:
                 continue
             if len(ways) > 1:
@@ -945,6 +983,17 @@ def _by_the_mover(step: Step, ways: list[WayParts]) -> bool:
     """Whether a build is made by the turn's moved worker (the one of the step before): then its
     squares follow from that move, and counting them beats listing them."""
     return step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED) and all(way.actor is None for way in ways)
+
+
+def _names(part: object, ref: SpaceRef) -> bool:
+    """Whether a condition names the space `ref` anywhere in its parts."""
+    if part is ref:
+        return True
+    if isinstance(part, tuple):
+        return any(_names(p, ref) for p in part)
+    if dataclasses.is_dataclass(part) and not isinstance(part, type):
+        return any(_names(getattr(part, field.name), ref) for field in dataclasses.fields(part))
+    return False
 
 
 def _short(where: Where) -> str:

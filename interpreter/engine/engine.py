@@ -183,6 +183,11 @@ class Engine:
                          and derivation.counts
                          for picker, lister, derivation in zip(self.pickers, self.plain_listers, self.derivations,
                                                                 strict=True)]
+        #: Each seat whose whole turn its kernels draw, list and search for a win
+        #: (derived/kernel.py), where no hand-tuned picker or lister of the plain turn serves it.
+        self.kernelled = [picker is None and (lister is None or not hand_tuned_pickers) and kernels is not None
+                          for picker, lister, kernels in zip(self.pickers, self.plain_listers, self.kernels,
+                                                             strict=True)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
         inline = [inline_turn(shape.programs[0], shape) if shape and hand_tuned_pickers and len(shape.programs) == 1
@@ -195,8 +200,7 @@ class Engine:
                                       self._forbidden if self.restricting else None, self._other_turn,
                                       winning_turn,
                                       [turn[1] if turn else () for turn in inline],
-                                      [picker if picker is not None or not self.counting[seat]
-                                       or self.kernels[seat] is None else self._kernel_picker(seat)
+                                      [self._kernel_picker(seat) if self.kernelled[seat] else picker
                                        for seat, picker in enumerate(self.pickers)],
                                       self._apply_found)
         #: Each seat's fast answer to "can it win at once?", if its turn is the plain one.
@@ -610,7 +614,7 @@ class Engine:
         enumerators = self.enumerators[seat] or []
         if self.plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
-        elif self.counting[seat] and self.kernels[seat] is not None:
+        elif self.kernelled[seat]:
             listing = "the whole turn by the derived code (derived/kernel.py)"
         elif any(e is not None for e in enumerators):
             listing = "the enumeration chain of the turn's shape (fast/enumeration.py, fast/plain.py)"
@@ -620,7 +624,7 @@ class Engine:
         name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
         drawing = (f"counted by a hand-tuned picker ({name})" if picker is not None
                    else "drawn whole by the derived code (derived/kernel.py)"
-                   if self.counting[seat] and self.kernels[seat] is not None
+                   if self.kernelled[seat]
                    else "counted by the derived code (derived/tally.py)" if self.counting[seat]
                    else "drawn from the listed turns")
         derivation = self.derivations[seat]
@@ -674,7 +678,7 @@ class Engine:
         last state listed so, and `play`/`play_in_place` play a turn of it on that state or a
         copy of it without walking it again."""
         lister = self.plain_listers[state.to_move]
-        if lister is None and self.counting[state.to_move] and self.kernels[state.to_move] is not None:
+        if lister is None and self.kernelled[state.to_move]:
             kernels, walk = self._kernel_walk(state)
             if walk is not None:
                 kept: Listed | None = {} if keep_events else None
@@ -712,15 +716,15 @@ class Engine:
                 steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", picked)
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
+        if self.kernelled[state.to_move]:
+            drawn = self._kernel_draw(state, rng)
+            if drawn is None:
+                return None
+            if drawn is not DEFERRED:
+                steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", drawn)
+                self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
+                return steps
         if self.counting[state.to_move]:
-            if self.kernels[state.to_move] is not None:
-                drawn = self._kernel_draw(state, rng)
-                if drawn is None:
-                    return None
-                if drawn is not DEFERRED:
-                    steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", drawn)
-                    self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
-                    return steps
             tally = self._tally(state)
             if tally.counted():
                 if not tally.total:
@@ -793,7 +797,7 @@ class Engine:
             return check(state, team, up, down)
         if not self.fast:
             return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
-        if self.counting[state.to_move] and self.kernels[state.to_move] is not None:
+        if self.kernelled[state.to_move]:
             kernels, walk = self._kernel_walk(state)
             if walk is not None:
                 return kernels.can_win(walk)
