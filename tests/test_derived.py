@@ -93,7 +93,7 @@ def test_a_wrong_lowering_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def flipped(lowering: conditions.Lowering, part: LevelChange, view: conditions.View) -> str:
         return right(lowering, LevelChange(part.op, -part.amount), view)
     monkeypatch.setitem(conditions.LOWERINGS, LevelChange, flipped)
-    # Demeter's seat against Aphrodite is listed by the derived code (see the next test).
+    # Demeter's seat against Aphrodite is drawn and listed by its kernel (see the next test).
     faults = [fault for seed in range(4) for fault in _disagreements("Demeter", "Aphrodite", 12, seed)]
     assert faults
 
@@ -111,12 +111,17 @@ def test_a_wrong_lowering_of_a_binding_is_caught(monkeypatch: pytest.MonkeyPatch
 def test_each_seat_says_how_its_turns_are_found() -> None:
     """Engine.paths names what lists a seat's turns and what the derived engine left to the
     generic chain: another seat's obligation, a step kind with no lowering yet."""
+    game = _pair("Prometheus", "Aphrodite", True)
+    assert game is not None
+    prometheus = game.engine.paths(0)
+    assert prometheus[0] == "listing turns: the derived code"
+    assert any(line.startswith("lowered:") and "build (prometheus.yaml" in line for line in prometheus)
+    assert "generic: another seat's obligation, judged on each whole turn by the generic test" in prometheus
     game = _pair("Demeter", "Aphrodite", True)
     assert game is not None
     demeter = game.engine.paths(0)
-    assert demeter[0] == "listing turns: the derived code"
-    assert any(line.startswith("lowered: build (demeter.yaml") for line in demeter)
-    assert any("another seat's obligation" in line for line in demeter)
+    assert demeter[0] == "listing turns: the whole turn by the derived code (derived/kernel.py)"
+    assert "another seat's obligation: lowered as the squares the move must end on (derived/kernel.py)" in demeter
     europa = _pair("Europa & Talus", MORTAL, True)
     assert europa is not None
     assert any("the verb 'token'" in line and "no lowering yet" in line for line in europa.engine.paths(0))
@@ -134,10 +139,10 @@ def test_show_and_bench_print_each_seats_paths() -> None:
     assert shown.exit_code == 0, shown.output
     speed = shown.output.split("Speed (its seat against a Mortal):\n", 1)[1]
     assert "listing turns: the derived code" in speed and "the verb 'token'" in speed
-    bench = CliRunner().invoke(main, ["bench", "--gods", "Demeter", "Aphrodite", "--seconds", "0.2"])
+    bench = CliRunner().invoke(main, ["bench", "--gods", "Prometheus", "Aphrodite", "--seconds", "0.2"])
     assert bench.exit_code == 0, bench.output
     first, second = bench.output.splitlines()[:2]
-    assert first.startswith("seat A (Demeter): listing turns: the derived code")
+    assert first.startswith("seat A (Prometheus): listing turns: the derived code")
     assert second.startswith("seat B (Aphrodite): listing turns: the plain turn's lister")
 
 

@@ -9,16 +9,18 @@ an obligation), and the comparison is shown to notice a kernel broken by hand.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, states
-from test_tally import counted_games, found_apart
+from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, disagreement, states
+from test_tally import counted_games, counting, found_apart
 
 from santorini.interpreter.derived import kernel
+from santorini.interpreter.derived.kernel import TokenOnBuilt
 from santorini.interpreter.games.scenario import load_scenario
 from support import REPO
 
@@ -27,8 +29,8 @@ from support import REPO
 #: possible'), a reaction to moves (Harpies).
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
-KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Demeter", "Hades", "Harpies",
-                "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur", "Pan", "Pegasus", "Persephone")
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Clio", "Demeter", "Hades", "Harpies",
+                "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur", "Pan", "Pegasus", "Persephone", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -45,14 +47,16 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     climb: Pegasus), and a second move the worker may make before it (Artemis), make a kernel; a
     way over a worker, a build before the move, an optional build, a build by either worker or a
     once-per-game way do not, and `santorini show` says which a seat gets, and why not. A second
-    build the worker may make after the first (Demeter, Hephaestus, Hestia) is taken in."""
+    build the worker may make after the first (Demeter, Hephaestus, Hestia) and builds by ways to
+    different regions (Zeus, around and under himself) are taken in, and so is a token put on the
+    square built, with the game's allowance (Clio)."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Iris", "Prometheus", "Clio", "Hermes", "Bellerophon"):
+    for card in ("Iris", "Prometheus", "Europa & Talus", "Hermes", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    for card, why in (("Clio", "its turn is not a move (or two) followed by the moved worker's counted build"),
+    for card, why in (("Europa & Talus", "its turn is not a move (or two) followed by the moved worker's"),
                       ("Prometheus", "the seat has more than one turn program"),
                       ("Iris", "a way that is not squares around the worker as bits"),
                       ("Bellerophon", "a way that sets a mark")):
@@ -240,3 +244,108 @@ def test_a_kernel_that_judges_a_build_on_top_at_the_old_level_is_caught(monkeypa
     before the first build, a block on level 2 would seem to allow a second (a dome)."""
     monkeypatch.setattr(kernel, "LEVELS_AFTER_A_BLOCK", kernel.LEVELS)
     assert found_apart("bga", ("Hephaestus", MORTAL), examples=20)
+
+
+def test_a_kernel_that_lists_the_regions_of_a_build_in_square_order_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Zeus builds around himself or under himself: the listing takes the squares around him
+    first, then his own. A kernel that took the squares in square order, his own among them,
+    would draw another turn at many indices."""
+    monkeypatch.setattr(kernel._Writer, "groups", lambda self, depth: [])
+    assert found_apart("bga", ("Zeus", MORTAL), examples=20)
+
+
+#: Clio's worker on a1 can only move to b2 (A2 on e5 cannot move); from b2 she builds a block on
+#: a1 or c2, or a dome on c1 (level 3), with `placed` coins placed already.
+COINS = """\
+name: a block or a dome, with coins placed already
+edition: bga
+players: [Clio, Mortal]
+board: |
+  0 0 0 0D 0
+  0 0 0 0D 0D
+  0D 0D 0D 0 0
+  0D 0 0 0 0
+  0 0D 3 0 0
+workers: {{A1: a1, A2: e5, B1: e1, B2: e3}}
+cards:
+  A: {{coin tokens placed: {placed}}}
+to_move: A
+"""
+
+
+@pytest.mark.parametrize(("change", "placed"), [pytest.param({"limit": None}, 3, id="no-allowance"),
+                                                pytest.param({"piece": None}, 0, id="after-any-piece")])
+def test_a_kernel_that_puts_a_token_on_the_square_built_too_often_is_caught(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, change: dict[str, object], placed: int) -> None:
+    """Clio's coin goes on the square of a block she builds, three times in a game: the kernel
+    agrees with the chain where she has placed none or all three, and a kernel that forgot the
+    allowance, or put a coin on a dome too, does not."""
+    path = tmp_path / "coins.yaml"
+    path.write_text(COINS.format(placed=placed), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Clio", MORTAL))
+    assert game.engine.kernelled[0]
+    seeds = range(20)
+    assert disagreement(game.engine, generic, state, seeds) is None
+    events = TokenOnBuilt.events
+
+    def changed(self: TokenOnBuilt, turn: tuple[tuple[object, ...], ...],
+                counters: dict[tuple[int, str], int]) -> tuple[tuple[object, ...], ...]:
+        return events(replace(self, **change), turn, counters)  # type: ignore[arg-type]
+    monkeypatch.setattr(TokenOnBuilt, "events", changed)
+    assert disagreement(counting(game).engine, generic, state, seeds) is not None  # (compiled afresh)
+
+
+#: A's worker on a1 can only move to b2 (A2 on e5 cannot move); from b2 it builds on a1, c2, or
+#: c1, whose dome would complete a fifth tower (`towers` stand already, complete: a5, b5, c5,
+#: a4, and b4 for a fifth).
+TOWERS = """\
+name: a dome that would complete a fifth tower
+edition: bga
+players: [{first}, {second}]
+board: |
+  3D 3D 3D 0D 0
+  3D {b4} 0 0D 0D
+  0D 0D 0D 0 0
+  0D 0 0 0 0
+  0 0D 3 0 0
+workers: {{A1: a1, A2: e5, B1: e1, B2: e3}}
+to_move: A
+"""
+
+
+@pytest.mark.parametrize(("first", "second", "fifth", "wins"), [
+    # Chronus's own dome on c1 is his fifth complete tower: he can win
+    ("Chronus", MORTAL, False, True),
+    # the Mortal's dome on c1 completes the fifth tower too, and Chronus wins it, not the Mortal
+    (MORTAL, "Chronus", False, False),
+    # five towers stand already (a position set up so): any build is judged a win for Chronus
+    ("Chronus", MORTAL, True, True),
+])
+def test_a_build_that_may_win_on_the_board_is_judged_as_the_chain_judges_it(
+        tmp_path: Path, first: str, second: str, fifth: bool, wins: bool) -> None:
+    """Where a seat wins when five complete towers stand, a kernel draws and lists the other
+    seats' turns too: the builds that may complete a tower are played step by step, where the
+    win is judged, and every draw, list and search for a win is the chain's."""
+    path = tmp_path / "towers.yaml"
+    path.write_text(TOWERS.format(first=first, second=second, b4="3D" if fifth else "0"), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", (first, second))
+    assert game.engine.kernelled[0]
+    assert game.engine.can_win(state) is wins
+    assert len(game.engine.turns(state)) == 3
+    assert disagreement(game.engine, generic, state, range(20)) is None
+
+
+def test_a_kernel_that_gives_a_winning_build_its_events_is_caught(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    """A build that may complete the fifth tower is played step by step: a kernel that gave it
+    the events of a build that wins nothing would leave the game going on."""
+    path = tmp_path / "towers.yaml"
+    path.write_text(TOWERS.format(first="Chronus", second=MORTAL, b4="0"), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Chronus", MORTAL))
+    last_build = kernel.last_build
+    monkeypatch.setattr(kernel, "last_build", lambda automatic, winnable: last_build(automatic, ()))
+    assert disagreement(counting(game).engine, generic, state, range(20)) is not None

@@ -46,11 +46,13 @@ from ...dsl.vocabulary import (
     Piece,
     PieceIs,
     PlayerCount,
+    Region,
     Role,
     Scope,
     SpaceIs,
     SpaceRef,
     Step,
+    StepPattern,
     TargetLevel,
     Verb,
 )
@@ -91,6 +93,45 @@ class Again:
     same_square: SameSquare
 
 
+@dataclass(frozen=True)
+class TokenOnBuilt:
+    """An automatic step after a build that only adds to its events: a token of `kind` of the
+    seat's goes on the square just built while the game's allowance (`limit`, None: no limit)
+    lasts, counted on the seat's card (`counter`); where the step follows builds of one piece
+    only (`piece`: a block, a dome; None for any build)."""
+
+    seat: int
+    kind: str
+    limit: int | None
+    counter: str
+    piece: Piece | None = None
+
+    def triggered(self, trigger: StepPattern) -> TokenOnBuilt | None:
+        """The step as a follow-up of the builds `trigger` matches: None unless what the trigger
+        asks of a build is at most its piece."""
+        if trigger.verb is not Verb.BUILD or trigger.owner is not Owner.YOURS:
+            return None
+        if not trigger.filters:
+            return self
+        if len(trigger.filters) == 1 and isinstance(part := trigger.filters[0], PieceIs) and part.piece in (
+                Piece.BLOCK, Piece.DOME) and self.piece is None:
+            return replace(self, piece=part.piece)
+        return None
+
+    def events(self, events: tuple[Event, ...], counters: dict[tuple[int, str], int]) -> tuple[Event, ...]:
+        """The turn's `events` (its last build among them) with the step's own after them, read
+        from the card's counters before the turn, as the chain's step makes them (the build has
+        taken any token off its square)."""
+        built = next(event for event in reversed(events) if event[0] == "build")
+        square, dome = built[2], built[4]
+        if self.piece is not None and (self.piece is Piece.DOME) != dome:
+            return events
+        placed = counters.get((self.seat, self.counter), 0)
+        if self.limit is not None and placed >= self.limit:
+            return events
+        return (*events, ("token", self.seat, self.kind, -1, square), ("counter", self.seat, self.counter, placed + 1))
+
+
 #: A drawn turn: its steps and its events (None for a winning move, which the engine plays step
 #: by step), or None when the seat has no turn.
 Drawn = tuple[tuple[Action, ...], tuple[Event, ...] | None] | None
@@ -117,13 +158,17 @@ class Kernels:
     listing's order, with its events and winner for a caller that keeps them) and `can_win`.
     Each is written from the same parts by `_Writer` (`_TwoMoves`); `lowers_obligations` says
     whether they judge the obligations other seats lay on the turn (else the engine leaves a
-    turn to the count while one is in force)."""
+    turn to the count while one is in force); `board_wins`, the board wins some build of the
+    turn may make hold, which they judge only where none holds as the turn starts (a position
+    set up so: the engine then leaves the turn to the chain)."""
 
-    __slots__ = ("draw", "turns", "can_win", "lowers_obligations")
+    __slots__ = ("draw", "turns", "can_win", "lowers_obligations", "board_wins")
 
-    def __init__(self, draw: Kernel, turns: Lister, can_win: Callable[[Walk], bool], lowers_obligations: bool) -> None:
+    def __init__(self, draw: Kernel, turns: Lister, can_win: Callable[[Walk], bool], lowers_obligations: bool,
+                 board_wins: Callable[[Walk], int | None] | None = None) -> None:
         self.draw, self.turns, self.can_win = draw, turns, can_win
         self.lowers_obligations = lowers_obligations
+        self.board_wins = board_wins
 
 
 #: (walk at the turn's start; {turn: (events, winner)} to fill, or None) -> the turns in order
@@ -150,7 +195,8 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
     draw, turns, can_win = writer.draw(), writer.turns(), writer.can_win()
     if draw is None or turns is None or can_win is None:
         return None
-    return Kernels(draw, turns, can_win, writer.lowers_obligations)
+    return Kernels(draw, turns, can_win, writer.lowers_obligations,
+                   compiler.board_wins if writer.fusion.winnable else None)
 
 
 class _Writer:
@@ -179,8 +225,11 @@ class _Writer:
 
     def fits(self) -> bool:
         """Whether a way that forces a worker forces only opponents' workers, before a build
-        that reads only its own square (the squares the kernel counts after the force)."""
+        that reads only its own square (the squares the kernel counts after the force); and
+        whether the build's regions are around its builder, anywhere or its own square."""
         compiler, ways = self.compiler, self.ways
+        if any(way.region is Region.SINGLE and way.ref is not SpaceRef.ORIGIN for way in self.fusion.ways):
+            return False  # (a space the turn's log names: the kernel makes no move to read it from)
         return not self.forcing or (
             all(_against_opponents(ways[index]) for index in self.forcing)
             and all(_pointwise(part) for way in self.fusion.ways for part in way.filters)
@@ -301,6 +350,29 @@ class _Writer:
         finally:
             self.source = source
 
+    def finished(self, turn: str, drawn: bool = True) -> str:
+        """The expression of a drawn turn (`turn`: a `Drawn` when `drawn`, else its steps and
+        events, comma-separated) as its last build leaves it (`last_build`)."""
+        fusion = self.fusion
+        if fusion.automatic is None and not fusion.winnable:
+            return turn
+        self.source.constants["FINISH"] = last_build(fusion.automatic, fusion.winnable)
+        return f"FINISH(*{turn}, st.counters)" if drawn else f"FINISH({turn}, st.counters)"
+
+    def groups(self, depth: int) -> list[str]:
+        """Where the build's ways reach different regions, which the listing takes one after
+        another in the ways' order: the squares each region but the last adds to those before
+        it, as names set at `depth`, the last one's squares being the rest (`~U`); else none."""
+        if not self.fusion.regions:
+            return []
+        source, view, names = self.source, View("w", "t", "s", "h", "h", "pc"), []
+        for index, way in enumerate(self.fusion.ways[:-1]):
+            region = self.compiler.region_bits(source, way, view)
+            source.line(depth, f"G{index} = {region}" + (" & ~U" if index else ""))
+            source.line(depth, f"U {'|' if index else ''}= G{index}")
+            names.append(f"G{index}")
+        return names
+
     def at_worker(self, depth: int) -> None:
         """What a worker's moves read, once per worker (`w` on `o`)."""
         source = self.source
@@ -413,8 +485,16 @@ class _Writer:
             source.line(2, "return (('move', w, t),), None")
         victim = "(OCC[t] if dest >= 0 else -1)" if self.forcing else "-1"
         if not self.builds(1, whole):
-            source.line(1, f"return DRAWN(w, o, t, hh, th, {victim}, {'dest' if self.forcing else '-1'}, index, B, "
-                           "D, BF, H, st.tokens)")
+            dest = "dest" if self.forcing else "-1"
+            drawn = f"DRAWN(w, o, t, hh, th, {victim}, {dest}, index, {{}}, {{}}, BF, H, st.tokens)"
+            groups = self.groups(1)
+            for group in groups:  # (the ways' regions one after another, as the listing takes them)
+                source.line(1, f"n = (B & {group}).bit_count() + (D & {group}).bit_count()")
+                source.line(1, "if index < n:")
+                source.line(2, f"return {self.finished(drawn.format(f'B & {group}', f'D & {group}'))}")
+                source.line(1, "index -= n")
+            last = drawn.format("B & ~U", "D & ~U") if groups else drawn.format("B", "D")
+            source.line(1, f"return {self.finished(last)}")
         else:  # the index-th square of `c`: a block below level 3, a dome on it (drawn_build, written out)
             source.line(1, "for _ in range(index):")
             source.line(2, "c &= c - 1")
@@ -426,8 +506,9 @@ class _Writer:
                            "ACTIONS('build', w)[s])")
             self.moved(1)
             source.line(1, "if held is None:")
-            source.line(2, "return steps, (*moved, built)")
-            source.line(1, "return steps, (*moved, built, ('token', held[1], held[0], s, -1))")
+            source.line(2, f"return {self.finished('steps, (*moved, built)', drawn=False)}")
+            taken = "steps, (*moved, built, ('token', held[1], held[0], s, -1))"
+            source.line(1, f"return {self.finished(taken, drawn=False)}")
         kernel: Kernel = source.function("draw")
         return kernel
 
@@ -452,12 +533,21 @@ class _Writer:
         self.builds(body, False)
         source.line(body, "if listed is not None:")
         self.moved(body + 1)
-        source.line(body, "for s, dome in IN_ORDER(B, D, BF):")
+        groups = self.groups(body)
+        if groups:  # (the ways' regions one after another, as the listing takes them)
+            source.line(body, f"builds = {' + '.join(f'IN_ORDER(B & {g}, D & {g}, BF)' for g in groups)}"
+                              " + IN_ORDER(B & ~U, D & ~U, BF)")
+        source.line(body, f"for s, dome in {'builds' if groups else 'IN_ORDER(B, D, BF)'}:")
         source.line(body + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
         source.line(body + 1, "turn = (move, ACTIONS(verb, w)[s])")
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
-        source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
+        if self.fusion.automatic is not None or self.fusion.winnable:
+            source.line(body + 2, f"events = {self.finished('turn, (*moved, *built)', drawn=False)}[1]")
+            source.line(body + 2, "if events is not None:  # (None: a build that may win, judged as it is played)")
+            source.line(body + 3, "listed[turn] = (events, None)")
+        else:
+            source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
         self.unless_met("out", "break")
         source.line(1, "return out")
         lister: Lister = source.function("turns")
@@ -469,15 +559,25 @@ class _Writer:
         if not self.begin("def can_win(walk):"):
             return None
         source = self.source
-        if self.wins is None:
+        winnable = self.fusion.winnable
+        if self.wins is None and not winnable:
             source.line(1, "return False")
             function: Callable[[Walk], bool] = source.function("can_win")
             return function
         top = self.strictly()
         source.line(top, "complete = False")
         body = self.each_move(top)
-        source.line(body, f"if {self.wins}:")
-        source.line(body + 1, "return True")
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "return True")
+        if winnable:  # (a build that may make a board win hold, played on a copy of the state)
+            self.builds(body, False)
+            combos = " | ".join(f"({'D' if dome else 'B'} & {LEVELS[level]})" for level, dome in winnable)
+            inner = loop_over_targets(source, body, combos, "P", "s", "sh")
+            victim = "(OCC[t] if dest >= 0 else -1), dest" if self.forcing else "-1, -1"
+            source.line(inner, f"if BOARD(walk, TEAM, w, t, {victim}, s, bool(D & low)):")
+            source.line(inner + 1, "return True")
+            source.constants["BOARD"] = _board_win_after(self.compiler.board_wins)
         if self.possible is not None:  # (whether the obligation is possible: some turn completes)
             whole = self.builds(body, True)
             source.line(body, f"complete = complete or bool({'c' if whole else 'B | D'})")
@@ -507,7 +607,8 @@ class _TwoMoves(_Writer):
         self.win_squares2 = "0"
 
     def fits(self) -> bool:
-        return (not self.forcing and len(self.ways2) == 1 and not self.ways2[0].forces
+        return (not self.forcing and not self.fusion.regions and self.fusion.automatic is None
+                and len(self.ways2) == 1 and not self.ways2[0].forces
                 and self.second_step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED))
 
     def begin(self, header: str) -> bool:
@@ -728,7 +829,7 @@ class _TwoBuilds(_Writer):
 
     def fits(self) -> bool:
         same = self.again.same_square
-        return (not self.forcing and self.writes_c()
+        return (not self.forcing and self.fusion.automatic is None and self.writes_c()
                 and (same is SameSquare.ONLY or self.writes_c(self.second))
                 and (same is SameSquare.NEVER or self.writes_c(self.second, LEVELS_AFTER_A_BLOCK)))
 
@@ -876,6 +977,41 @@ def built_twice(worker: int, first: int, second: int, heights: Sequence[int],
         return (*steps, actions("build", worker)[first]), (*built, *again)
     verb, more = build_events(worker, second, heights[second] == 3, heights, tokens)
     return (*steps, actions(verb, worker)[second]), (*built, *more)
+
+
+def last_build(automatic: TokenOnBuilt | None, winnable: tuple[tuple[int, bool], ...]
+               ) -> Callable[[tuple[Action, ...], tuple[Event, ...], dict[tuple[int, str], int]], Drawn]:
+    """What a drawn turn's last build brings after it: no events for a build that may make a
+    board win hold (`winnable`: its level before and whether it is a dome), so that the engine
+    plays it step by step and judges the win; else the events of the automatic step after it."""
+    def finish(steps: tuple[Action, ...], events: tuple[Event, ...],
+               counters: dict[tuple[int, str], int]) -> Drawn:
+        if winnable:
+            built = next(event for event in reversed(events) if event[0] == "build")
+            if (built[3] - (not built[4]), built[4]) in winnable:
+                return steps, None
+        return steps, events if automatic is None else automatic.events(events, counters)
+    return finish
+
+
+def _board_win_after(board_wins: Callable[[Walk], int | None] | None
+                     ) -> Callable[[Walk, int, int, int, int, int, int, bool], bool]:
+    """Whether the move of `worker` to `target` (forcing `victim` to `dest`, where it is not -1)
+    and the build on `square` make a board win hold for `team`, judged on a copy of the state."""
+    assert board_wins is not None
+
+    def wins(walk: Walk, team: int, worker: int, target: int, victim: int, dest: int, square: int,
+             dome: bool) -> bool:
+        state = walk.state.copy()
+        state.relocate(worker, target)
+        if victim >= 0:  # (a swap may be made in either order: State.relocate)
+            state.relocate(victim, dest)
+        if dome:
+            state.set_dome(square, True)
+        else:
+            state.set_height(square, state.heights[square] + 1)
+        return board_wins(Walk(state, walk.leaf)) == team
+    return wins
 
 
 def builds_in_order(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:

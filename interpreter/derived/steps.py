@@ -74,6 +74,7 @@ from ..engine.steps import (
     _union,
     _Way,
     perform_build,
+    tokens_placed,
 )
 from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
@@ -81,7 +82,7 @@ from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import builds_that_may_win, may_match_together
-from .kernel import Again, SameSquare, move_then_build
+from .kernel import Again, SameSquare, TokenOnBuilt, move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
@@ -123,13 +124,27 @@ class Bound:
 class Fusion:
     """A counted last build that the move before it may count without being made (the build's
     step, its ways, and the chain's closure for it: the move fuses only when it is followed by
-    exactly that closure); `again`, a second build the same worker may make after it (only the
-    kernels count those, kernel.py)."""
+    exactly that closure); `again`, a second build the same worker may make after it, and
+    `regions`, ways to different regions (only the kernels count those, kernel.py)."""
 
     step: Step
     ways: list[WayParts]
     take: StepFn
     again: Again | None = None
+    #: Whether the ways reach different regions, whose squares the listing takes region by
+    #: region, in the ways' order (only the kernels count those: `_one_region`).
+    regions: bool = False
+    #: An automatic step after the build that only adds to its events (kernel.py).
+    automatic: TokenOnBuilt | None = None
+    #: The builds that may make a board win hold, as (level, dome) pairs: a drawn build among
+    #: them is played step by step, where the win is judged (kernel.py).
+    winnable: tuple[tuple[int, bool], ...] = ()
+
+    @property
+    def plain(self) -> bool:
+        """Whether the build is the turn's last, one region's, with no board win: the tally's
+        fused count counts only those (the kernels count the others too)."""
+        return self.again is None and not self.regions and self.automatic is None and not self.winnable
 
 
 #: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
@@ -168,10 +183,27 @@ class DerivedCompiler(StepCompiler):
         self.unkernelled: list[str] = []
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
-        if step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
+        chain = super().compile(step, after, rest)
+        automatic = self._lowered_token_on_built(step) if after is finish else None
+        if automatic is not None:
+            # (the kernels add its events to a turn's last build: kernel.py)
+            chain.automatic = automatic  # type: ignore[attr-defined]
+        elif step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
             what = "an automatic step" if step.modality is Modality.AUTOMATIC else "a step"
             self.kept.append(f"{what} of the verb '{step.verb.value}' ({_short(step.where)}): no lowering yet")
-        return super().compile(step, after, rest)
+        return chain
+
+    def _lowered_token_on_built(self, step: Step) -> TokenOnBuilt | None:
+        """An automatic step that puts a token of the seat's on the square just built (the
+        chain's own step, engine/steps.py), with nothing else to it, as the kernels lower it."""
+        destination = step.destination
+        if (step.verb is not Verb.TOKEN or step.modality is not Modality.AUTOMATIC or step.token is None
+                or destination is None or destination.region is not Region.SINGLE
+                or destination.ref is not SpaceRef.LAST_BUILT or destination.filters or step.filters
+                or step.effects or step.guard is not None or step.cost):
+            return None
+        kind = step.token.value
+        return TokenOnBuilt(self.rules.seat, kind, step.per_game, tokens_placed(kind))
 
     def report(self) -> list[str]:
         """What the derivation of the seat's turn did: its lowered steps, the steps it left to
@@ -193,7 +225,7 @@ class DerivedCompiler(StepCompiler):
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         ways = self.way_parts(step)
         followed: Fusion | None = getattr(after, "fusion", None) if after is not None and not repeated else None
-        fusion = followed if followed is not None and followed.again is None and self._fuses(ways) else None
+        fusion = followed if followed is not None and followed.plain and self._fuses(ways) else None
         each = self._each_move(step, ways, fusion)
         self.lowered.append(f"move ({_short(step.where)})")
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.MOVE],
@@ -216,7 +248,7 @@ class DerivedCompiler(StepCompiler):
         elif followed is not None and not optional:
             self.unkernelled.append(f"move ({_short(step.where)}): a way that sets a mark, or a win read after "
                                     "the move, or another seat's reaction to moves")
-        elif followed is not None and optional and after is rest and followed.again is None and self._fuses(ways):
+        elif followed is not None and optional and after is rest and followed.plain and self._fuses(ways):
             # a move the worker may make before the build: the move before it may take it in
             # its kernel
             take.second = (step, followed)  # type: ignore[attr-defined]
@@ -261,9 +293,16 @@ class DerivedCompiler(StepCompiler):
         if count is not None and not optional and self._fusable(step, ways):
             take.fusion = Fusion(step, ways, take)  # type: ignore[attr-defined]
         again: Again | None = getattr(after, "again", None) if after is not None else None
-        if (again is not None and shortcut and not optional and not repeated and self.winning_builds == "False"
-                and _one_region(ways) and _by_the_mover(step, ways) and self._fusable(step, ways)):
-            take.fusion = Fusion(step, ways, take, again)  # type: ignore[attr-defined]
+        automatic: TokenOnBuilt | None = getattr(after, "automatic", None) if after is not None else None
+        winnable = _winnable(self.winning_builds)
+        if (count is None and shortcut and not optional and not repeated and winnable is not None
+                and (again is not None or automatic is not None or (after is finish and (
+                    not _one_region(ways) or winnable)))
+                and _by_the_mover(step, ways) and self._fusable(step, ways)):
+            # (the kernels alone count a second build, the ways' regions one after another, a
+            # token put on the square built, or builds that may win on the board)
+            take.fusion = Fusion(step, ways, take, again, not _one_region(ways),  # type: ignore[attr-defined]
+                                 automatic, winnable)
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
         return take
@@ -875,7 +914,7 @@ class DerivedCompiler(StepCompiler):
             whole = alone and not tests and way.region is Region.NEIGHBORING and way.piece is not Piece.DOME
             if whole:
                 terms.append(f"~{workers}")
-            region = self._region_bits(source, way, view)
+            region = self.region_bits(source, way, view)
             if hoist and all(_reads_no_target(term) for term in terms):
                 source.line(inner, f"c = {region} & {source.hoist(' & '.join(terms))}")
             else:
@@ -920,7 +959,7 @@ class DerivedCompiler(StepCompiler):
         self.called.extend(lowering.calls)
         return tested, False
 
-    def _region_bits(self, source: Source, way: WayParts, view: View) -> str:
+    def region_bits(self, source: Source, way: WayParts, view: View) -> str:
         """The squares of a way's region, as bits (the builder stands on `view.origin`)."""
         origin = view.origin
         if way.region is Region.NEIGHBORING:
@@ -930,6 +969,8 @@ class DerivedCompiler(StepCompiler):
         if way.region is Region.OVER_WORKER:
             return f"{source.constant(_over_workers, 'OVER')}(OCC, {origin})"
         assert way.ref is not None
+        if way.ref is SpaceRef.ORIGIN and not way.neighbouring:
+            return f"(1 << {origin})"  # (the builder's own square)
         locate = source.constant(space_locator(way.ref), "LOC")
         near = f" and single in {source.constant(ADJACENT, 'ADJACENT')}[{origin}]" if way.neighbouring else ""
         return f"(1 << single if (single := {locate}(walk, {view.worker}, {origin}, -1)) >= 0{near} else 0)"
@@ -983,6 +1024,16 @@ def _by_the_mover(step: Step, ways: list[WayParts]) -> bool:
     """Whether a build is made by the turn's moved worker (the one of the step before): then its
     squares follow from that move, and counting them beats listing them."""
     return step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED) and all(way.actor is None for way in ways)
+
+
+def _winnable(builds: str | None) -> tuple[tuple[int, bool], ...] | None:
+    """The (level, dome) of the builds that may make a board win hold, from the expression over
+    a build's level `h` and `dome` that says which (invariance.builds_that_may_win); None when it
+    is not known."""
+    if builds is None:
+        return None
+    test = eval(f"lambda h, dome: {builds}")  # noqa: S307 - the derived engine's own expression
+    return tuple((h, dome) for h in range(4) for dome in (False, True) if test(h, dome))
 
 
 def _names(part: object, ref: SpaceRef) -> bool:

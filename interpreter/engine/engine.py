@@ -545,6 +545,9 @@ class Engine:
         def triggered(walk: Walk) -> bool:
             event = last_event(walk)
             return step(walk) if event is not None and matches(walk, event) else after(walk)
+        automatic = getattr(step, "automatic", None)  # (a step the derived engine lowers: derived/kernel.py)
+        if automatic is not None and after is finish:
+            triggered.automatic = automatic.triggered(followup.trigger)  # type: ignore[attr-defined]
         return triggered
 
     # ---- turn start
@@ -636,12 +639,16 @@ class Engine:
                    else "its turn is not a move (or two) followed by the moved worker's counted build")
             lines.append(f"not drawn whole (derived/kernel.py): {why}")
         team = self.seat_rules[seat].team
+        kernels = self.kernels[seat]
         if any(holder_team != team for _, holder_team, _, _ in self.obligations):
-            lines.append("generic: another seat's obligation, judged on each whole turn by the generic test")
+            lines.append("another seat's obligation: lowered as the squares the move must end on (derived/kernel.py)"
+                         if self.kernelled[seat] and kernels is not None and kernels.lowers_obligations
+                         else "generic: another seat's obligation, judged on each whole turn by the generic test")
         if derivation is not None and derivation.reactions:
             lines.append("generic: another seat's reaction to this seat's moves")
         if derivation is not None and derivation.board_wins is not None:
-            lines.append("generic: a win judged on the board after every build")
+            lines.append("a win judged on the board: a drawn build that may make it hold is played step by step"
+                         if self.kernelled[seat] else "generic: a win judged on the board after every build")
         if self.memory[seat]:
             lines.append("generic: facts of this seat's turns that a rule reads later, keyed on each outcome")
         return lines
@@ -751,7 +758,8 @@ class Engine:
 
     def _kernel_walk(self, state: GameState) -> tuple[Kernels, Walk | None]:
         """The kernels of the seat to move, and a walk at its turn's start with the prohibitions
-        in force; None while an obligation the kernels do not judge is in force."""
+        in force; None while an obligation the kernels do not judge is in force, or a board win
+        holds as the turn starts."""
         seat = state.to_move
         kernels = self.kernels[seat]
         assert kernels is not None
@@ -760,6 +768,8 @@ class Engine:
         if (self.obligations and not kernels.lowers_obligations
                 and any(self._obligations_in_force(walk, self._runs[seat]))):
             return kernels, None
+        if kernels.board_wins is not None and kernels.board_wins(walk) is not None:
+            return kernels, None  # (a board win holds already: every build would make it, as the chain judges)
         return kernels, walk
 
     def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:

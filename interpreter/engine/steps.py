@@ -380,7 +380,7 @@ class StepCompiler:
         """A token of the card goes on the space just built, while the game's allowance lasts."""
         assert step.token is not None
         kind, limit = step.token.value, step.per_game
-        count = f"{kind} tokens placed"
+        count = tokens_placed(kind)
 
         def place(walk: Walk) -> bool:
             st, seat = walk.state, walk.seat
@@ -1031,6 +1031,11 @@ def gain_step(changes: tuple[ChangeCounter, ...], rest: StepFn) -> StepFn:
 def _mixed(ways: list[_Way]) -> bool:
     """Whether the ways of a step reach different regions (so each space is checked against each)."""
     return len(ways) > 1 and not all(way.region is Region.NEIGHBORING for way in ways)
+
+
+def tokens_placed(kind: str) -> str:
+    """The name of the counter, on the seat's card, of the tokens of `kind` its steps placed."""
+    return f"{kind} tokens placed"
 
 
 def _union(walk: Walk, ways: list[_Way], worker: int, origin: int, kind: str) -> tuple[int, ...]:
