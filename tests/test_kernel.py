@@ -29,8 +29,9 @@ from support import REPO
 #: possible'), a reaction to moves (Harpies).
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
-KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Clio", "Demeter", "Hades", "Harpies",
-                "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur", "Pan", "Pegasus", "Persephone", "Zeus")
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
+                "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur",
+                "Pan", "Pegasus", "Persephone", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -48,15 +49,16 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     way over a worker, a build before the move, an optional build, a build by either worker or a
     once-per-game way do not, and `santorini show` says which a seat gets, and why not. A second
     build the worker may make after the first (Demeter, Hephaestus, Hestia) and builds by ways to
-    different regions (Zeus, around and under himself) are taken in, and so is a token put on the
-    square built, with the game's allowance (Clio)."""
+    different regions (Zeus, around and under himself) are taken in, and so are a token put on the
+    square built, with the game's allowance (Clio), a token the seat may put around the worker
+    after the build (Europa & Talus), and a win judged on the board (Chronus)."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Iris", "Prometheus", "Europa & Talus", "Hermes", "Bellerophon"):
+    for card in ("Iris", "Prometheus", "Ares", "Hermes", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    for card, why in (("Europa & Talus", "its turn is not a move (or two) followed by the moved worker's"),
+    for card, why in (("Ares", "its turn is not a move (or two) followed by the moved worker's"),
                       ("Prometheus", "the seat has more than one turn program"),
                       ("Iris", "a way that is not squares around the worker as bits"),
                       ("Bellerophon", "a way that sets a mark")):
@@ -349,3 +351,57 @@ def test_a_kernel_that_gives_a_winning_build_its_events_is_caught(monkeypatch: p
     last_build = kernel.last_build
     monkeypatch.setattr(kernel, "last_build", lambda automatic, winnable: last_build(automatic, ()))
     assert disagreement(counting(game).engine, generic, state, range(20)) is not None
+
+
+#: Europa's worker on a1 can only move to b2 (A2 on e5 cannot move); from b2 she builds on a1,
+#: c2, or c1 (level 3: a dome); her talus token is on her card, or on c2.
+TALUS = """\
+name: a build, then the talus token around the moved worker
+edition: bga
+players: [Europa & Talus, Mortal]
+board: |
+  0 0 0 0D 0
+  0 0 0 0D 0D
+  0D 0D 0D 0 0
+  0D 0 0 0 0
+  0 0D 3 0 0
+workers: {{A1: a1, A2: e5, B1: e1, B2: e3}}
+{tokens}to_move: A
+"""
+
+
+@pytest.mark.parametrize(("tokens", "outcomes"), [
+    # a1: the token stays, or goes to a1 (on the new block), c1 or c2 (4); c1, a dome: stays, a1
+    # or c2 (3); c2: as a1 (4)
+    ("", 11),
+    # the talus on c2 is a dome to Europa too: she builds on a1 (the token stays, or goes to a1
+    # or c1: 3) or c1 (stays, or a1: 2)
+    ("tokens: {c2: talus}\n", 5),
+])
+def test_the_token_put_after_the_build_is_counted_once_per_outcome(tmp_path: Path, tokens: str,
+                                                                  outcomes: int) -> None:
+    """The turns of a build and the token the seat may put around the moved worker, counted by
+    hand from the card's text, are the kernel's, in the generic listing's order, and its draws
+    are the chain's."""
+    path = tmp_path / "talus.yaml"
+    path.write_text(TALUS.format(tokens=tokens), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Europa & Talus", MORTAL))
+    assert game.engine.kernelled[0]
+    turns = game.engine.turns(state)
+    assert len(turns) == outcomes
+    assert turns == generic.turns(state)
+    assert disagreement(game.engine, generic, state, range(20)) is None
+
+
+def test_a_kernel_that_puts_the_token_on_a_new_dome_is_caught(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    """A dome just built is not an unoccupied space: a kernel that offered it to the token would
+    list and draw turns the chain does not have (c1's dome above)."""
+    path = tmp_path / "talus.yaml"
+    path.write_text(TALUS.format(tokens=""), encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Europa & Talus", MORTAL))
+    monkeypatch.setattr(kernel, "_token_squares",
+                        lambda square, dome, around, on_block: around & ~(1 << square) | on_block & (1 << square))
+    assert counting(game).engine.turns(state) != generic.turns(state)
