@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, disagreement, states
 from test_tally import counted_games, counting, found_apart
 
-from santorini.interpreter.derived import kernel
-from santorini.interpreter.derived.kernel import TokenOnBuilt
+from santorini.interpreter.derived import last_choice, two_builds, writer
+from santorini.interpreter.derived.after_build import TokenOnBuilt
+from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.games.scenario import load_scenario
 from support import REPO
 
@@ -108,7 +109,7 @@ def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytes
     the first end at or after it would give the first outcome of each move to the move before,
     past its last build (the draw then fails, or draws another turn)."""
     from bisect import bisect_left
-    monkeypatch.setattr(kernel, "bisect_right", bisect_left)
+    monkeypatch.setattr(writer, "bisect_right", bisect_left)
     try:
         apart = found_apart("bga", (MORTAL, MORTAL), examples=10)
     except IndexError:
@@ -124,7 +125,7 @@ def test_a_kernel_that_finds_the_build_in_another_order_is_caught(monkeypatch: p
         squares = sorted(s for s in range(25) if (blocks | domes) >> s & 1)
         square = squares[len(squares) - 1 - index]
         return square, bool(domes >> square & 1)
-    monkeypatch.setattr(kernel, "nth_build", backwards)
+    monkeypatch.setattr(writer, "nth_build", backwards)
     assert found_apart("bga", ("Atlas", MORTAL), examples=10)
 
 
@@ -146,7 +147,7 @@ def test_obligations_on_the_move_are_lowered_into_the_kernel() -> None:
 def test_a_kernel_that_ignores_an_obligation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Persephone's 'if possible, at least one worker must move up': a kernel whose requirement
     let every move through would draw turns that do not move up while one could."""
-    monkeypatch.setattr(kernel, "_required_squares", lambda source, bound, view: "ALL")
+    monkeypatch.setattr(writer, "_required_squares", lambda source, bound, view: "ALL")
     assert found_apart("bga", (MORTAL, "Persephone"), examples=25)
 
 
@@ -154,12 +155,12 @@ def test_a_kernel_that_lists_the_builds_of_a_square_in_another_order_is_caught(m
     """Atlas may build a dome at any level: a square gives two turns, block first as the listing
     finds them. A kernel listing the dome first would list the same turns in another order (Atlas
     against Hera, whose veto leaves Atlas's list to the kernel)."""
-    in_order = kernel.builds_in_order
+    in_order = writer.builds_in_order
 
     def dome_first(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:
         return [(square, not dome) if blocks & domes >> square & 1 else (square, dome)
                 for square, dome in in_order(blocks, domes, blocks_first)]
-    monkeypatch.setattr(kernel, "builds_in_order", dome_first)
+    monkeypatch.setattr(writer, "builds_in_order", dome_first)
     assert found_apart("bga", ("Atlas", "Hera"), examples=10)
 
 
@@ -237,14 +238,14 @@ def test_a_second_build_is_counted_once_per_outcome(tmp_path: Path, card: str, o
 def test_a_kernel_that_counts_a_pair_of_builds_twice_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Demeter's two builds on a1 then c2 leave the board that c2 then a1 leaves: a kernel that
     kept both would count and draw the pair twice."""
-    monkeypatch.setattr(kernel, "_seconds", lambda low, first, again, same: (again & ~low) | (same & low))
+    monkeypatch.setattr(two_builds, "_seconds", lambda low, first, again, same: (again & ~low) | (same & low))
     assert found_apart("bga", ("Demeter", MORTAL), examples=20)
 
 
 def test_a_kernel_that_judges_a_build_on_top_at_the_old_level_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hephaestus's second block goes on his first, not a dome: judged at the square's level
     before the first build, a block on level 2 would seem to allow a second (a dome)."""
-    monkeypatch.setattr(kernel, "LEVELS_AFTER_A_BLOCK", kernel.LEVELS)
+    monkeypatch.setattr(two_builds, "LEVELS_AFTER_A_BLOCK", LEVELS)
     assert found_apart("bga", ("Hephaestus", MORTAL), examples=20)
 
 
@@ -253,7 +254,7 @@ def test_a_kernel_that_lists_the_regions_of_a_build_in_square_order_is_caught(
     """Zeus builds around himself or under himself: the listing takes the squares around him
     first, then his own. A kernel that took the squares in square order, his own among them,
     would draw another turn at many indices."""
-    monkeypatch.setattr(kernel._Writer, "groups", lambda self, depth: [])
+    monkeypatch.setattr(writer.Writer, "groups", lambda self, depth: [])
     assert found_apart("bga", ("Zeus", MORTAL), examples=20)
 
 
@@ -348,8 +349,8 @@ def test_a_kernel_that_gives_a_winning_build_its_events_is_caught(monkeypatch: p
     path.write_text(TOWERS.format(first="Chronus", second=MORTAL, b4="0"), encoding="utf-8")
     state = load_scenario(path).game.state
     game, generic = counted_games("bga", ("Chronus", MORTAL))
-    last_build = kernel.last_build
-    monkeypatch.setattr(kernel, "last_build", lambda automatic, winnable: last_build(automatic, ()))
+    last_build = writer.last_build
+    monkeypatch.setattr(writer, "last_build", lambda automatic, winnable: last_build(automatic, ()))
     assert disagreement(counting(game).engine, generic, state, range(20)) is not None
 
 
@@ -402,6 +403,6 @@ def test_a_kernel_that_puts_the_token_on_a_new_dome_is_caught(monkeypatch: pytes
     path.write_text(TALUS.format(tokens=""), encoding="utf-8")
     state = load_scenario(path).game.state
     game, generic = counted_games("bga", ("Europa & Talus", MORTAL))
-    monkeypatch.setattr(kernel, "_token_squares",
+    monkeypatch.setattr(last_choice, "_token_squares",
                         lambda square, dome, around, on_block: around & ~(1 << square) | on_block & (1 << square))
     assert counting(game).engine.turns(state) != generic.turns(state)

@@ -81,9 +81,10 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
+from .after_build import Again, SameSquare, TokenAfter, TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import builds_that_may_win, may_match_together
-from .kernel import Again, SameSquare, TokenAfter, TokenOnBuilt, move_then_build
+from .kernel import move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind

@@ -1,0 +1,195 @@
+"""The kernels of a move, its worker's build, then a second build it may make (kernel.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import (
+    Step,
+)
+from ..engine.actions import actions
+from ..model.state import Action, Event
+from .after_build import Again, SameSquare
+from .masks import LEVELS_AFTER_A_BLOCK
+from .tally import Tokens, build_events
+
+if TYPE_CHECKING:
+    from .steps import DerivedCompiler, Fusion
+
+from .writer import Kernel, Lister, Writer
+
+
+class TwoBuilds(Writer):
+    """The kernels of a move, its worker's build, then a second build it may make (`Again`:
+    on the same square, never on it, or either). The second build's other conditions read only
+    the square they judge, which the first build leaves alone but its own, so per move three
+    sets of squares say every outcome: `A` the first build's, `S` the second's on another
+    square, and `X` the first build's squares (a block) where a second may go on top.
+
+    Outcomes come as the listing finds them: each first build alone, then with each second
+    build in square order, a pair met before in the other order passed over (two builds on two
+    squares leave the same board either way). So a move has |A| + |X| + |A|·|S| − i − i(i−1)/2
+    outcomes, with i = |A ∩ S| (a pair within A ∩ S is met twice, a square with itself never),
+    and only the drawn move's are looked at one by one (`two_builds`)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
+        super().__init__(compiler, step, fusion)
+        assert fusion.again is not None
+        self.again: Again = fusion.again
+        self.second = replace(fusion, step=self.again.step, ways=[self.again.way], again=None)
+
+    def fits(self) -> bool:
+        same = self.again.same_square
+        return (not self.forcing and self.fusion.automatic is None and self.writes_c()
+                and (same is SameSquare.ONLY or self.writes_c(self.second))
+                and (same is SameSquare.NEVER or self.writes_c(self.second, LEVELS_AFTER_A_BLOCK)))
+
+    def both(self, depth: int) -> None:
+        """After the move to `t`: `A`, `S` and `X` (the class docstring)."""
+        compiler, source, same = self.compiler, self.source, self.again.same_square
+        compiler.fused_masks(source, self.fusion, self.build_bans, depth, "BO", hoist=True, count_only=True)
+        source.line(depth, "A = c")
+        if same is SameSquare.ONLY:
+            source.line(depth, "S = 0")
+        else:
+            compiler.fused_masks(source, self.second, self.build_bans, depth, "BO", hoist=True, count_only=True)
+            source.line(depth, "S = c")
+        if same is SameSquare.NEVER:
+            source.line(depth, "X = 0")
+        else:
+            compiler.fused_masks(source, self.second, self.build_bans, depth, "BO", hoist=True, count_only=True,
+                                 planes=LEVELS_AFTER_A_BLOCK)
+            source.line(depth, "X = c & A & ~L3")
+
+    def draw(self) -> Kernel | None:
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        top = self.strictly()
+        source.line(top, "total = 0")
+        source.line(top, "ends = []")
+        source.line(top, "codes = []")
+        body = self.each_move(top)
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            self.counted(body + 1, None, "w << 5 | t")
+            source.line(body + 1, "continue")
+        self.both(body)
+        source.line(body, "na = A.bit_count()")
+        source.line(body, "i = (A & S).bit_count()")
+        source.line(body, "n = na + X.bit_count() + na * S.bit_count() - i - (i * (i - 1) >> 1)")
+        source.line(body, "if n:")
+        source.line(body + 1, "total += n")
+        source.line(body + 1, "ends.append(total)")
+        source.line(body + 1, "codes.append(w << 5 | t)")
+        self.unless_met("total", "break")
+        self.drawn()
+        source.line(1, "w, t = code >> 5, code & 31")
+        self.drawn_move()
+        if self.wins is not None:
+            source.line(1, f"if {self.wins}:")
+            source.line(2, "return (('move', w, t),), None")
+        self.both(1)
+        source.line(1, "x, y = TWO(index, A, S, X)")
+        source.line(1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
+        source.line(1, "return (ACTIONS('move', w)[t], *steps), (('move', w, o, t, hh, th), *built)")
+        source.constants.update(TWO=two_builds, BUILT2=built_twice)
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        top = self.strictly()
+        source.line(top, "out = []")
+        body = self.each_move(top)
+        source.line(body, "th = H[t]")
+        source.line(body, "move = ACTIONS('move', w)[t]")
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "out.append((move,))")
+            source.line(body + 1, "if listed is not None:")
+            source.line(body + 2, "listed[(move,)] = ((('move', w, o, t, hh, th),), TEAM)")
+            source.line(body + 1, "continue")
+        self.both(body)
+        source.line(body, "for x, y in PAIRS(A, S, X):")
+        source.line(body + 1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
+        source.line(body + 1, "turn = (move, *steps)")
+        source.line(body + 1, "out.append(turn)")
+        source.line(body + 1, "if listed is not None:")
+        source.line(body + 2, "listed[turn] = ((('move', w, o, t, hh, th), *built), None)")
+        self.unless_met("out", "break")
+        source.line(1, "return out")
+        source.constants.update(PAIRS=builds_twice_in_order, BUILT2=built_twice)
+        lister: Lister = source.function("turns")
+        return lister
+
+
+def builds_twice_in_order(first: int, again: int, same: int) -> list[tuple[int, int]]:
+    """The builds of `TwoBuilds` in the listing's order, as (first square, second square or -1
+    for none): `first` the first build's squares, `again` the second's on another square, `same`
+    those of `first` where a second may go on top."""
+    out = []
+    squares = first
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        x = low.bit_length() - 1
+        out.append((x, -1))
+        second = _seconds(low, first, again, same)
+        while second:
+            bit = second & -second
+            second ^= bit
+            out.append((x, bit.bit_length() - 1))
+    return out
+
+
+def two_builds(index: int, first: int, again: int, same: int) -> tuple[int, int]:
+    """`builds_twice_in_order(first, again, same)[index]`, found without listing the others."""
+    squares = first
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        if not index:
+            return low.bit_length() - 1, -1
+        index -= 1
+        second = _seconds(low, first, again, same)
+        count = second.bit_count()
+        if index < count:
+            for _ in range(index):
+                second &= second - 1
+            return low.bit_length() - 1, (second & -second).bit_length() - 1
+        index -= count
+    raise IndexError(index)  # pragma: no cover - the counts say the index is in these squares
+
+
+def _seconds(low: int, first: int, again: int, same: int) -> int:
+    """The second builds new after a first on the square `low` (a bit): another square's, but
+    those whose pair came first in the other order (a first build there, before this one, with
+    this square among its seconds), and this square's own."""
+    second = (again & ~low) | (same & low)
+    if again & low:
+        second &= ~(first & (low - 1))
+    return second
+
+
+def built_twice(worker: int, first: int, second: int, heights: Sequence[int],
+                tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The build steps and events of `worker`'s build on `first`, then on `second` (-1: none),
+    the next piece each time (a second on the same square goes on the block just built)."""
+    verb, built = build_events(worker, first, heights[first] == 3, heights, tokens)
+    steps: tuple[Action, ...] = (actions(verb, worker)[first],)
+    if second < 0:
+        return steps, built
+    if second == first:
+        level = heights[first] + 1
+        again: tuple[Event, ...] = (("build", worker, first, level + (level < 3), level == 3),)
+        return (*steps, actions("build", worker)[first]), (*built, *again)
+    verb, more = build_events(worker, second, heights[second] == 3, heights, tokens)
+    return (*steps, actions(verb, worker)[second]), (*built, *more)
+
+
+__all__ = ["TwoBuilds", "built_twice", "builds_twice_in_order", "two_builds"]

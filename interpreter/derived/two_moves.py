@@ -1,0 +1,245 @@
+"""The kernels of a move, a second move the same worker may make, then its build (kernel.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import (
+    Role,
+    SpaceRef,
+    Step,
+)
+from ..engine.walk import Walk
+from .conditions import Lowering, View
+from .masks import loop_over_targets
+from .tally import nth_build
+
+if TYPE_CHECKING:
+    from .steps import DerivedCompiler, Fusion
+
+from .writer import Kernel, Lister, Writer
+
+
+class TwoMoves(Writer):
+    """The kernels of a move, a second move the same worker may make, then its build (the
+    second move's one way around the worker, no force, no mark). Two ways to the same square
+    leave the same workers on the same squares, so each worker's final squares are kept as bits
+    (`ENDED` those whose builds were counted, `WON` those where a move won), and only a square met
+    for the first time, in the listing's order, adds outcomes. A turn is coded as
+    worker << 10 | first target << 5 | second target (31 for none)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion, second: Step) -> None:
+        super().__init__(compiler, step, fusion)
+        self.second_step = second
+        self.ways2 = compiler.way_parts(second)
+        self.view2 = View("w", "a", "t", "ah", "th")
+        self.lowers_requirements = False  # (a requirement may read either move)
+        self.targets2 = ""
+        self.wins2: str | None = None
+        #: The squares the second move wins on, as bits ("0": none; "": not bits).
+        self.win_squares2 = "0"
+
+    def fits(self) -> bool:
+        return (not self.forcing and not self.fusion.regions and self.fusion.automatic is None
+                and len(self.ways2) == 1 and not self.ways2[0].forces
+                and self.second_step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED))
+
+    def begin(self, header: str) -> bool:
+        if not super().begin(header):
+            return False
+        compiler, source = self.compiler, self.source
+        # (the worker's start is where it stands as the kernel counts: no step is made)
+        started = Lowering(source, compiler.judge, known={SpaceRef.START: "o"})
+        targets = compiler.move_targets(source, started, self.ways2, self.bans, self.view2, "BO")
+        if targets is None:
+            return False
+        self.targets2 = targets[0]
+        self.wins2, self.win_squares2 = None, "0"
+        if self.ways2[0].can_win:
+            self.wins2 = compiler.move_win_test(source, self.view2)
+            if self.wins2 is not None:
+                bits = compiler.move_win_bits(source, self.view2)
+                self.win_squares2 = bits or ""
+                if bits is not None:
+                    self.wins2 = "low & W2"
+        return True
+
+    def outcomes(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
+                 count_only: bool = False) -> bool:
+        """Open the loops over the turns, and at each new outcome call `win(depth, code)` for a
+        winning move, or `built(depth, code)` with the build's new squares after the moves (the
+        worker on `t`; `a` the first move's target where there are two; `builds`' names).
+        Returns whether the build's squares are `c`.
+
+        A worker back on its own square leaves every worker where the turn found it, whichever
+        worker it was: those outcomes are kept for the whole turn (`HOME`: the squares built, a
+        block `HB` and a dome `HD`; `HOMEWIN`), and their code carries the new squares (above
+        bit 15: `c`, or `B | D << 25`)."""
+        source = self.source
+
+        def ends_on(depth: int, wins: str | None) -> bool:
+            """The outcomes of the worker ending on `t`, new to it: a win, or the build."""
+            if wins is not None:
+                source.line(depth, f"if {wins}:")
+                source.line(depth + 1, "if not WON & low:")
+                source.line(depth + 2, "WON |= low")
+                win(depth + 2, "code")
+                source.line(depth + 1, "continue")
+            if built is None:
+                return False
+            source.line(depth, "if not ENDED & low:")
+            source.line(depth + 1, "ENDED |= low")
+            whole = self.builds(depth + 1, count_only)
+            built(depth + 1, "code")
+            return whole
+
+        source.line(depth, "HB = HD = 0")
+        source.line(depth, "HOMEWIN = False")
+        body = self.each_move(depth)
+        source.line(body, "code = w << 10 | t << 5 | 31")
+        whole = ends_on(body, self.wins)
+        source.line(body, "a, ah = t, th")
+        # (a square whose outcome is found already is passed over: one where the worker won, or
+        # one where it built and the second move does not win)
+        if self.wins2 is None:
+            found = "ENDED"
+        elif self.win_squares2:
+            source.line(body, f"W2 = {self.win_squares2}")
+            found = "((ENDED & ~W2) | (WON & W2))"
+        else:
+            found = "0"
+        inner = loop_over_targets(source, body, f"({self.targets2}) & ~{found}" if found != "0" else self.targets2,
+                                  "M2")
+        source.line(inner, "th = H[t]")
+        source.line(inner, "code = w << 10 | a << 5 | t")
+        source.line(inner, "if t == o:")
+        if self.wins2 is not None:
+            source.line(inner + 1, f"if {self.wins2}:")
+            source.line(inner + 2, "if not HOMEWIN:")
+            source.line(inner + 3, "HOMEWIN = True")
+            win(inner + 3, "code")
+            source.line(inner + 2, "continue")
+        if built is not None:
+            self.builds(inner + 1, count_only)
+            if whole and count_only:
+                source.line(inner + 1, "c &= ~HB")
+                source.line(inner + 1, "HB |= c")
+                source.line(inner + 1, "code |= c << 15")
+            else:
+                source.line(inner + 1, "B &= ~HB")
+                source.line(inner + 1, "D &= ~HD")
+                source.line(inner + 1, "HB |= B")
+                source.line(inner + 1, "HD |= D")
+                source.line(inner + 1, "code |= (B | D << 25) << 15")
+            built(inner + 1, "code")
+        source.line(inner + 1, "continue")
+        ends_on(inner, self.wins2)
+        return whole
+
+    def at_worker(self, depth: int) -> None:
+        super().at_worker(depth)
+        self.source.line(depth, "ENDED = WON = 0")
+
+    def draw(self) -> Kernel | None:
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        source.line(1, "total = 0")
+        source.line(1, "ends = []")
+        source.line(1, "codes = []")
+        whole = self.writes_c()
+
+        def win(depth: int, code: str) -> None:
+            self.counted(depth, None, code)
+
+        def built(depth: int, code: str) -> None:
+            self.counted(depth, whole, code)
+        self.outcomes(1, win, built, count_only=True)
+        self.drawn()
+        source.line(1, "w, t, u, home = code >> 10 & 31, code >> 5 & 31, code & 31, code >> 15")
+        self.drawn_move()
+        source.line(1, "steps = (ACTIONS('move', w)[t],)")
+        source.line(1, "moved = (('move', w, o, t, hh, th),)")
+        source.line(1, "if u == 31:")
+        if self.wins is not None:
+            source.line(2, f"if {self.wins}:")
+            source.line(3, "return steps, None")
+        source.line(1, "else:")
+        source.line(2, "a, ah = t, th")
+        if self.win_squares2:
+            source.line(2, f"W2 = {self.win_squares2}")
+        source.line(2, "t = u")
+        source.line(2, "low = 1 << t")
+        source.line(2, "th = H[t]")
+        source.line(2, "steps += (ACTIONS('move', w)[t],)")
+        source.line(2, "moved += (('move', w, a, t, ah, th),)")
+        if self.wins2 is not None:
+            source.line(2, f"if {self.wins2}:")
+            source.line(3, "return steps, None")
+        self.builds(1, whole)
+        source.line(1, "if home:  # (every worker back where it was: the squares new to the turn)")
+        source.line(2, "c = home" if whole else "B, D = home & ALL, home >> 25")
+        if not whole:
+            source.line(1, "s, dome = NTH(index, B, D, BF)")
+            source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+            source.line(1, "return (*steps, ACTIONS(verb, w)[s]), (*moved, *built)")
+        else:
+            source.line(1, "for _ in range(index):")
+            source.line(2, "c &= c - 1")
+            source.line(1, "s = (c & -c).bit_length() - 1")
+            source.line(1, "verb, built = BUILT(w, s, H[s] == 3, H, st.tokens)")
+            source.line(1, "return (*steps, ACTIONS(verb, w)[s]), (*moved, *built)")
+        source.constants["NTH"] = nth_build
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        source.line(1, "out = []")
+
+        def steps(depth: int) -> None:
+            """The turn's moves (`path`) and their events (`moved`), from its code."""
+            source.line(depth, "if code & 31 == 31:")
+            source.line(depth + 1, "path = (ACTIONS('move', w)[t],)")
+            source.line(depth + 1, "moved = (('move', w, o, t, hh, th),)")
+            source.line(depth, "else:")
+            source.line(depth + 1, "path = (ACTIONS('move', w)[a], ACTIONS('move', w)[t])")
+            source.line(depth + 1, "moved = (('move', w, o, a, hh, ah), ('move', w, a, t, ah, th))")
+
+        def win(depth: int, code: str) -> None:
+            steps(depth)
+            source.line(depth, "out.append(path)")
+            source.line(depth, "if listed is not None:")
+            source.line(depth + 1, "listed[path] = (moved, TEAM)")
+
+        def built(depth: int, code: str) -> None:
+            steps(depth)
+            source.line(depth, "for s, dome in IN_ORDER(B, D, BF):")
+            source.line(depth + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+            source.line(depth + 1, "turn = (*path, ACTIONS(verb, w)[s])")
+            source.line(depth + 1, "out.append(turn)")
+            source.line(depth + 1, "if listed is not None:")
+            source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
+        self.outcomes(1, win, built)
+        source.line(1, "return out")
+        lister: Lister = source.function("turns")
+        return lister
+
+    def can_win(self) -> Callable[[Walk], bool] | None:
+        if not self.begin("def can_win(walk):"):
+            return None
+        source = self.source
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "return True")
+
+        self.outcomes(1, win, None)
+        source.line(1, "return False")
+        function: Callable[[Walk], bool] = source.function("can_win")
+        return function
+
+
+__all__ = ["TwoMoves"]

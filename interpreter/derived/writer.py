@@ -1,0 +1,572 @@
+"""The writer of the kernels' text (kernel.py) for a move, then the moved worker's build.
+
+* **Every outcome is new.** Two moves of the first step leave the workers on different squares
+  (a force moves only an opponent's worker), and a build moves none, so nothing is merged or
+  keyed. With a second move the same worker may make (two_moves.py), two ways to one square are
+  one outcome: each worker's final squares are kept as bits, and a worker back on its own square
+  (every worker where the turn found it) is one outcome whichever worker it was.
+* **Two passes.** The first counts each move's outcomes by popcount (one for a winning move, the
+  build's squares for another) and keeps, per move with outcomes, only where its outcomes end and
+  the move as one small integer. The index is drawn as the listing's would be
+  (`rng.randrange(total)`), and a second look at the one move it falls in finds the build.
+* **The same parts.** The text comes from the lowerings of the fused count: the moves' targets
+  and the build's squares as bits (masks.py), the seat's wins, the other seats' prohibitions and
+  vetoes, and their obligations on the move as the squares it must end on. No part kind has a
+  second lowering here; a part with none leaves the seat on the count.
+
+Outcomes come in the listing's order (the workers as the step chooses them, the targets and the
+build squares in square order, the turn that declines a second move before those that make it),
+so a seeded draw is the listing's, which tests/test_kernel.py checks index by index.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    Happened,
+    LastMoves,
+    LevelChange,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    PieceIs,
+    PlayerCount,
+    Region,
+    Role,
+    Scope,
+    SpaceIs,
+    SpaceRef,
+    Step,
+    TargetLevel,
+    Verb,
+)
+from ...dsl.vocabulary.parts import Condition
+from ..engine.actions import actions
+from ..engine.steps import WayParts
+from ..engine.steps import _force_destination as force_destination
+from ..engine.walk import Walk
+from ..model.board import ALL_BITS
+from ..model.state import Action, Event
+from .after_build import TokenOnBuilt
+from .conditions import PROLOGUE, Lowering, View, view_only
+from .invariance import unchanged_by_a_build
+from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
+from .source import Source
+from .tally import Tokens, build_events, nth_build
+
+if TYPE_CHECKING:
+    from .steps import Ban, Bound, DerivedCompiler, Fusion
+
+
+#: A drawn turn: its steps and its events (None for a winning move, which the engine plays step
+#: by step), or None when the seat has no turn.
+Drawn = tuple[tuple[Action, ...], tuple[Event, ...] | None] | None
+#: (walk at the turn's start, with the prohibitions in force; the seat's generator) -> Drawn
+Kernel = Callable[[Walk, Random], Drawn]
+#: (walk at the turn's start; {turn: (events, winner)} to fill, or None) -> the turns in order
+Lister = Callable[[Walk, "dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]] | None"],
+                  list[tuple[Action, ...]]]
+
+
+def drawn_build(worker: int, origin: int, target: int, here: int, there: int, victim: int, dest: int, index: int,
+                blocks: int, domes: int, blocks_first: int, heights: Sequence[int], tokens: Tokens) -> Drawn:
+    """The turn of the move of `worker` from `origin` to `target` (forcing `victim` to `dest`,
+    where `victim` is not -1) and the build at `index` among its build's outcomes (`blocks`,
+    `domes`, `blocks_first`: nth_build's)."""
+    square, dome = nth_build(index, blocks, domes, blocks_first)
+    verb, built = build_events(worker, square, dome, heights, tokens)
+    moved: tuple[Event, ...] = (("move", worker, origin, target, here, there),)
+    if victim >= 0:
+        moved += (("force", victim, target, dest),)
+    return (("move", worker, target), (verb, worker, square)), (*moved, *built)
+
+
+class Writer:
+    """Writes the kernels' text: what each function reads at the turn's start (`begin`), the
+    loop over the workers and the squares each move reaches (`each_move`), the way a move takes
+    (`choose`) and the squares of the build after it (`builds`)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
+        self.compiler, self.step, self.fusion = compiler, step, fusion
+        self.ways = compiler.way_parts(step)
+        self.forcing = [index for index, way in enumerate(self.ways) if way.forces]
+        self.view = View("w", "o", "t", "hh", "th")
+        self.lowers_obligations = True
+        #: Whether the obligations' requirements may be read as the squares of the one move.
+        self.lowers_requirements = True
+        # what `begin` writes for the function being written
+        self.source = Source()
+        self.targets: list[str] = []
+        self.required: list[tuple[str, str, bool]] = []
+        self.possible: str | None = None
+        self.build_bans: list[tuple[str, Ban]] = []
+        self.bans: list[tuple[str, Ban]] = []
+        self.wins: str | None = None
+        self.workers = ""
+        self.forced: list[str | None] = []
+
+    def fits(self) -> bool:
+        """Whether a way that forces a worker forces only opponents' workers, before a build
+        that reads only its own square (the squares the kernel counts after the force); and
+        whether the build's regions are around its builder, anywhere or its own square."""
+        compiler, ways = self.compiler, self.ways
+        if any(way.region is Region.SINGLE and way.ref is not SpaceRef.ORIGIN for way in self.fusion.ways):
+            return False  # (a space the turn's log names: the kernel makes no move to read it from)
+        return not self.forcing or (
+            all(_against_opponents(ways[index]) for index in self.forcing)
+            and all(_pointwise(part) for way in self.fusion.ways for part in way.filters)
+            and all(_pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
+
+    def begin(self, header: str) -> bool:
+        """Start a function (`header`, its `def` line) and write what it reads once; False when
+        the move's targets are not bits."""
+        compiler, ways, view = self.compiler, self.ways, self.view
+        source = self.source = Source()
+        source.line(0, header)
+        for line in PROLOGUE:
+            source.lazy(1, line)
+        board_bits(source, 1)
+        bans = self.bans = compiler.bans_in_force(source, Verb.MOVE, 1)
+        targets = compiler.move_targets(source, Lowering(source, compiler.judge), ways, bans, view)
+        if targets is None:
+            return False
+        self.targets = targets
+        # the obligations other seats lay on the turn, as the squares the move must end on (a
+        # flag each: its holder is in the game); at most one 'if possible', dropped when no move
+        # meets it
+        required: list[tuple[str, str, bool]] = []
+        for index, bound in enumerate(compiler.obligations):
+            requirement = bound.obligation.requirement
+            # (a forced worker may be the holder's, whose place the requirement may read: only
+            # the move's own view is read the same after it)
+            read_after = not (isinstance(requirement, Happened)
+                              and all(view_only(p) for p in requirement.pattern.filters))
+            mask = None if self.forcing and read_after else _required_squares(source, bound, view)
+            if mask is None:
+                required = []
+                break
+            flag = f"ob{index}"
+            source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
+            required.append((flag, mask, bound.obligation.if_possible))
+        self.lowers_obligations = (len(required) == len(compiler.obligations) and self.lowers_requirements
+                                   and sum(if_possible for _, _, if_possible in required) <= 1)
+        self.required = required if self.lowers_obligations else []
+        self.possible = next((flag for flag, _, if_possible in self.required if if_possible), None)
+        self.build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+        wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
+        if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
+            bits = compiler.move_win_bits(source, view)
+            if bits is not None:
+                wins = f"low & {source.hoist(bits)}"
+            if not all(way.can_win for way in ways):
+                wins = f"{source.constant(tuple(way.can_win for way in ways), 'CAN_WIN')}[sel] and {wins}"
+        self.wins = wins
+        step = self.step
+        if step.actor.role in (Role.CHOSEN, Role.EACH) and step.actor.sex is None and all(
+                way.actor is None for way in ways):  # (any of the seat's workers on the board: read inline)
+            self.workers = f"st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ())"
+        else:
+            self.workers = f"{source.constant(compiler.workers_of(step, ways), 'CHOOSE')}(walk)"
+        self.forced = [source.constant(compiler.way_force(way), "FORCE") if way.forces else None for way in ways]
+        source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS, BISECT=bisect_right,
+                                DRAWN=drawn_build, ACTIONS=actions, FORCED=force_destination,
+                                IN_ORDER=builds_in_order, BUILT=build_events, TEAM=compiler.judge.team,
+                                MOVES=tuple(actions("move", w) for w in range(32)),
+                                BUILDS=tuple(actions("build", w) for w in range(32)))
+        return True
+
+    def reach(self, depth: int) -> None:
+        """The squares each way reaches from `o` (M0, M1, ...), and all of them (M), within the
+        squares the obligations in force leave (R)."""
+        source, targets, within = self.source, self.targets, ""
+        if self.required:
+            source.line(depth, "R = ALL")
+            for flag, mask, if_possible in self.required:
+                source.line(depth, f"if {flag}{' and strict' if if_possible else ''}:")
+                source.line(depth + 1, f"R &= {mask}")
+            within = " & R"
+        if len(targets) == 1 and not self.forcing:
+            source.lazy(depth, f"M = {targets[0]}{within}")
+            return
+        for index, mask in enumerate(targets):
+            source.line(depth, f"M{index} = {mask}{within}")
+        source.line(depth, f"M = {' | '.join(f'M{index}' for index in range(len(targets)))}")
+
+    def choose(self, depth: int, skip: str) -> None:
+        """The way the move to `t` takes (`sel`), the first that reaches it, and where it forces
+        the worker there (`dest`, -1 for none); `skip` where no way does."""
+        source = self.source
+        if len(self.targets) == 1 and not self.forcing:
+            return
+        source.line(depth, "sel = dest = -1")
+        for index, way in enumerate(self.ways):
+            source.line(depth, f"if sel < 0 and low & M{index}:")
+            if way.forces:
+                source.line(depth + 1, f"dest = FORCED(walk, {self.forced[index]}, w, o, t, OCC[t])")
+                source.line(depth + 1, "if dest >= 0:")
+                source.line(depth + 2, f"sel = {index}")
+            else:
+                source.line(depth + 1, f"sel = {index}")
+        source.line(depth, "if sel < 0:")
+        source.line(depth + 1, skip)
+
+    def builds(self, depth: int, count_only: bool) -> bool:
+        """The build's squares after the move (a forced worker on `dest`); whether they are `c`
+        (DerivedCompiler.fused_masks)."""
+        compiler, source, fusion, bans = self.compiler, self.source, self.fusion, self.build_bans
+        if not self.forcing:
+            return compiler.fused_masks(source, fusion, bans, depth, "BO", hoist=True, count_only=count_only)
+        source.line(depth, "if dest < 0:")
+        whole = compiler.fused_masks(source, fusion, bans, depth + 1, "BO", hoist=True, count_only=count_only)
+        source.line(depth, "else:")
+        compiler.fused_masks(source, fusion, bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
+        return whole
+
+    def writes_c(self, fusion: Fusion | None = None, planes: tuple[str, str, str, str] = LEVELS) -> bool:
+        """Whether the squares of the build (of `fusion`, the fused one by default) are `c` alone
+        (written to a throwaway source)."""
+        source, self.source = self.source, Source()
+        try:
+            return self.compiler.fused_masks(self.source, fusion or self.fusion, self.build_bans, 1, "BO", hoist=True,
+                                             count_only=True, planes=planes)
+        finally:
+            self.source = source
+
+    def finished(self, turn: str, drawn: bool = True) -> str:
+        """The expression of a drawn turn (`turn`: a `Drawn` when `drawn`, else its steps and
+        events, comma-separated) as its last build leaves it (`last_build`)."""
+        fusion = self.fusion
+        if fusion.automatic is None and not fusion.winnable:
+            return turn
+        self.source.constants["FINISH"] = last_build(fusion.automatic, fusion.winnable)
+        return f"FINISH(*{turn}, st.counters)" if drawn else f"FINISH({turn}, st.counters)"
+
+    def groups(self, depth: int) -> list[str]:
+        """Where the build's ways reach different regions, which the listing takes one after
+        another in the ways' order: the squares each region but the last adds to those before
+        it, as names set at `depth`, the last one's squares being the rest (`~U`); else none."""
+        if not self.fusion.regions:
+            return []
+        source, view, names = self.source, View("w", "t", "s", "h", "h", "pc"), []
+        for index, way in enumerate(self.fusion.ways[:-1]):
+            region = self.compiler.region_bits(source, way, view)
+            source.line(depth, f"G{index} = {region}" + (" & ~U" if index else ""))
+            source.line(depth, f"U {'|' if index else ''}= G{index}")
+            names.append(f"G{index}")
+        return names
+
+    def at_worker(self, depth: int) -> None:
+        """What a worker's moves read, once per worker (`w` on `o`)."""
+        source = self.source
+        source.line(depth, "hh = H[o]")
+        source.line(depth, "BO = BLOCKED ^ (1 << o)")
+        source.hoisting_point(depth)
+        self.reach(depth)
+
+    def each_move(self, depth: int) -> int:
+        """Open the loops over the workers and the squares each may move to, the way chosen;
+        returns the depth of the body (`w` from `o` to `t`, its bit `low`)."""
+        source = self.source
+        source.line(depth, f"for w in {self.workers}:")
+        source.line(depth + 1, "o = POS[w]")
+        source.line(depth + 1, "if o < 0:")
+        source.line(depth + 2, "continue")
+        self.at_worker(depth + 1)
+        loop_over_targets(source, depth + 1, "M")
+        self.choose(depth + 2, "continue")
+        return depth + 2
+
+    def strictly(self) -> int:
+        """Open the loop that judges an 'if possible' obligation (strict while it is in force,
+        and again without it when no move meets it); returns the depth of its body."""
+        if self.possible is None:
+            return 1
+        self.source.line(1, f"strict = {self.possible}")
+        self.source.line(1, "while True:")
+        return 2
+
+    def unless_met(self, found: str, otherwise: str) -> None:
+        """Close the loop of `strictly`: stop when the strict pass `found` something or was not
+        strict, else go again without the obligation (`otherwise`: how the loop stops)."""
+        if self.possible is None:
+            return
+        self.source.line(2, f"if {found} or not strict:")
+        self.source.line(3, otherwise)
+        self.source.line(2, "strict = False")
+
+    def moved(self, depth: int) -> None:
+        """`moved`: the events of the move to `t` (with the force it makes)."""
+        source = self.source
+        if self.forcing:
+            source.line(depth, "if dest >= 0:")
+            source.line(depth + 1, "moved = (('move', w, o, t, hh, th), ('force', OCC[t], t, dest))")
+            source.line(depth, "else:")
+            source.line(depth + 1, "moved = (('move', w, o, t, hh, th),)")
+        else:
+            source.line(depth, "moved = (('move', w, o, t, hh, th),)")
+
+    def counted(self, depth: int, whole: bool | None, code: str) -> None:
+        """Add the build's outcomes (`c`, or `B` and `D`) to the count, under `code`; with
+        `whole` None, the one outcome of a winning move."""
+        source = self.source
+        if whole is None:
+            source.line(depth, "total += 1")
+        else:
+            source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+            source.line(depth, "if n:")
+            depth += 1
+            source.line(depth, "total += n")
+        source.line(depth, "ends.append(total)")
+        source.line(depth, f"codes.append({code})")
+
+    def drawn_move(self) -> None:
+        """After `drawn`, with the drawn move's worker `w` and target `t` set: what the move
+        reads (its worker's values, the way it takes, where it forces)."""
+        source = self.source
+        source.line(1, "o = POS[w]")
+        source.line(1, "low = 1 << t")
+        source.line(1, "th = H[t]")
+        self.at_worker(1)
+        self.choose(1, "raise AssertionError('a counted move was not found')")
+
+    def drawn(self) -> None:
+        """Draw the index among the `total` outcomes counted: its entry's `code`, and `index`
+        within the entry."""
+        source = self.source
+        source.line(1, "if not total:")
+        source.line(2, "return None")
+        source.line(1, "index = rng.randrange(total)")
+        source.line(1, "entry = BISECT(ends, index)")
+        source.line(1, "if entry:")
+        source.line(2, "index -= ends[entry - 1]")
+        source.line(1, "code = codes[entry]")
+
+    def draw(self) -> Kernel | None:
+        """A random turn: each move's outcomes counted, the index drawn, and the one move it
+        falls in looked at again."""
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        top = self.strictly()
+        source.line(top, "total = 0")
+        source.line(top, "ends = []")
+        source.line(top, "codes = []")
+        body = self.each_move(top)
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            self.counted(body + 1, None, "w << 5 | t")
+            source.line(body + 1, "continue")
+        whole = self.builds(body, True)
+        self.counted(body, whole, "w << 5 | t")
+        self.unless_met("total", "break")
+        self.drawn()
+        source.line(1, "w, t = code >> 5, code & 31")
+        self.drawn_move()
+        if self.wins is not None:
+            source.line(1, f"if {self.wins}:")
+            source.line(2, "return (('move', w, t),), None")
+        victim = "(OCC[t] if dest >= 0 else -1)" if self.forcing else "-1"
+        if not self.builds(1, whole):
+            dest = "dest" if self.forcing else "-1"
+            drawn = f"DRAWN(w, o, t, hh, th, {victim}, {dest}, index, {{}}, {{}}, BF, H, st.tokens)"
+            groups = self.groups(1)
+            for group in groups:  # (the ways' regions one after another, as the listing takes them)
+                source.line(1, f"n = (B & {group}).bit_count() + (D & {group}).bit_count()")
+                source.line(1, "if index < n:")
+                source.line(2, f"return {self.finished(drawn.format(f'B & {group}', f'D & {group}'))}")
+                source.line(1, "index -= n")
+            last = drawn.format("B & ~U", "D & ~U") if groups else drawn.format("B", "D")
+            source.line(1, f"return {self.finished(last)}")
+        else:  # the index-th square of `c`: a block below level 3, a dome on it (drawn_build, written out)
+            source.line(1, "for _ in range(index):")
+            source.line(2, "c &= c - 1")
+            source.line(1, "s = (c & -c).bit_length() - 1")
+            source.line(1, "h = H[s]")
+            source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
+            source.line(1, "held = st.tokens.get(s) if st.tokens else None")
+            source.line(1, "steps = (MOVES[w][t], BUILDS[w][s]) if w < 32 else (ACTIONS('move', w)[t], "
+                           "ACTIONS('build', w)[s])")
+            self.moved(1)
+            source.line(1, "if held is None:")
+            source.line(2, f"return {self.finished('steps, (*moved, built)', drawn=False)}")
+            taken = "steps, (*moved, built, ('token', held[1], held[0], s, -1))"
+            source.line(1, f"return {self.finished(taken, drawn=False)}")
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        """Every turn in the listing's order (each a distinct outcome), with its events and
+        winner where `listed` is given."""
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        top = self.strictly()
+        source.line(top, "out = []")
+        body = self.each_move(top)
+        source.line(body, "th = H[t]")
+        source.line(body, "move = ACTIONS('move', w)[t]")
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "out.append((move,))")
+            source.line(body + 1, "if listed is not None:")
+            self.moved(body + 2)
+            source.line(body + 2, "listed[(move,)] = (moved, TEAM)")
+            source.line(body + 1, "continue")
+        self.builds(body, False)
+        source.line(body, "if listed is not None:")
+        self.moved(body + 1)
+        groups = self.groups(body)
+        if groups:  # (the ways' regions one after another, as the listing takes them)
+            source.line(body, f"builds = {' + '.join(f'IN_ORDER(B & {g}, D & {g}, BF)' for g in groups)}"
+                              " + IN_ORDER(B & ~U, D & ~U, BF)")
+        source.line(body, f"for s, dome in {'builds' if groups else 'IN_ORDER(B, D, BF)'}:")
+        source.line(body + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+        source.line(body + 1, "turn = (move, ACTIONS(verb, w)[s])")
+        source.line(body + 1, "out.append(turn)")
+        source.line(body + 1, "if listed is not None:")
+        if self.fusion.automatic is not None or self.fusion.winnable:
+            source.line(body + 2, f"events = {self.finished('turn, (*moved, *built)', drawn=False)}[1]")
+            source.line(body + 2, "if events is not None:  # (None: a build that may win, judged as it is played)")
+            source.line(body + 3, "listed[turn] = (events, None)")
+        else:
+            source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
+        self.unless_met("out", "break")
+        source.line(1, "return out")
+        lister: Lister = source.function("turns")
+        return lister
+
+    def can_win(self) -> Callable[[Walk], bool] | None:
+        """Whether some turn wins at once: a winning move (among those an 'if possible'
+        obligation leaves, when some turn meets it)."""
+        if not self.begin("def can_win(walk):"):
+            return None
+        source = self.source
+        winnable = self.fusion.winnable
+        if self.wins is None and not winnable:
+            source.line(1, "return False")
+            function: Callable[[Walk], bool] = source.function("can_win")
+            return function
+        top = self.strictly()
+        source.line(top, "complete = False")
+        body = self.each_move(top)
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "return True")
+        if winnable:  # (a build that may make a board win hold, played on a copy of the state)
+            self.builds(body, False)
+            combos = " | ".join(f"({'D' if dome else 'B'} & {LEVELS[level]})" for level, dome in winnable)
+            inner = loop_over_targets(source, body, combos, "P", "s", "sh")
+            victim = "(OCC[t] if dest >= 0 else -1), dest" if self.forcing else "-1, -1"
+            source.line(inner, f"if BOARD(walk, TEAM, w, t, {victim}, s, bool(D & low)):")
+            source.line(inner + 1, "return True")
+            source.constants["BOARD"] = _board_win_after(self.compiler.board_wins)
+        if self.possible is not None:  # (whether the obligation is possible: some turn completes)
+            whole = self.builds(body, True)
+            source.line(body, f"complete = complete or bool({'c' if whole else 'B | D'})")
+            self.unless_met("complete", "return False")
+        source.line(1, "return False")
+        function = source.function("can_win")
+        return function
+
+
+def last_build(automatic: TokenOnBuilt | None, winnable: tuple[tuple[int, bool], ...]
+               ) -> Callable[[tuple[Action, ...], tuple[Event, ...], dict[tuple[int, str], int]], Drawn]:
+    """What a drawn turn's last build brings after it: no events for a build that may make a
+    board win hold (`winnable`: its level before and whether it is a dome), so that the engine
+    plays it step by step and judges the win; else the events of the automatic step after it."""
+    def finish(steps: tuple[Action, ...], events: tuple[Event, ...],
+               counters: dict[tuple[int, str], int]) -> Drawn:
+        if winnable:
+            built = next(event for event in reversed(events) if event[0] == "build")
+            if (built[3] - (not built[4]), built[4]) in winnable:
+                return steps, None
+        return steps, events if automatic is None else automatic.events(events, counters)
+    return finish
+
+
+def _board_win_after(board_wins: Callable[[Walk], int | None] | None
+                     ) -> Callable[[Walk, int, int, int, int, int, int, bool], bool]:
+    """Whether the move of `worker` to `target` (forcing `victim` to `dest`, where it is not -1)
+    and the build on `square` make a board win hold for `team`, judged on a copy of the state."""
+    assert board_wins is not None
+
+    def wins(walk: Walk, team: int, worker: int, target: int, victim: int, dest: int, square: int,
+             dome: bool) -> bool:
+        state = walk.state.copy()
+        state.relocate(worker, target)
+        if victim >= 0:  # (a swap may be made in either order: State.relocate)
+            state.relocate(victim, dest)
+        if dome:
+            state.set_dome(square, True)
+        else:
+            state.set_height(square, state.heights[square] + 1)
+        return board_wins(Walk(state, walk.leaf)) == team
+    return wins
+
+
+def builds_in_order(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:
+    """The builds on the squares `blocks` (a block) and `domes` (a dome), in the listing's order
+    (nth_build's): (square, whether it is a dome)."""
+    out = []
+    squares = blocks | domes
+    while squares:
+        bit = squares & -squares
+        squares ^= bit
+        square = bit.bit_length() - 1
+        if blocks & domes & bit:
+            first = not blocks_first & bit
+            out += [(square, first), (square, not first)]
+        else:
+            out.append((square, bool(domes & bit)))
+    return out
+
+
+def _required_squares(source: Source, bound: Bound, view: View) -> str | None:
+    """An obligation on the turn as the squares the turn's one move must end on (once per
+    worker): 'a worker must move up this turn' (a move of the turn matches a pattern), 'a worker
+    that started next to yours must end next to yours' (each moved worker's last move); None
+    for another requirement, or one a build could change."""
+    requirement = bound.obligation.requirement
+    if not unchanged_by_a_build(requirement):
+        return None
+    if isinstance(requirement, Happened):
+        pattern = requirement.pattern
+        if requirement.scope is not Scope.THIS_TURN or pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
+            return None
+        return MaskLowering(Lowering(source, bound.judge), None, verb=Verb.MOVE).all(pattern.filters, view)
+    if isinstance(requirement, LastMoves) and requirement.owner is not Owner.YOURS:
+        start = View(view.worker, view.origin, view.origin, view.here, view.here)  # (its start as the target)
+        started = MaskLowering(Lowering(source, bound.judge), None).all(requirement.started, start)
+        ended = MaskLowering(Lowering(source, bound.judge), None, verb=Verb.MOVE).all(requirement.ended, view)
+        if started is None or ended is None:
+            return None
+        return f"(({ended}) if ({started}) >> o & 1 else ALL)"
+    return None
+
+
+def _against_opponents(way: WayParts) -> bool:
+    """Whether a way reaches only an opponent worker's square (so that the worker it forces is
+    never the seat's own, and two moves never leave the same workers on the same squares)."""
+    return any(isinstance(part, OccupiedBy) and part.owner is Owner.OPPONENTS for part in way.filters)
+
+
+def _pointwise(part: Condition) -> bool:
+    """Whether a condition reads only the candidate square and the view, never where the other
+    workers stand (a force moves one, which the per-worker values would not see)."""
+    if isinstance(part, Not):
+        return _pointwise(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_pointwise(p) for p in part.parts)
+    if isinstance(part, SpaceIs):
+        return part.space is SpaceRef.TARGET
+    return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
+
+
+__all__ = ["Drawn", "Kernel", "Lister", "Writer", "builds_in_order", "drawn_build", "last_build"]
