@@ -122,9 +122,9 @@ def test_each_seat_says_how_its_turns_are_found() -> None:
     demeter = game.engine.paths(0)
     assert demeter[0] == "listing turns: the whole turn by the derived code (derived/kernel.py)"
     assert "another seat's obligation: lowered as the squares the move must end on (derived/kernel.py)" in demeter
-    ares = _pair("Ares", MORTAL, True)
-    assert ares is not None
-    assert any("the verb 'remove'" in line and "no lowering yet" in line for line in ares.engine.paths(0))
+    medusa = _pair("Medusa", MORTAL, True)
+    assert medusa is not None
+    assert any("the verb 'remove'" in line and "no lowering yet" in line for line in medusa.engine.paths(0))
     generic = _pair(MORTAL, MORTAL, False)
     assert generic is not None and generic.engine.paths(0) == ["every traversal: the generic chain (fast paths off)"]
 
@@ -135,7 +135,7 @@ def test_show_and_bench_print_each_seats_paths() -> None:
     from click.testing import CliRunner
 
     from santorini.interpreter.cli.cli import main
-    shown = CliRunner().invoke(main, ["show", "Ares", "--pack", "bga"])
+    shown = CliRunner().invoke(main, ["show", "Medusa", "--pack", "bga"])
     assert shown.exit_code == 0, shown.output
     speed = shown.output.split("Speed (its seat against a Mortal):\n", 1)[1]
     assert "listing turns: the derived code" in speed and "the verb 'remove'" in speed

@@ -23,6 +23,7 @@ from santorini.interpreter.derived import last_choice, two_builds, writer
 from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.games.scenario import load_scenario
+from santorini.interpreter.model.board import ALL_BITS
 from support import REPO
 
 #: Cards of bga whose rules bind another seat's turn: a prohibition on moves (Athena, Hypnus) or
@@ -30,7 +31,7 @@ from support import REPO
 #: possible'), a reaction to moves (Harpies).
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
-KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
                 "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur",
                 "Pan", "Pegasus", "Persephone", "Zeus")
 #: Positions drawn for each pairing.
@@ -52,14 +53,15 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     build the worker may make after the first (Demeter, Hephaestus, Hestia) and builds by ways to
     different regions (Zeus, around and under himself) are taken in, and so are a token put on the
     square built, with the game's allowance (Clio), a token the seat may put around the worker
-    after the build (Europa & Talus), and a win judged on the board (Chronus)."""
+    after the build (Europa & Talus) or a block the worker that did not move may take off (Ares),
+    and a win judged on the board (Chronus)."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Iris", "Prometheus", "Ares", "Hermes", "Bellerophon"):
+    for card in ("Iris", "Prometheus", "Medusa", "Hermes", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    for card, why in (("Ares", "its turn is not a move (or two) followed by the moved worker's"),
+    for card, why in (("Medusa", "its turn is not a move (or two) followed by the moved worker's"),
                       ("Prometheus", "the seat has more than one turn program"),
                       ("Iris", "a way that is not squares around the worker as bits"),
                       ("Bellerophon", "a way that sets a mark")):
@@ -403,6 +405,48 @@ def test_a_kernel_that_puts_the_token_on_a_new_dome_is_caught(monkeypatch: pytes
     path.write_text(TALUS.format(tokens=""), encoding="utf-8")
     state = load_scenario(path).game.state
     game, generic = counted_games("bga", ("Europa & Talus", MORTAL))
-    monkeypatch.setattr(last_choice, "_token_squares",
+    monkeypatch.setattr(last_choice, "_after_the_build",
                         lambda square, dome, around, on_block: around & ~(1 << square) | on_block & (1 << square))
     assert counting(game).engine.turns(state) != generic.turns(state)
+
+
+#: Ares's worker on a1 can only move to b2, and A2 on d1 cannot move; from b2 A1 builds on a1,
+#: or on c1 or c2 (level 2), and A2 may take a block off c1 or c2.
+BLOCKS = """\
+name: a build, then a block taken off by the unmoved worker
+edition: bga
+players: [Ares, Mortal]
+board: |
+  0 0 0 0 0
+  0 0 0 0 0
+  0D 0D 0D 0 0
+  0D 0 2 0D 0D
+  0 0D 2 0 0
+workers: {A1: a1, A2: d1, B1: e1, B2: e4}
+to_move: A
+"""
+
+
+def test_a_block_taken_off_by_the_unmoved_worker_is_counted_once_per_outcome(tmp_path: Path) -> None:
+    """Counted by hand from Ares's text: after a1, nothing is taken off, or c1's or c2's top block
+    (3); after c1, nothing, c2's block, or c1's new one, which leaves the board as the move did
+    (3); after c2, nothing or c1's block (2): c2's new one taken off is that board again. The
+    kernel's turns are those 8, in the generic listing's order, and a kernel that kept the board
+    the move left twice is caught."""
+    path = tmp_path / "blocks.yaml"
+    path.write_text(BLOCKS, encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Ares", MORTAL))
+    assert game.engine.kernelled[0]
+    turns = game.engine.turns(state)
+    assert len(turns) == 8
+    assert turns == generic.turns(state)
+    assert disagreement(game.engine, generic, state, range(20)) is None
+    removal_turns = last_choice.removal_turns
+
+    def twice(blocks: int, domes: int, blocks_first: int, removers: list[tuple[int, int, int]],
+              tokens: int) -> list[tuple[int, bool, int, int]]:
+        return removal_turns(blocks, domes, blocks_first, removers, ALL_BITS)  # (as if a token were everywhere)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(last_choice, "removal_turns", twice)
+        assert len(counting(game).engine.turns(state)) == 9

@@ -1,6 +1,7 @@
 """What a turn may do after its last build, as the kernels lower it (kernel.py): a second build by
 the same worker (`Again`), a token put on the square built (`TokenOnBuilt`), a token the seat may
-put around the moved worker (`TokenAfter`). Each is a general part, found in the typed steps by
+put around the moved worker (`TokenAfter`), a block a worker that did not move may take off
+(`RemoveAfter`). Each is a general part, found in the typed steps by
 the derived compiler (steps.py), never in a card's text."""
 
 from __future__ import annotations
@@ -96,4 +97,16 @@ class TokenAfter:
     filters: tuple[Condition, ...]
 
 
-__all__ = ["Again", "SameSquare", "TokenAfter", "TokenOnBuilt"]
+@dataclass(frozen=True)
+class RemoveAfter:
+    """The turn's last step, which the seat may take: a worker of the seat's that did not move
+    takes the top block off a space around it that passes `filters` (an 'unoccupied' among
+    them: 'your unmoved worker may remove a block from an unoccupied neighboring space')."""
+
+    filters: tuple[Condition, ...]
+
+
+#: A last step the seat may take after the build, as the kernels lower it (last_choice.py).
+LastStep = TokenAfter | RemoveAfter
+
+__all__ = ["Again", "LastStep", "RemoveAfter", "SameSquare", "TokenAfter", "TokenOnBuilt"]

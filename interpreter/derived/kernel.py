@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Step
 from ..engine.walk import Walk
-from .last_choice import TokenAfterWriter
+from .after_build import TokenAfter
+from .last_choice import RemoveAfterWriter, TokenAfterWriter
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
 from .writer import Drawn, Kernel, Lister, Writer
@@ -56,10 +57,11 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
     bit lowering), or when a way forces a worker that may be the seat's own or before a build
     that reads where other workers stand."""
     writer: Writer
-    if fusion.token_after is not None:
+    if fusion.last is not None:
         if second is not None:
             return None
-        writer = TokenAfterWriter(compiler, step, fusion)
+        last = TokenAfterWriter if isinstance(fusion.last, TokenAfter) else RemoveAfterWriter
+        writer = last(compiler, step, fusion)
     elif fusion.again is not None:
         if second is not None:
             return None

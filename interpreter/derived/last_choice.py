@@ -1,33 +1,47 @@
-"""The kernels of a move, its worker's build, then a last step the seat may take (kernel.py)."""
+"""The kernels of a move, its worker's build, then a last step the seat may take (kernel.py).
+
+The last step is one of after_build.py's parts: a token put on a space around the moved worker
+(`TokenAfter`), or a block removed by a worker that did not move (`RemoveAfter`). Either way a
+build on `s` has 1 + |C(s)| outcomes, the step declined first, then each choice in the order the
+listing finds them, where C(s) are the choices the board leaves after that build. Per move the
+writer sets two sets of squares: `C`, the choices as the move leaves the board, and `XB`, those
+a square just built with a block adds (judged at its next level); a square just built with a
+dome is never one (it is not unoccupied, and holds no block to remove). So C(s) is `C` without
+`s`, with `s` where it is in `XB` after a block, and a move has
+
+    N (1 + |C|) - |B & C| - |D & C| + |B & XB|
+
+outcomes (N the build's, `B` and `D` its block and dome squares), less those that are one board:
+a block built, then taken off the same square, leaves the board as the move left it, whichever
+square it was (where no token was taken off with it), so only the first such turn counts.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import (
-    Verb,
-)
+from ...dsl.vocabulary import Piece, Verb
+from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS
 from ..model.state import Action, Event
+from .after_build import RemoveAfter, TokenAfter
 from .conditions import Lowering, View
 from .masks import LEVELS, LEVELS_AFTER_A_BLOCK, MaskLowering
 from .tally import Tokens, build_events
-
-if TYPE_CHECKING:
-    pass
-
 from .writer import Kernel, Lister, Writer, builds_in_order
 
+#: A turn's steps and events, from the move, its build and the last step's choice.
+Turn = tuple[tuple[Action, ...], tuple[Event, ...]]
 
-class TokenAfterWriter(Writer):
-    """The kernels of a move, its worker's build, then the token the seat may put around the
-    worker (`TokenAfter`). Per move, `T` is where the token may go as the move leaves the board,
-    and `XB` where it may go on a square just built with a block (judged at its next level);
-    a square with a dome just built is not unoccupied. So a build on `s` has 1 + |T(s)|
-    outcomes, T(s) = T without `s`, with `s` where it is in `XB` after a block: the token left
-    where it was first, then each square in order, as the listing finds them (`token_turns`)."""
+
+class LastChoice(Writer):
+    """The kernels' text for a last step the seat may take (the module docstring); a subclass
+    says where the step's choices are (`choices`), which outcomes they make (`OUTCOMES`) and
+    the turn of each (`TURN`)."""
+
+    #: Whether a block built then taken off the same square leaves the board as the move did.
+    undoes: bool = False
 
     def fits(self) -> bool:
         fusion = self.fusion
@@ -37,27 +51,30 @@ class TokenAfterWriter(Writer):
     def begin(self, header: str) -> bool:
         if not super().begin(header):
             return False
-        source = self.source
-        source.lazy(1, "TOK = sum(1 << q for q in st.tokens) if st.tokens else 0")
+        self.source.lazy(1, "TOK = sum(1 << q for q in st.tokens) if st.tokens else 0")
+        self.constants()
         return True
 
-    def places(self, depth: int) -> bool:
-        """After the build's `B`, `D` and `BF` for the move to `t`: `T` and `XB` (the class
-        docstring); False when the token's filters are not bits."""
-        compiler, source = self.compiler, self.source
-        assert self.fusion.token_after is not None
-        filters, view = self.fusion.token_after.filters, View("w", "t", "s", "th", "h")
-        around = f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[t]"
-        masks = []
-        for planes in (LEVELS, LEVELS_AFTER_A_BLOCK):
-            mask = MaskLowering(Lowering(source, compiler.judge), None, "BO", verb=Verb.MOVE,
-                                planes=planes).all(filters, view)
-            if mask is None:
-                return False
-            masks.append(mask)
-        source.line(depth, f"T = {around} & ~TOK & ({masks[0]})")
-        source.line(depth, f"XB = {around} & ({masks[1]})")
-        return True
+    def choices(self, depth: int) -> bool:
+        """After the build's `B`, `D` and `BF` for the move to `t`: `C`, `XB` and what
+        `OUTCOMES` reads (the module docstring); False when a filter has no bit lowering."""
+        raise NotImplementedError
+
+    def constants(self) -> None:
+        """Set `OUTCOMES` ((B, D, BF, the choices' names) -> the move's outcomes in order, each
+        (square built, dome, the choice...)) and `TURN` ((worker, origin, target, its levels,
+        an outcome..., heights, tokens) -> its steps and events)."""
+        raise NotImplementedError
+
+    #: The names `OUTCOMES` reads after `B`, `D` and `BF`.
+    reads = "C, XB"
+
+    def mask(self, filters: tuple[Condition, ...], view: View, planes: tuple[str, str, str, str],
+             piece: Piece | None, verb: Verb, blocked: str) -> str | None:
+        """The squares where `filters` hold, as bits (masks.py), or None."""
+        lowering = MaskLowering(Lowering(self.source, self.compiler.judge), piece, blocked, verb=verb,
+                                planes=planes)
+        return lowering.all(filters, view)
 
     def draw(self) -> Kernel | None:
         if not self.begin("def draw(walk, rng):"):
@@ -73,10 +90,14 @@ class TokenAfterWriter(Writer):
             self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
         self.builds(body, False)
-        if not self.places(body):
+        if not self.choices(body):
             return None
-        source.line(body, "n = (B.bit_count() + D.bit_count()) * (1 + T.bit_count()) - (B & T).bit_count() "
-                          "- (D & T).bit_count() + (B & XB).bit_count()")
+        source.line(body, "n = (B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() "
+                          "- (D & C).bit_count() + (B & XB).bit_count()")
+        if self.undoes:  # (a block taken off where it was built: one board, however many squares)
+            source.line(body, "k = (B & XB & ~TOK).bit_count()")
+            source.line(body, "if k > 1:")
+            source.line(body + 1, "n -= k - 1")
         source.line(body, "if n:")
         source.line(body + 1, "total += n")
         source.line(body + 1, "ends.append(total)")
@@ -89,19 +110,10 @@ class TokenAfterWriter(Writer):
             source.line(1, f"if {self.wins}:")
             source.line(2, "return (('move', w, t),), None")
         self.builds(1, False)
-        self.places(1)
-        source.line(1, "s, dome, q = NTH_TOKEN(index, B, D, BF, T, XB)")
-        source.line(1, "return TOKEN_TURN(w, o, t, hh, th, s, dome, q, H, st.tokens)")
-        self.constants()
+        self.choices(1)
+        source.line(1, f"return TURN(w, o, t, hh, th, *OUTCOMES(B, D, BF, {self.reads})[index], H, st.tokens)")
         kernel: Kernel = source.function("draw")
         return kernel
-
-    def constants(self) -> None:
-        """The helpers the functions call, with the token's kind and seat."""
-        token = self.fusion.token_after
-        assert token is not None
-        self.source.constants.update(NTH_TOKEN=nth_token_turn, TOKEN_TURNS=token_turns,
-                                     TOKEN_TURN=token_turn(token.seat, token.kind))
 
     def turns(self) -> Lister | None:
         if not self.begin("def turns(walk, listed):"):
@@ -119,27 +131,88 @@ class TokenAfterWriter(Writer):
             source.line(body + 2, "listed[(move,)] = ((('move', w, o, t, hh, th),), TEAM)")
             source.line(body + 1, "continue")
         self.builds(body, False)
-        if not self.places(body):
+        if not self.choices(body):
             return None
-        source.line(body, "for s, dome, q in TOKEN_TURNS(B, D, BF, T, XB):")
-        source.line(body + 1, "turn, events = TOKEN_TURN(w, o, t, hh, th, s, dome, q, H, st.tokens)")
+        source.line(body, f"for outcome in OUTCOMES(B, D, BF, {self.reads}):")
+        source.line(body + 1, "turn, events = TURN(w, o, t, hh, th, *outcome, H, st.tokens)")
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
         source.line(body + 2, "listed[turn] = (events, None)")
         self.unless_met("out", "break")
         source.line(1, "return out")
-        self.constants()
         lister: Lister = source.function("turns")
         return lister
 
 
-def token_turns(blocks: int, domes: int, blocks_first: int, around: int, on_block: int) -> list[tuple[int, bool, int]]:
-    """The outcomes of `TokenAfterWriter` after one move, in the listing's order: (the build's square,
-    whether a dome, the token's square or -1 where it is left)."""
+class TokenAfterWriter(LastChoice):
+    """The token the seat may put on a space around the moved worker (`TokenAfter`): `C` the
+    spaces around it that hold no token and pass the step's filters ('unoccupied' among them),
+    the token left where it was first, then each space in square order (`token_turns`)."""
+
+    def choices(self, depth: int) -> bool:
+        token = self.fusion.last
+        assert isinstance(token, TokenAfter)
+        view, around = View("w", "t", "s", "th", "h"), f"{self.source.constant(AROUND_BITS, 'AROUND_BITS')}[t]"
+        now = self.mask(token.filters, view, LEVELS, None, Verb.MOVE, "BO")
+        built = self.mask(token.filters, view, LEVELS_AFTER_A_BLOCK, None, Verb.MOVE, "BO")
+        if now is None or built is None:
+            return False
+        self.source.line(depth, f"C = {around} & ~TOK & ({now})")
+        self.source.line(depth, f"XB = {around} & ({built})")
+        return True
+
+    def constants(self) -> None:
+        token = self.fusion.last
+        assert isinstance(token, TokenAfter)
+        self.source.constants.update(OUTCOMES=token_turns, TURN=token_turn(token.seat, token.kind))
+
+
+class RemoveAfterWriter(LastChoice):
+    """A block a worker that did not move may take off a space around it (`RemoveAfter`): `C`
+    the spaces around those workers, in their order, with a block on top that pass the step's
+    filters ('unoccupied' among them); the same space from two workers is one board. Declined
+    first, then each worker's spaces in square order, those an earlier worker offered left out
+    (`removal_turns`)."""
+
+    undoes = True
+    reads = "RM, TOK"
+
+    def choices(self, depth: int) -> bool:
+        removal = self.fusion.last
+        assert isinstance(removal, RemoveAfter)
+        source = self.source
+        view = View("u", "p", "s", "h", "h", "pc")
+        # (the spaces around the moved worker's target hold it: `BO | low`)
+        now = self.mask(removal.filters, view, LEVELS, Piece.BLOCK, Verb.BUILD, "(BO | low)")
+        built = self.mask(removal.filters, view, LEVELS_AFTER_A_BLOCK, Piece.BLOCK, Verb.BUILD, "(BO | low)")
+        if now is None or built is None:
+            return False
+        around = source.constant(AROUND_BITS, "AROUND_BITS")
+        source.line(depth, "RM = []")
+        source.line(depth, "C = XB = 0")
+        source.line(depth, "for u in st.members.get(TEAM, ()):")
+        source.line(depth + 1, "p = POS[u]")
+        source.line(depth + 1, "if p < 0 or u == w:")
+        source.line(depth + 2, "continue")
+        source.line(depth + 1, f"m = {around}[p] & ~L0 & ~DOMES & ~(BO | low) & ({now})")
+        source.line(depth + 1, f"x = {around}[p] & ~DOMES & ~(BO | low) & ({built})")
+        source.line(depth + 1, "RM.append((u, m, x))")
+        source.line(depth + 1, "C |= m")
+        source.line(depth + 1, "XB |= x")
+        return True
+
+    def constants(self) -> None:
+        self.source.constants.update(OUTCOMES=removal_turns, TURN=removal_turn)
+
+
+def token_turns(blocks: int, domes: int, blocks_first: int, around: int,
+                on_block: int) -> list[tuple[int, bool, int]]:
+    """The outcomes of `TokenAfterWriter` after one move, in the listing's order: (the build's
+    square, whether a dome, the token's square or -1 where it is left)."""
     out = []
     for square, dome in builds_in_order(blocks, domes, blocks_first):
         out.append((square, dome, -1))
-        choices = _token_squares(square, dome, around, on_block)
+        choices = _after_the_build(square, dome, around, on_block)
         while choices:
             low = choices & -choices
             choices ^= low
@@ -147,37 +220,19 @@ def token_turns(blocks: int, domes: int, blocks_first: int, around: int, on_bloc
     return out
 
 
-def nth_token_turn(index: int, blocks: int, domes: int, blocks_first: int, around: int,
-                   on_block: int) -> tuple[int, bool, int]:
-    """`token_turns(...)[index]`, found build by build."""
-    for square, dome in builds_in_order(blocks, domes, blocks_first):
-        if not index:
-            return square, dome, -1
-        choices = _token_squares(square, dome, around, on_block)
-        count = choices.bit_count()
-        if index <= count:
-            for _ in range(index - 1):
-                choices &= choices - 1
-            return square, dome, (choices & -choices).bit_length() - 1
-        index -= 1 + count
-    raise IndexError(index)  # pragma: no cover - the counts say the index is in these builds
-
-
-def _token_squares(square: int, dome: bool, around: int, on_block: int) -> int:
-    """Where the token may go after the build on `square`: `around` but that square, which a
-    block just built leaves free where `on_block` has it, and a dome does not."""
+def _after_the_build(square: int, dome: bool, around: int, on_block: int) -> int:
+    """The choices after the build on `square`: `around` but that square, which a block just
+    built offers where `on_block` has it, and a dome does not."""
     bit = 1 << square
     return (around & ~bit) | (0 if dome else on_block & bit)
 
 
-def token_turn(seat: int, kind: str) -> Callable[..., tuple[tuple[Action, ...], tuple[Event, ...]]]:
+def token_turn(seat: int, kind: str) -> Callable[..., Turn]:
     """The steps and events of the move of `worker` from `origin` to `target`, its build on
     `square` and the seat's token of `kind` put on `placed` (-1: left where it was)."""
     def turn(worker: int, origin: int, target: int, here: int, there: int, square: int, dome: bool, placed: int,
-             heights: Sequence[int], tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
-        verb, built = build_events(worker, square, dome, heights, tokens)
-        steps: tuple[Action, ...] = (actions("move", worker)[target], actions(verb, worker)[square])
-        events: tuple[Event, ...] = (("move", worker, origin, target, here, there), *built)
+             heights: Sequence[int], tokens: Tokens) -> Turn:
+        steps, events = _move_and_build(worker, origin, target, here, there, square, dome, heights, tokens)
         if placed < 0:
             return steps, events
         held = next((q for q, token in tokens.items() if token == (kind, seat)), -1) if tokens else -1
@@ -187,4 +242,49 @@ def token_turn(seat: int, kind: str) -> Callable[..., tuple[tuple[Action, ...], 
     return turn
 
 
-__all__ = ["TokenAfterWriter", "nth_token_turn", "token_turn", "token_turns"]
+def removal_turns(blocks: int, domes: int, blocks_first: int, removers: list[tuple[int, int, int]],
+                  tokens: int) -> list[tuple[int, bool, int, int]]:
+    """The outcomes of `RemoveAfterWriter` after one move, in the listing's order: (the build's
+    square, whether a dome, the worker that takes a block off and its square, or -1, -1).
+    `removers`: per worker, where it may as the move leaves the board, and where on a block
+    just built; `tokens`: the squares with a token."""
+    out = []
+    undone = False  # (a block taken off where it was built: the board the move left)
+    for square, dome in builds_in_order(blocks, domes, blocks_first):
+        out.append((square, dome, -1, -1))
+        seen = 0
+        for worker, now, built in removers:
+            choices = _after_the_build(square, dome, now, built) & ~seen
+            seen |= choices
+            while choices:
+                low = choices & -choices
+                choices ^= low
+                if low == 1 << square and not tokens & low:
+                    if undone:
+                        continue
+                    undone = True
+                out.append((square, dome, worker, low.bit_length() - 1))
+    return out
+
+
+def removal_turn(worker: int, origin: int, target: int, here: int, there: int, square: int, dome: bool,
+                 remover: int, removed: int, heights: Sequence[int], tokens: Tokens) -> Turn:
+    """The steps and events of the move of `worker` from `origin` to `target`, its build on
+    `square` and the block `remover` takes off `removed` (-1: none)."""
+    steps, events = _move_and_build(worker, origin, target, here, there, square, dome, heights, tokens)
+    if remover < 0:
+        return steps, events
+    level = heights[removed] + (removed == square) - 1
+    return (*steps, ("unbuild", remover, removed)), (*events, ("unbuild", remover, removed, level))
+
+
+def _move_and_build(worker: int, origin: int, target: int, here: int, there: int, square: int, dome: bool,
+                    heights: Sequence[int], tokens: Tokens) -> Turn:
+    """The steps and events of the move of `worker` from `origin` to `target` and its build."""
+    verb, built = build_events(worker, square, dome, heights, tokens)
+    steps: tuple[Action, ...] = (actions("move", worker)[target], actions(verb, worker)[square])
+    return steps, (("move", worker, origin, target, here, there), *built)
+
+
+__all__ = ["LastChoice", "RemoveAfterWriter", "TokenAfterWriter", "removal_turn", "removal_turns", "token_turn",
+           "token_turns"]

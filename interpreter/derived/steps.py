@@ -81,7 +81,7 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
-from .after_build import Again, SameSquare, TokenAfter, TokenOnBuilt
+from .after_build import Again, LastStep, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import builds_that_may_win, may_match_together
 from .kernel import move_then_build
@@ -141,15 +141,15 @@ class Fusion:
     #: The builds that may make a board win hold, as (level, dome) pairs: a drawn build among
     #: them is played step by step, where the win is judged (kernel.py).
     winnable: tuple[tuple[int, bool], ...] = ()
-    #: The token the seat may put around the worker as the turn's last step (kernel.py).
-    token_after: TokenAfter | None = None
+    #: A last step the seat may take after the build (a token put, a block taken off: kernel.py).
+    last: LastStep | None = None
 
     @property
     def plain(self) -> bool:
         """Whether the build is the turn's last, one region's, with no board win: the tally's
         fused count counts only those (the kernels count the others too)."""
         return (self.again is None and not self.regions and self.automatic is None and not self.winnable
-                and self.token_after is None)
+                and self.last is None)
 
 
 #: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
@@ -190,33 +190,43 @@ class DerivedCompiler(StepCompiler):
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         chain = super().compile(step, after, rest)
         automatic = self._lowered_token_on_built(step) if after is finish else None
-        token_after = self._lowered_token_after(step) if after is finish and rest is finish else None
+        last = self._lowered_last_step(step) if after is finish and rest is finish else None
         if automatic is not None:
             # (the kernels add its events to a turn's last build: kernel.py)
             chain.automatic = automatic  # type: ignore[attr-defined]
-        elif token_after is not None:
-            chain.token_after = token_after  # type: ignore[attr-defined]  # (the kernels count it: kernel.py)
+        elif last is not None:
+            chain.last_step = last  # type: ignore[attr-defined]  # (the kernels count it: kernel.py)
         elif step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
             what = "an automatic step" if step.modality is Modality.AUTOMATIC else "a step"
             self.kept.append(f"{what} of the verb '{step.verb.value}' ({_short(step.where)}): no lowering yet")
         return chain
 
-    def _lowered_token_after(self, step: Step) -> TokenAfter | None:
-        """The turn's last step, which the seat may take, that puts its token on an unoccupied
-        space around the moved worker (engine/steps.py's token step), with nothing else to it
-        and filters with bit lowerings, as the kernels lower it."""
+    def _lowered_last_step(self, step: Step) -> LastStep | None:
+        """The turn's last step, which the seat may take, as the kernels lower it: a token put on
+        an unoccupied space around the moved worker (engine/steps.py's token step), or a block
+        a worker that did not move takes off an unoccupied space around it; with nothing else
+        to it and filters with bit lowerings."""
         destination = step.destination
-        if (step.verb is not Verb.TOKEN or step.modality is not Modality.MAY or step.token is None
-                or destination is None or destination.region is not Region.NEIGHBORING or destination.ref
-                or step.filters or step.effects or step.guard is not None or step.cost or step.per_game
-                or step.actor.role not in (Role.MOVED, Role.THAT, Role.SUBJECT)
-                or SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED) not in destination.filters):
+        if (step.modality is not Modality.MAY or destination is None or destination.region is not Region.NEIGHBORING
+                or destination.ref or step.filters or step.effects or step.guard is not None or step.cost
+                or step.per_game or SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED) not in destination.filters):
             return None
-        view = View("w", "t", "s", "th", "h")
-        if MaskLowering(Lowering(Source(), self.judge), None, "BO", verb=Verb.MOVE).all(destination.filters,
-                                                                                         view) is None:
-            return None
-        return TokenAfter(self.rules.seat, step.token.value, destination.filters)
+        if step.verb is Verb.TOKEN and step.token is not None and step.actor.role in (Role.MOVED, Role.THAT,
+                                                                                     Role.SUBJECT):
+            view = View("w", "t", "s", "th", "h")
+            if MaskLowering(Lowering(Source(), self.judge), None, "BO", verb=Verb.MOVE).all(destination.filters,
+                                                                                             view) is None:
+                return None
+            return TokenAfter(self.rules.seat, step.token.value, destination.filters)
+        if step.verb is Verb.REMOVE and step.actor.role is Role.UNMOVED and step.actor.sex is None:
+            ways = self.way_parts(dataclasses.replace(step, verb=Verb.BUILD))
+            if len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None:
+                return None
+            view = View("u", "p", "s", "h", "h", "pc")
+            if MaskLowering(Lowering(Source(), self.judge), Piece.BLOCK, "BO").all(ways[0].filters, view) is None:
+                return None
+            return RemoveAfter(ways[0].filters)
+        return None
 
     def _lowered_token_on_built(self, step: Step) -> TokenOnBuilt | None:
         """An automatic step that puts a token of the seat's on the square just built (the
@@ -319,16 +329,16 @@ class DerivedCompiler(StepCompiler):
             take.fusion = Fusion(step, ways, take)  # type: ignore[attr-defined]
         again: Again | None = getattr(after, "again", None) if after is not None else None
         automatic: TokenOnBuilt | None = getattr(after, "automatic", None) if after is not None else None
-        token_after: TokenAfter | None = getattr(after, "token_after", None) if after is not None else None
+        last: LastStep | None = getattr(after, "last_step", None) if after is not None else None
         winnable = _winnable(self.winning_builds)
         if (count is None and shortcut and not optional and not repeated and winnable is not None
-                and (again is not None or automatic is not None or token_after is not None or (after is finish and (
+                and (again is not None or automatic is not None or last is not None or (after is finish and (
                     not _one_region(ways) or winnable)))
                 and _by_the_mover(step, ways) and self._fusable(step, ways)):
             # (the kernels alone count a second build, the ways' regions one after another, a
             # token put on the square built, or builds that may win on the board)
             take.fusion = Fusion(step, ways, take, again, not _one_region(ways),  # type: ignore[attr-defined]
-                                 automatic, winnable, token_after)
+                                 automatic, winnable, last)
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
         return take
