@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, disagreement, states
 from test_tally import counted_games, counting, found_apart
 
-from santorini.interpreter.derived import last_choice, two_builds, writer
+from santorini.interpreter.derived import last_choice, two_builds, two_moves, writer
 from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.games.scenario import load_scenario
@@ -320,16 +320,19 @@ to_move: A
 """
 
 
-@pytest.mark.parametrize(("first", "second", "fifth", "wins"), [
+@pytest.mark.parametrize(("first", "second", "fifth", "wins", "outcomes"), [
     # Chronus's own dome on c1 is his fifth complete tower: he can win
-    ("Chronus", MORTAL, False, True),
+    ("Chronus", MORTAL, False, True, 3),
     # the Mortal's dome on c1 completes the fifth tower too, and Chronus wins it, not the Mortal
-    (MORTAL, "Chronus", False, False),
+    (MORTAL, "Chronus", False, False, 3),
     # five towers stand already (a position set up so): any build is judged a win for Chronus
-    ("Chronus", MORTAL, True, True),
+    ("Chronus", MORTAL, True, True, 3),
+    # Artemis may move on from b2 to c2 (not back to a1), and build on b2, c1, d1, d2 or d3
+    # there (5), or stop on b2 (3); her dome on c1 makes Chronus win, not her
+    ("Artemis", "Chronus", False, False, 8),
 ])
 def test_a_build_that_may_win_on_the_board_is_judged_as_the_chain_judges_it(
-        tmp_path: Path, first: str, second: str, fifth: bool, wins: bool) -> None:
+        tmp_path: Path, first: str, second: str, fifth: bool, wins: bool, outcomes: int) -> None:
     """Where a seat wins when five complete towers stand, a kernel draws and lists the other
     seats' turns too: the builds that may complete a tower are played step by step, where the
     win is judged, and every draw, list and search for a win is the chain's."""
@@ -339,7 +342,7 @@ def test_a_build_that_may_win_on_the_board_is_judged_as_the_chain_judges_it(
     game, generic = counted_games("bga", (first, second))
     assert game.engine.kernelled[0]
     assert game.engine.can_win(state) is wins
-    assert len(game.engine.turns(state)) == 3
+    assert len(game.engine.turns(state)) == outcomes
     assert disagreement(game.engine, generic, state, range(20)) is None
 
 
@@ -450,3 +453,41 @@ def test_a_block_taken_off_by_the_unmoved_worker_is_counted_once_per_outcome(tmp
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(last_choice, "removal_turns", twice)
         assert len(counting(game).engine.turns(state)) == 9
+
+
+#: Artemis's worker on a1 starts next to Aphrodite's on a2; it can only move to b2, then on to
+#: b3, c1, c2 or c3 (not back to a1); A2 on e5 cannot move.
+NEXT_TO_APHRODITE = """\
+name: two moves that must end next to Aphrodite
+edition: bga
+players: [Artemis, Aphrodite]
+board: |
+  0 0 0 0D 0
+  0D 0D 0D 0D 0D
+  0D 0 0 0 0
+  0 0 0 0 0
+  0 0D 0 0 0
+workers: {A1: a1, A2: e5, B1: a2, B2: e1}
+to_move: A
+"""
+
+
+def test_an_obligation_on_the_last_move_binds_where_two_moves_end(tmp_path: Path) -> None:
+    """Aphrodite's 'its last move must be to a space neighboring your workers' binds the square
+    Artemis ends on, not the one she passes: she may stop on b2 and build on a1, b3, c1, c2 or
+    c3 (5), or go on to b3 (next to a2) and build on b2, c2 or c3 (3); c1, c2 and c3 are not
+    next to Aphrodite's workers. Counted by hand: 8 turns, the generic listing's; a kernel that
+    let the worker end anywhere would list more."""
+    path = tmp_path / "aphrodite.yaml"
+    path.write_text(NEXT_TO_APHRODITE, encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Artemis", "Aphrodite"))
+    assert game.engine.kernelled[0]
+    assert getattr(game.engine.kernels[0], "lowers_obligations", False)
+    turns = game.engine.turns(state)
+    assert len(turns) == 8
+    assert turns == generic.turns(state)
+    assert disagreement(game.engine, generic, state, range(20)) is None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(two_moves.TwoMoves, "final", property(lambda self: ""))
+        assert len(counting(game).engine.turns(state)) > 8

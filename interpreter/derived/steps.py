@@ -145,6 +145,12 @@ class Fusion:
     last: LastStep | None = None
 
     @property
+    def beside_wins(self) -> bool:
+        """Whether the build is the turn's last, one region's, but for builds that may win on
+        the board (which a second move's kernel plays step by step: two_moves.py)."""
+        return self.again is None and not self.regions and self.automatic is None and self.last is None
+
+    @property
     def plain(self) -> bool:
         """Whether the build is the turn's last, one region's, with no board win: the tally's
         fused count counts only those (the kernels count the others too)."""
@@ -283,7 +289,7 @@ class DerivedCompiler(StepCompiler):
         elif followed is not None and not optional:
             self.unkernelled.append(f"move ({_short(step.where)}): a way that sets a mark, or a win read after "
                                     "the move, or another seat's reaction to moves")
-        elif followed is not None and optional and after is rest and followed.plain and self._fuses(ways):
+        elif followed is not None and optional and after is rest and followed.beside_wins and self._fuses(ways):
             # a move the worker may make before the build: the move before it may take it in
             # its kernel
             take.second = (step, followed)  # type: ignore[attr-defined]

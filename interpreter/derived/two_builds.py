@@ -14,11 +14,10 @@ from ..model.state import Action, Event
 from .after_build import Again, SameSquare
 from .masks import LEVELS_AFTER_A_BLOCK
 from .tally import Tokens, build_events
+from .writer import Kernel, Lister, Writer
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
-
-from .writer import Kernel, Lister, Writer
 
 
 class TwoBuilds(Writer):

@@ -6,19 +6,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import (
+    LastMoves,
     Role,
     SpaceRef,
     Step,
+    Verb,
 )
 from ..engine.walk import Walk
 from .conditions import Lowering, View
-from .masks import loop_over_targets
+from .masks import MaskLowering, loop_over_targets
+from .source import Source
 from .tally import nth_build
+from .writer import Kernel, Lister, Writer
 
 if TYPE_CHECKING:
-    from .steps import DerivedCompiler, Fusion
-
-from .writer import Kernel, Lister, Writer
+    from .steps import Bound, DerivedCompiler, Fusion
 
 
 class TwoMoves(Writer):
@@ -34,14 +36,42 @@ class TwoMoves(Writer):
         self.second_step = second
         self.ways2 = compiler.way_parts(second)
         self.view2 = View("w", "a", "t", "ah", "th")
-        self.lowers_requirements = False  # (a requirement may read either move)
         self.targets2 = ""
         self.wins2: str | None = None
         #: The squares the second move wins on, as bits ("0": none; "": not bits).
         self.win_squares2 = "0"
 
+    def requirement_lowered(self, bound: Bound, mask: str) -> bool:
+        """A requirement on the worker's last move ('its last move must be to a space
+        neighboring your workers') where the squares do not depend on where the move came from:
+        they bind the square the worker ends on, after one move or two (`final`). One on a move
+        of the turn ('must move up') may be met by either move: not lowered here."""
+        requirement = bound.obligation.requirement
+        if not isinstance(requirement, LastMoves) or bound.obligation.if_possible:
+            return False
+        ended = [MaskLowering(Lowering(Source(), bound.judge), None, verb=Verb.MOVE).all(requirement.ended, view)
+                 for view in (self.view, self.view2)]
+        return ended[0] is not None and ended[0] == ended[1]
+
+    def reach(self, depth: int) -> None:
+        """As the one move's, but the squares the obligations leave (`R`) bind only where the
+        worker ends (`final`), not the first move's targets, which it may leave again."""
+        required, self.required = self.required, []
+        if required:
+            self.source.line(depth, "R = ALL")
+            for flag, mask, _ in required:
+                self.source.line(depth, f"if {flag}:")
+                self.source.line(depth + 1, f"R &= {mask}")
+        super().reach(depth)
+        self.required = required
+
+    @property
+    def final(self) -> str:
+        """A test that the worker may end on `t` ('R & low and '), or '' with no requirement."""
+        return "R & low and " if self.required else ""
+
     def fits(self) -> bool:
-        return (not self.forcing and not self.fusion.regions and self.fusion.automatic is None
+        return (not self.forcing and self.fusion.beside_wins
                 and len(self.ways2) == 1 and not self.ways2[0].forces
                 and self.second_step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED))
 
@@ -82,13 +112,13 @@ class TwoMoves(Writer):
             """The outcomes of the worker ending on `t`, new to it: a win, or the build."""
             if wins is not None:
                 source.line(depth, f"if {wins}:")
-                source.line(depth + 1, "if not WON & low:")
+                source.line(depth + 1, f"if {self.final}not WON & low:")
                 source.line(depth + 2, "WON |= low")
                 win(depth + 2, "code")
                 source.line(depth + 1, "continue")
             if built is None:
                 return False
-            source.line(depth, "if not ENDED & low:")
+            source.line(depth, f"if {self.final}not ENDED & low:")
             source.line(depth + 1, "ENDED |= low")
             whole = self.builds(depth + 1, count_only)
             built(depth + 1, "code")
@@ -114,6 +144,9 @@ class TwoMoves(Writer):
         source.line(inner, "th = H[t]")
         source.line(inner, "code = w << 10 | a << 5 | t")
         source.line(inner, "if t == o:")
+        if self.required:  # (back where it started: it may end there only where the obligations let it)
+            source.line(inner + 1, "if not R & low:")
+            source.line(inner + 2, "continue")
         if self.wins2 is not None:
             source.line(inner + 1, f"if {self.wins2}:")
             source.line(inner + 2, "if not HOMEWIN:")
@@ -183,13 +216,13 @@ class TwoMoves(Writer):
         if not whole:
             source.line(1, "s, dome = NTH(index, B, D, BF)")
             source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
-            source.line(1, "return (*steps, ACTIONS(verb, w)[s]), (*moved, *built)")
+            source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
         else:
             source.line(1, "for _ in range(index):")
             source.line(2, "c &= c - 1")
             source.line(1, "s = (c & -c).bit_length() - 1")
             source.line(1, "verb, built = BUILT(w, s, H[s] == 3, H, st.tokens)")
-            source.line(1, "return (*steps, ACTIONS(verb, w)[s]), (*moved, *built)")
+            source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
         source.constants["NTH"] = nth_build
         kernel: Kernel = source.function("draw")
         return kernel
@@ -222,7 +255,11 @@ class TwoMoves(Writer):
             source.line(depth + 1, "turn = (*path, ACTIONS(verb, w)[s])")
             source.line(depth + 1, "out.append(turn)")
             source.line(depth + 1, "if listed is not None:")
-            source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
+            if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
+                source.line(depth + 2, f"if {self.finished('turn, (*moved, *built)', drawn=False)}[1] is not None:")
+                source.line(depth + 3, "listed[turn] = ((*moved, *built), None)")
+            else:
+                source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
         self.outcomes(1, win, built)
         source.line(1, "return out")
         lister: Lister = source.function("turns")
@@ -236,7 +273,13 @@ class TwoMoves(Writer):
         def win(depth: int, code: str) -> None:
             source.line(depth, "return True")
 
-        self.outcomes(1, win, None)
+        def built(depth: int, code: str) -> None:
+            """A build that may make a board win hold, judged on a copy of the state."""
+            inner = loop_over_targets(source, depth, self.board_winnable(), "P", "s", "sh")
+            source.line(inner, "if BOARD(walk, TEAM, w, t, -1, -1, s, bool(D & low)):")
+            source.line(inner + 1, "return True")
+
+        self.outcomes(1, win, built if self.fusion.winnable else None)
         source.line(1, "return False")
         function: Callable[[Walk], bool] = source.function("can_win")
         return function

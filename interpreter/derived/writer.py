@@ -100,7 +100,6 @@ class Writer:
         self.view = View("w", "o", "t", "hh", "th")
         self.lowers_obligations = True
         #: Whether the obligations' requirements may be read as the squares of the one move.
-        self.lowers_requirements = True
         # what `begin` writes for the function being written
         self.source = Source()
         self.targets: list[str] = []
@@ -149,13 +148,15 @@ class Writer:
             read_after = not (isinstance(requirement, Happened)
                               and all(view_only(p) for p in requirement.pattern.filters))
             mask = None if self.forcing and read_after else _required_squares(source, bound, view)
+            if mask is not None and not self.requirement_lowered(bound, mask):
+                mask = None
             if mask is None:
                 required = []
                 break
             flag = f"ob{index}"
             source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
             required.append((flag, mask, bound.obligation.if_possible))
-        self.lowers_obligations = (len(required) == len(compiler.obligations) and self.lowers_requirements
+        self.lowers_obligations = (len(required) == len(compiler.obligations)
                                    and sum(if_possible for _, _, if_possible in required) <= 1)
         self.required = required if self.lowers_obligations else []
         self.possible = next((flag for flag, _, if_possible in self.required if if_possible), None)
@@ -180,6 +181,11 @@ class Writer:
                                 IN_ORDER=builds_in_order, BUILT=build_events, TEAM=compiler.judge.team,
                                 MOVES=tuple(actions("move", w) for w in range(32)),
                                 BUILDS=tuple(actions("build", w) for w in range(32)))
+        return True
+
+    def requirement_lowered(self, bound: Bound, mask: str) -> bool:
+        """Whether an obligation's requirement, as the squares `mask` the move must end on, is
+        the whole of it for this writer's turns (one move: it is)."""
         return True
 
     def reach(self, depth: int) -> None:
@@ -247,6 +253,12 @@ class Writer:
             return turn
         self.source.constants["FINISH"] = last_build(fusion.automatic, fusion.winnable)
         return f"FINISH(*{turn}, st.counters)" if drawn else f"FINISH({turn}, st.counters)"
+
+    def board_winnable(self) -> str:
+        """The squares of the builds `B` and `D` that may make a board win hold, as a bit
+        expression; and `BOARD`, which judges one on a copy of the state."""
+        self.source.constants["BOARD"] = _board_win_after(self.compiler.board_wins)
+        return " | ".join(f"({'D' if dome else 'B'} & {LEVELS[level]})" for level, dome in self.fusion.winnable)
 
     def groups(self, depth: int) -> list[str]:
         """Where the build's ways reach different regions, which the listing takes one after
@@ -461,12 +473,10 @@ class Writer:
             source.line(body + 1, "return True")
         if winnable:  # (a build that may make a board win hold, played on a copy of the state)
             self.builds(body, False)
-            combos = " | ".join(f"({'D' if dome else 'B'} & {LEVELS[level]})" for level, dome in winnable)
-            inner = loop_over_targets(source, body, combos, "P", "s", "sh")
+            inner = loop_over_targets(source, body, self.board_winnable(), "P", "s", "sh")
             victim = "(OCC[t] if dest >= 0 else -1), dest" if self.forcing else "-1, -1"
             source.line(inner, f"if BOARD(walk, TEAM, w, t, {victim}, s, bool(D & low)):")
             source.line(inner + 1, "return True")
-            source.constants["BOARD"] = _board_win_after(self.compiler.board_wins)
         if self.possible is not None:  # (whether the obligation is possible: some turn completes)
             whole = self.builds(body, True)
             source.line(body, f"complete = complete or bool({'c' if whole else 'B | D'})")
