@@ -240,7 +240,7 @@ def test_a_second_build_is_counted_once_per_outcome(tmp_path: Path, card: str, o
 def test_a_kernel_that_counts_a_pair_of_builds_twice_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Demeter's two builds on a1 then c2 leave the board that c2 then a1 leaves: a kernel that
     kept both would count and draw the pair twice."""
-    monkeypatch.setattr(two_builds, "_seconds", lambda low, first, again, same: (again & ~low) | (same & low))
+    monkeypatch.setattr(two_builds, "_seconds", lambda low, first, again, same, wins: (again & ~low) | (same & low))
     assert found_apart("bga", ("Demeter", MORTAL), examples=20)
 
 
@@ -330,6 +330,12 @@ to_move: A
     # Artemis may move on from b2 to c2 (not back to a1), and build on b2, c1, d1, d2 or d3
     # there (5), or stop on b2 (3); her dome on c1 makes Chronus win, not her
     ("Artemis", "Chronus", False, False, 8),
+    # Demeter builds on a1, c1 or c2 (3), then a second time: after a1, on c1 or c2; after c2, on
+    # c1 (a1 then c2 is met already); after c1 not at all, as that dome wins for Chronus (3)
+    ("Demeter", "Chronus", False, False, 6),
+    # Europa builds on a1 or c2, then her token stays or goes to a1, c1 or c2 (4 each); her dome
+    # on c1 wins for Chronus, and the turn ends there (1)
+    ("Europa & Talus", "Chronus", False, False, 9),
 ])
 def test_a_build_that_may_win_on_the_board_is_judged_as_the_chain_judges_it(
         tmp_path: Path, first: str, second: str, fifth: bool, wins: bool, outcomes: int) -> None:
@@ -448,8 +454,9 @@ def test_a_block_taken_off_by_the_unmoved_worker_is_counted_once_per_outcome(tmp
     removal_turns = last_choice.removal_turns
 
     def twice(blocks: int, domes: int, blocks_first: int, removers: list[tuple[int, int, int]],
-              tokens: int) -> list[tuple[int, bool, int, int]]:
-        return removal_turns(blocks, domes, blocks_first, removers, ALL_BITS)  # (as if a token were everywhere)
+              tokens: int, ending: int = 0) -> list[tuple[int, bool, int, int]]:
+        # (as if a token were everywhere)
+        return removal_turns(blocks, domes, blocks_first, removers, ALL_BITS, ending)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(last_choice, "removal_turns", twice)
         assert len(counting(game).engine.turns(state)) == 9

@@ -46,7 +46,7 @@ class LastChoice(Writer):
     def fits(self) -> bool:
         fusion = self.fusion
         return (super().fits() and not self.forcing and fusion.again is None and not fusion.regions
-                and fusion.automatic is None and not fusion.winnable)
+                and fusion.automatic is None)
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
@@ -66,8 +66,13 @@ class LastChoice(Writer):
         an outcome..., heights, tokens) -> its steps and events)."""
         raise NotImplementedError
 
-    #: The names `OUTCOMES` reads after `B`, `D` and `BF`.
+    #: The names `OUTCOMES` reads after `B`, `D` and `BF` (and the builds that end the turn).
     reads = "C, XB"
+
+    @property
+    def ending(self) -> str:
+        """The squares of the builds that end the turn, a board win made (no last step after)."""
+        return self.winning() if self.fusion.winnable else "0"
 
     def mask(self, filters: tuple[Condition, ...], view: View, planes: tuple[str, str, str, str],
              piece: Piece | None, verb: Verb, blocked: str) -> str | None:
@@ -94,6 +99,9 @@ class LastChoice(Writer):
             return None
         source.line(body, "n = (B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() "
                           "- (D & C).bit_count() + (B & XB).bit_count()")
+        if self.fusion.winnable:  # (a build that wins ends the turn: no last step after it)
+            source.line(body, f"WB = {self.winning()}")
+            source.line(body, "n -= WB.bit_count() * C.bit_count() - (WB & C).bit_count()")
         if self.undoes:  # (a block taken off where it was built: one board, however many squares)
             source.line(body, "k = (B & XB & ~TOK).bit_count()")
             source.line(body, "if k > 1:")
@@ -111,7 +119,9 @@ class LastChoice(Writer):
             source.line(2, "return (('move', w, t),), None")
         self.builds(1, False)
         self.choices(1)
-        source.line(1, f"return TURN(w, o, t, hh, th, *OUTCOMES(B, D, BF, {self.reads})[index], H, st.tokens)")
+        source.line(1, f"turn = TURN(w, o, t, hh, th, *OUTCOMES(B, D, BF, {self.reads}, {self.ending})[index], H, "
+                       "st.tokens)")
+        source.line(1, f"return {self.finished('turn')}")
         kernel: Kernel = source.function("draw")
         return kernel
 
@@ -133,11 +143,15 @@ class LastChoice(Writer):
         self.builds(body, False)
         if not self.choices(body):
             return None
-        source.line(body, f"for outcome in OUTCOMES(B, D, BF, {self.reads}):")
+        source.line(body, f"for outcome in OUTCOMES(B, D, BF, {self.reads}, {self.ending}):")
         source.line(body + 1, "turn, events = TURN(w, o, t, hh, th, *outcome, H, st.tokens)")
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
-        source.line(body + 2, "listed[turn] = (events, None)")
+        if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
+            source.line(body + 2, f"if {self.finished('turn, events', drawn=False)}[1] is not None:")
+            source.line(body + 3, "listed[turn] = (events, None)")
+        else:
+            source.line(body + 2, "listed[turn] = (events, None)")
         self.unless_met("out", "break")
         source.line(1, "return out")
         lister: Lister = source.function("turns")
@@ -205,13 +219,16 @@ class RemoveAfterWriter(LastChoice):
         self.source.constants.update(OUTCOMES=removal_turns, TURN=removal_turn)
 
 
-def token_turns(blocks: int, domes: int, blocks_first: int, around: int,
-                on_block: int) -> list[tuple[int, bool, int]]:
+def token_turns(blocks: int, domes: int, blocks_first: int, around: int, on_block: int,
+                ending: int = 0) -> list[tuple[int, bool, int]]:
     """The outcomes of `TokenAfterWriter` after one move, in the listing's order: (the build's
-    square, whether a dome, the token's square or -1 where it is left)."""
+    square, whether a dome, the token's square or -1 where it is left); a build on `ending`
+    (a dome there wins) has no token after it."""
     out = []
     for square, dome in builds_in_order(blocks, domes, blocks_first):
         out.append((square, dome, -1))
+        if dome and ending >> square & 1:
+            continue
         choices = _after_the_build(square, dome, around, on_block)
         while choices:
             low = choices & -choices
@@ -243,15 +260,18 @@ def token_turn(seat: int, kind: str) -> Callable[..., Turn]:
 
 
 def removal_turns(blocks: int, domes: int, blocks_first: int, removers: list[tuple[int, int, int]],
-                  tokens: int) -> list[tuple[int, bool, int, int]]:
+                  tokens: int, ending: int = 0) -> list[tuple[int, bool, int, int]]:
     """The outcomes of `RemoveAfterWriter` after one move, in the listing's order: (the build's
     square, whether a dome, the worker that takes a block off and its square, or -1, -1).
     `removers`: per worker, where it may as the move leaves the board, and where on a block
-    just built; `tokens`: the squares with a token."""
+    just built; `tokens`: the squares with a token; a build on `ending` (a dome there wins)
+    has nothing after it."""
     out = []
     undone = False  # (a block taken off where it was built: the board the move left)
     for square, dome in builds_in_order(blocks, domes, blocks_first):
         out.append((square, dome, -1, -1))
+        if dome and ending >> square & 1:
+            continue
         seen = 0
         for worker, now, built in removers:
             choices = _after_the_build(square, dome, now, built) & ~seen

@@ -355,7 +355,7 @@ class DerivedCompiler(StepCompiler):
         no cost or mark, whose filters, but for one 'on (not on) the same space', and the other
         seats' bans read no build of the turn and have bit lowerings; else None."""
         if (len(ways) != 1 or cost or step.actor.role not in (Role.THAT, Role.SUBJECT, Role.MOVED)
-                or self.winning_builds != "False"):
+                or self.winning_builds is None):
             return None
         way = ways[0]
         if way.region is not Region.NEIGHBORING or way.piece is not Piece.NEXT or way.once or way.forces:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -10,11 +10,12 @@ from ...dsl.vocabulary import (
     Step,
 )
 from ..engine.actions import actions
+from ..engine.walk import Walk
 from ..model.state import Action, Event
 from .after_build import Again, SameSquare
 from .masks import LEVELS_AFTER_A_BLOCK
 from .tally import Tokens, build_events
-from .writer import Kernel, Lister, Writer
+from .writer import Kernel, Lister, Writer, one_more_tower
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -31,7 +32,8 @@ class TwoBuilds(Writer):
     build in square order, a pair met before in the other order passed over (two builds on two
     squares leave the same board either way). So a move has |A| + |X| + |A|·|S| − i − i(i−1)/2
     outcomes, with i = |A ∩ S| (a pair within A ∩ S is met twice, a square with itself never),
-    and only the drawn move's are looked at one by one (`two_builds`)."""
+    and only the drawn move's are looked at one by one (`two_builds`). A first build that makes
+    a board win hold (`WB`) ends the turn: it has no second, so the pairs count A without WB."""
 
     def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
         super().__init__(compiler, step, fusion)
@@ -41,9 +43,45 @@ class TwoBuilds(Writer):
 
     def fits(self) -> bool:
         same = self.again.same_square
-        return (not self.forcing and self.fusion.automatic is None and self.writes_c()
+        return (not self.forcing and self.fusion.automatic is None and self.fusion.last is None and self.writes_c()
                 and (same is SameSquare.ONLY or self.writes_c(self.second))
                 and (same is SameSquare.NEVER or self.writes_c(self.second, LEVELS_AFTER_A_BLOCK)))
+
+    #: Two builds may complete two towers.
+    may_win_on_board = "WIN1 is not None or WIN2 is not None"
+
+    def begin(self, header: str) -> bool:
+        if not super().begin(header):
+            return False
+        if self.fusion.winnable:  # (whether two more complete towers make a board win hold)
+            self.source.lazy(1, "WIN2 = TWO_MORE(walk)")
+            self.source.constants["TWO_MORE"] = one_more_tower(self.compiler.board_wins, 2)
+        return True
+
+    def can_win(self) -> Callable[[Walk], bool] | None:
+        """Whether a build, or two, makes a board win hold for the seat's team (no move of the
+        turn may win otherwise than `Writer.can_win` finds): one more complete tower, from a
+        first build, a second on another square or on top of the first (`X` on level 2); or
+        two more, from a first build and a second on another square, each a dome on level 3."""
+        if not self.fusion.winnable:
+            return super().can_win()
+        if not self.begin("def can_win(walk):") or self.possible is not None:
+            return None  # (with an 'if possible' obligation too, the seat is left to the count)
+        source = self.source
+        body = self.each_move(1)
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "return True")
+        self.both(body)
+        source.line(body, "T1 = A & L3")
+        source.line(body, "SL = S & L3")
+        source.line(body, "if WIN1 == TEAM and (T1 or ((A & ~WB) and SL) or (X & L2)):")
+        source.line(body + 1, "return True")
+        source.line(body, "if WIN2 == TEAM and T1 and SL and not (T1 == SL and T1 & (T1 - 1) == 0):")
+        source.line(body + 1, "return True")
+        source.line(1, "return False")
+        function: Callable[[Walk], bool] = source.function("can_win")
+        return function
 
     def both(self, depth: int) -> None:
         """After the move to `t`: `A`, `S` and `X` (the class docstring)."""
@@ -61,7 +99,11 @@ class TwoBuilds(Writer):
             compiler.fused_masks(source, self.second, self.build_bans, depth, "BO", hoist=True, count_only=True,
                                  planes=LEVELS_AFTER_A_BLOCK)
             source.line(depth, "X = c & A & ~L3")
-
+        if self.fusion.winnable:  # (a first build that wins: no second after it)
+            source.line(depth, "B, D = A & ~L3, A & L3")
+            source.line(depth, f"WB = {self.winning()}")
+        else:
+            source.line(depth, "WB = 0")
     def draw(self) -> Kernel | None:
         if not self.begin("def draw(walk, rng):"):
             return None
@@ -76,9 +118,9 @@ class TwoBuilds(Writer):
             self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
         self.both(body)
-        source.line(body, "na = A.bit_count()")
-        source.line(body, "i = (A & S).bit_count()")
-        source.line(body, "n = na + X.bit_count() + na * S.bit_count() - i - (i * (i - 1) >> 1)")
+        source.line(body, "na = (A & ~WB).bit_count()")
+        source.line(body, "i = (A & ~WB & S).bit_count()")
+        source.line(body, "n = A.bit_count() + (X & ~WB).bit_count() + na * S.bit_count() - i - (i * (i - 1) >> 1)")
         source.line(body, "if n:")
         source.line(body + 1, "total += n")
         source.line(body + 1, "ends.append(total)")
@@ -91,9 +133,10 @@ class TwoBuilds(Writer):
             source.line(1, f"if {self.wins}:")
             source.line(2, "return (('move', w, t),), None")
         self.both(1)
-        source.line(1, "x, y = TWO(index, A, S, X)")
+        source.line(1, "x, y = TWO(index, A, S, X, WB)")
         source.line(1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
-        source.line(1, "return (ACTIONS('move', w)[t], *steps), (('move', w, o, t, hh, th), *built)")
+        turn = "(ACTIONS('move', w)[t], *steps), (('move', w, o, t, hh, th), *built)"
+        source.line(1, f"return {self.finished(turn, drawn=False)}")
         source.constants.update(TWO=two_builds, BUILT2=built_twice)
         kernel: Kernel = source.function("draw")
         return kernel
@@ -114,12 +157,17 @@ class TwoBuilds(Writer):
             source.line(body + 2, "listed[(move,)] = ((('move', w, o, t, hh, th),), TEAM)")
             source.line(body + 1, "continue")
         self.both(body)
-        source.line(body, "for x, y in PAIRS(A, S, X):")
+        source.line(body, "for x, y in PAIRS(A, S, X, WB):")
         source.line(body + 1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
         source.line(body + 1, "turn = (move, *steps)")
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
-        source.line(body + 2, "listed[turn] = ((('move', w, o, t, hh, th), *built), None)")
+        if self.fusion.winnable:  # (a build that wins is left out: it is judged as it is played)
+            events = "turn, (('move', w, o, t, hh, th), *built)"
+            source.line(body + 2, f"if {self.finished(events, drawn=False)}[1] is not None:")
+            source.line(body + 3, "listed[turn] = ((('move', w, o, t, hh, th), *built), None)")
+        else:
+            source.line(body + 2, "listed[turn] = ((('move', w, o, t, hh, th), *built), None)")
         self.unless_met("out", "break")
         source.line(1, "return out")
         source.constants.update(PAIRS=builds_twice_in_order, BUILT2=built_twice)
@@ -127,10 +175,10 @@ class TwoBuilds(Writer):
         return lister
 
 
-def builds_twice_in_order(first: int, again: int, same: int) -> list[tuple[int, int]]:
+def builds_twice_in_order(first: int, again: int, same: int, wins: int = 0) -> list[tuple[int, int]]:
     """The builds of `TwoBuilds` in the listing's order, as (first square, second square or -1
     for none): `first` the first build's squares, `again` the second's on another square, `same`
-    those of `first` where a second may go on top."""
+    those of `first` where a second may go on top, `wins` those of `first` that end the turn."""
     out = []
     squares = first
     while squares:
@@ -138,7 +186,7 @@ def builds_twice_in_order(first: int, again: int, same: int) -> list[tuple[int, 
         squares ^= low
         x = low.bit_length() - 1
         out.append((x, -1))
-        second = _seconds(low, first, again, same)
+        second = _seconds(low, first, again, same, wins)
         while second:
             bit = second & -second
             second ^= bit
@@ -146,8 +194,8 @@ def builds_twice_in_order(first: int, again: int, same: int) -> list[tuple[int, 
     return out
 
 
-def two_builds(index: int, first: int, again: int, same: int) -> tuple[int, int]:
-    """`builds_twice_in_order(first, again, same)[index]`, found without listing the others."""
+def two_builds(index: int, first: int, again: int, same: int, wins: int = 0) -> tuple[int, int]:
+    """`builds_twice_in_order(first, again, same, wins)[index]`, found without listing the others."""
     squares = first
     while squares:
         low = squares & -squares
@@ -155,7 +203,7 @@ def two_builds(index: int, first: int, again: int, same: int) -> tuple[int, int]
         if not index:
             return low.bit_length() - 1, -1
         index -= 1
-        second = _seconds(low, first, again, same)
+        second = _seconds(low, first, again, same, wins)
         count = second.bit_count()
         if index < count:
             for _ in range(index):
@@ -165,13 +213,16 @@ def two_builds(index: int, first: int, again: int, same: int) -> tuple[int, int]
     raise IndexError(index)  # pragma: no cover - the counts say the index is in these squares
 
 
-def _seconds(low: int, first: int, again: int, same: int) -> int:
+def _seconds(low: int, first: int, again: int, same: int, wins: int) -> int:
     """The second builds new after a first on the square `low` (a bit): another square's, but
-    those whose pair came first in the other order (a first build there, before this one, with
-    this square among its seconds), and this square's own."""
+    those whose pair came first in the other order (a first build there, before this one, that
+    does not win, with this square among its seconds), and this square's own; none after a
+    first build that wins."""
+    if wins & low:
+        return 0
     second = (again & ~low) | (same & low)
     if again & low:
-        second &= ~(first & (low - 1))
+        second &= ~(first & ~wins & (low - 1))
     return second
 
 

@@ -274,10 +274,9 @@ class TwoMoves(Writer):
             source.line(depth, "return True")
 
         def built(depth: int, code: str) -> None:
-            """A build that may make a board win hold, judged on a copy of the state."""
-            inner = loop_over_targets(source, depth, self.board_winnable(), "P", "s", "sh")
-            source.line(inner, "if BOARD(walk, TEAM, w, t, -1, -1, s, bool(D & low)):")
-            source.line(inner + 1, "return True")
+            """A build that makes a board win hold for the seat's team."""
+            source.line(depth, f"if WIN1 == TEAM and {self.winning()}:")
+            source.line(depth + 1, "return True")
 
         self.outcomes(1, win, built if self.fusion.winnable else None)
         source.line(1, "return False")

@@ -161,6 +161,9 @@ class Writer:
         self.required = required if self.lowers_obligations else []
         self.possible = next((flag for flag, _, if_possible in self.required if if_possible), None)
         self.build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+        if self.fusion.winnable:  # (whether one more complete tower makes a board win hold: one_more_tower)
+            source.lazy(1, "WIN1 = ONE_MORE(walk)")
+            source.constants["ONE_MORE"] = one_more_tower(compiler.board_wins)
         wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
         if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
             bits = compiler.move_win_bits(source, view)
@@ -252,13 +255,18 @@ class Writer:
         if fusion.automatic is None and not fusion.winnable:
             return turn
         self.source.constants["FINISH"] = last_build(fusion.automatic, fusion.winnable)
-        return f"FINISH(*{turn}, st.counters)" if drawn else f"FINISH({turn}, st.counters)"
+        won = self.may_win_on_board if fusion.winnable else "False"
+        return f"FINISH(*{turn}, st.counters, {won})" if drawn else f"FINISH({turn}, st.counters, {won})"
 
-    def board_winnable(self) -> str:
-        """The squares of the builds `B` and `D` that may make a board win hold, as a bit
-        expression; and `BOARD`, which judges one on a copy of the state."""
-        self.source.constants["BOARD"] = _board_win_after(self.compiler.board_wins)
-        return " | ".join(f"({'D' if dome else 'B'} & {LEVELS[level]})" for level, dome in self.fusion.winnable)
+    #: When a turn's builds may make a board win hold (`finished`): one more complete tower
+    #: makes one hold (a writer whose turns may complete two says so too).
+    may_win_on_board = "WIN1 is not None"
+
+    def winning(self) -> str:
+        """The squares of the builds `B` and `D` that make a board win hold, as a bit expression
+        (none where one more complete tower makes none: `WIN1`)."""
+        combos = " | ".join(f"({'D' if dome else 'B'} & {LEVELS[level]})" for level, dome in self.fusion.winnable)
+        return f"(({combos}) if WIN1 is not None else 0)" if combos else "0"
 
     def groups(self, depth: int) -> list[str]:
         """Where the build's ways reach different regions, which the listing takes one after
@@ -471,12 +479,10 @@ class Writer:
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
             source.line(body + 1, "return True")
-        if winnable:  # (a build that may make a board win hold, played on a copy of the state)
+        if winnable:  # (a build that makes a board win hold for the seat's team)
             self.builds(body, False)
-            inner = loop_over_targets(source, body, self.board_winnable(), "P", "s", "sh")
-            victim = "(OCC[t] if dest >= 0 else -1), dest" if self.forcing else "-1, -1"
-            source.line(inner, f"if BOARD(walk, TEAM, w, t, {victim}, s, bool(D & low)):")
-            source.line(inner + 1, "return True")
+            source.line(body, f"if WIN1 == TEAM and {self.winning()}:")
+            source.line(body + 1, "return True")
         if self.possible is not None:  # (whether the obligation is possible: some turn completes)
             whole = self.builds(body, True)
             source.line(body, f"complete = complete or bool({'c' if whole else 'B | D'})")
@@ -487,38 +493,42 @@ class Writer:
 
 
 def last_build(automatic: TokenOnBuilt | None, winnable: tuple[tuple[int, bool], ...]
-               ) -> Callable[[tuple[Action, ...], tuple[Event, ...], dict[tuple[int, str], int]], Drawn]:
-    """What a drawn turn's last build brings after it: no events for a build that may make a
-    board win hold (`winnable`: its level before and whether it is a dome), so that the engine
-    plays it step by step and judges the win; else the events of the automatic step after it."""
-    def finish(steps: tuple[Action, ...], events: tuple[Event, ...],
-               counters: dict[tuple[int, str], int]) -> Drawn:
-        if winnable:
-            built = next(event for event in reversed(events) if event[0] == "build")
-            if (built[3] - (not built[4]), built[4]) in winnable:
-                return steps, None
+               ) -> Callable[[tuple[Action, ...], tuple[Event, ...], dict[tuple[int, str], int], bool], Drawn]:
+    """What a drawn turn's last build brings after it: no events for a turn with a build that
+    may make a board win hold (`winnable`: its level before and whether it is a dome, where
+    `won` says the towers it may complete make one hold), so that the engine plays it step by
+    step and judges the win; else the events of the automatic step after it."""
+    def finish(steps: tuple[Action, ...], events: tuple[Event, ...], counters: dict[tuple[int, str], int],
+               won: bool) -> Drawn:
+        if won and any(event[0] == "build" and (event[3] - (not event[4]), event[4]) in winnable
+                       for event in events):
+            return steps, None
         return steps, events if automatic is None else automatic.events(events, counters)
     return finish
 
 
-def _board_win_after(board_wins: Callable[[Walk], int | None] | None
-                     ) -> Callable[[Walk, int, int, int, int, int, int, bool], bool]:
-    """Whether the move of `worker` to `target` (forcing `victim` to `dest`, where it is not -1)
-    and the build on `square` make a board win hold for `team`, judged on a copy of the state."""
+def one_more_tower(board_wins: Callable[[Walk], int | None] | None, more: int = 1) -> Callable[[Walk], int | None]:
+    """The team a board win makes win once `more` more towers are complete, or None. The board
+    wins a kernel judges are those of counts of complete towers and of players
+    (derived/invariance.py keeps the others off the kernels), so the one build that may change
+    them, a dome on level 3, makes them hold or not whichever square it is on: judged once per
+    turn, on the state with domes put on level-3 squares and taken off again."""
     assert board_wins is not None
 
-    def wins(walk: Walk, team: int, worker: int, target: int, victim: int, dest: int, square: int,
-             dome: bool) -> bool:
-        state = walk.state.copy()
-        state.relocate(worker, target)
-        if victim >= 0:  # (a swap may be made in either order: State.relocate)
-            state.relocate(victim, dest)
-        if dome:
-            state.set_dome(square, True)
-        else:
-            state.set_height(square, state.heights[square] + 1)
-        return board_wins(Walk(state, walk.leaf)) == team
-    return wins
+    def winner(walk: Walk) -> int | None:
+        st = walk.state
+        heights, domes = st.heights, st.domes
+        squares = [s for s in range(25) if heights[s] == 3 and not domes[s]][:more]
+        if len(squares) < more:
+            return None  # (not so many towers can be completed)
+        for square in squares:
+            st.set_dome(square, True)
+        try:
+            return board_wins(walk)
+        finally:
+            for square in squares:
+                st.set_dome(square, False)
+    return winner
 
 
 def builds_in_order(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:
