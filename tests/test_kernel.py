@@ -498,3 +498,19 @@ def test_an_obligation_on_the_last_move_binds_where_two_moves_end(tmp_path: Path
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(two_moves.TwoMoves, "final", property(lambda self: ""))
         assert len(counting(game).engine.turns(state)) > 8
+
+
+def test_a_kernel_that_forgets_another_seats_slide_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Harpies force each of an opponent's workers that moves on, space by space, while the
+    next space is not higher and unoccupied: the kernels of her opponents take the slide in
+    (santorini show says so), and a kernel that built around the square the move reached would
+    draw other turns."""
+    game, _ = counted_games("bga", ("Demeter", "Harpies"))
+    assert game.engine.kernelled[0]
+    assert ("another seat's reaction to this seat's moves: lowered as a slide (derived/writer.py)"
+            in game.engine.paths(0))
+    def stays(self: writer.Writer, depth: int) -> str:
+        self.source.line(depth, "t0, th0 = t, H[t]")  # (the worker stays where its move took it)
+        return "t0"
+    monkeypatch.setattr(writer.Writer, "slid", stays)
+    assert found_apart("bga", (MORTAL, "Harpies"), examples=20)

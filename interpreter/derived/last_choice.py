@@ -45,8 +45,8 @@ class LastChoice(Writer):
 
     def fits(self) -> bool:
         fusion = self.fusion
-        return (super().fits() and not self.forcing and fusion.again is None and not fusion.regions
-                and fusion.automatic is None)
+        return (super().fits() and not self.forcing and fusion.again is None
+                and not fusion.regions and fusion.automatic is None)
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
@@ -94,6 +94,7 @@ class LastChoice(Writer):
             source.line(body, f"if {self.wins}:")
             self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
+        moved = self.slid(body)
         self.builds(body, False)
         if not self.choices(body):
             return None
@@ -109,7 +110,7 @@ class LastChoice(Writer):
         source.line(body, "if n:")
         source.line(body + 1, "total += n")
         source.line(body + 1, "ends.append(total)")
-        source.line(body + 1, "codes.append(w << 5 | t)")
+        source.line(body + 1, f"codes.append(w << 5 | {moved})")
         self.unless_met("total", "break")
         self.drawn()
         source.line(1, "w, t = code >> 5, code & 31")
@@ -117,10 +118,12 @@ class LastChoice(Writer):
         if self.wins is not None:
             source.line(1, f"if {self.wins}:")
             source.line(2, "return (('move', w, t),), None")
+        moved = self.slid(1)
         self.builds(1, False)
         self.choices(1)
-        source.line(1, f"turn = TURN(w, o, t, hh, th, *OUTCOMES(B, D, BF, {self.reads}, {self.ending})[index], H, "
-                       "st.tokens)")
+        there = "th0" if self.slide else "th"
+        outcome = f"OUTCOMES(B, D, BF, {self.reads}, {self.ending})[index]"
+        source.line(1, f"turn = TURN(w, o, {moved}, hh, {there}, t, *{outcome}, H, st.tokens)")
         source.line(1, f"return {self.finished('turn')}")
         kernel: Kernel = source.function("draw")
         return kernel
@@ -140,11 +143,13 @@ class LastChoice(Writer):
             source.line(body + 1, "if listed is not None:")
             source.line(body + 2, "listed[(move,)] = ((('move', w, o, t, hh, th),), TEAM)")
             source.line(body + 1, "continue")
+        moved = self.slid(body)
         self.builds(body, False)
         if not self.choices(body):
             return None
+        there = "th0" if self.slide else "th"
         source.line(body, f"for outcome in OUTCOMES(B, D, BF, {self.reads}, {self.ending}):")
-        source.line(body + 1, "turn, events = TURN(w, o, t, hh, th, *outcome, H, st.tokens)")
+        source.line(body + 1, f"turn, events = TURN(w, o, {moved}, hh, {there}, t, *outcome, H, st.tokens)")
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
         if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
@@ -245,11 +250,12 @@ def _after_the_build(square: int, dome: bool, around: int, on_block: int) -> int
 
 
 def token_turn(seat: int, kind: str) -> Callable[..., Turn]:
-    """The steps and events of the move of `worker` from `origin` to `target`, its build on
-    `square` and the seat's token of `kind` put on `placed` (-1: left where it was)."""
-    def turn(worker: int, origin: int, target: int, here: int, there: int, square: int, dome: bool, placed: int,
-             heights: Sequence[int], tokens: Tokens) -> Turn:
-        steps, events = _move_and_build(worker, origin, target, here, there, square, dome, heights, tokens)
+    """The steps and events of the move of `worker` from `origin` to `target` (where it ends on
+    `ended`, slid on), its build on `square` and the seat's token of `kind` put on `placed` (-1:
+    left where it was)."""
+    def turn(worker: int, origin: int, target: int, here: int, there: int, ended: int, square: int, dome: bool,
+             placed: int, heights: Sequence[int], tokens: Tokens) -> Turn:
+        steps, events = _move_and_build(worker, origin, target, here, there, ended, square, dome, heights, tokens)
         if placed < 0:
             return steps, events
         held = next((q for q, token in tokens.items() if token == (kind, seat)), -1) if tokens else -1
@@ -287,23 +293,28 @@ def removal_turns(blocks: int, domes: int, blocks_first: int, removers: list[tup
     return out
 
 
-def removal_turn(worker: int, origin: int, target: int, here: int, there: int, square: int, dome: bool,
+def removal_turn(worker: int, origin: int, target: int, here: int, there: int, ended: int, square: int, dome: bool,
                  remover: int, removed: int, heights: Sequence[int], tokens: Tokens) -> Turn:
-    """The steps and events of the move of `worker` from `origin` to `target`, its build on
-    `square` and the block `remover` takes off `removed` (-1: none)."""
-    steps, events = _move_and_build(worker, origin, target, here, there, square, dome, heights, tokens)
+    """The steps and events of the move of `worker` from `origin` to `target` (where it ends on
+    `ended`, slid on), its build on `square` and the block `remover` takes off `removed` (-1:
+    none)."""
+    steps, events = _move_and_build(worker, origin, target, here, there, ended, square, dome, heights, tokens)
     if remover < 0:
         return steps, events
     level = heights[removed] + (removed == square) - 1
     return (*steps, ("unbuild", remover, removed)), (*events, ("unbuild", remover, removed, level))
 
 
-def _move_and_build(worker: int, origin: int, target: int, here: int, there: int, square: int, dome: bool,
-                    heights: Sequence[int], tokens: Tokens) -> Turn:
-    """The steps and events of the move of `worker` from `origin` to `target` and its build."""
+def _move_and_build(worker: int, origin: int, target: int, here: int, there: int, ended: int, square: int,
+                    dome: bool, heights: Sequence[int], tokens: Tokens) -> Turn:
+    """The steps and events of the move of `worker` from `origin` to `target`, where another
+    seat's slide may take it on to `ended`, and its build."""
     verb, built = build_events(worker, square, dome, heights, tokens)
     steps: tuple[Action, ...] = (actions("move", worker)[target], actions(verb, worker)[square])
-    return steps, (("move", worker, origin, target, here, there), *built)
+    moved: tuple[Event, ...] = (("move", worker, origin, target, here, there),)
+    if ended != target:
+        moved += (("force", worker, target, ended),)
+    return steps, (*moved, *built)
 
 
 __all__ = ["LastChoice", "RemoveAfterWriter", "TokenAfterWriter", "removal_turn", "removal_turns", "token_turn",

@@ -59,6 +59,7 @@ from ...dsl.vocabulary import (
     WorkersAre,
 )
 from ...dsl.vocabulary.hooks import Obligation
+from ...dsl.vocabulary.hooks import Reaction as ReactionRule
 from ...dsl.vocabulary.parts import Condition, Where
 from ..engine.conditions import Judge, space_locator
 from ..engine.effects import apply_mark, apply_move, undo_mark, undo_move
@@ -158,6 +159,18 @@ class Fusion:
                 and self.last is None)
 
 
+@dataclass(frozen=True)
+class Slide:
+    """What another seat's card makes happen after each matching move of this seat's (a
+    reaction: 'each time an opponent worker moves, it is forced space by space in the same
+    direction until ...'), with its holder's seat (it holds while the holder is in the game) and
+    judge, for the kernels (writer.py)."""
+
+    seat: int
+    judge: Judge
+    reaction: ReactionRule
+
+
 #: What another seat's power makes happen after a move: (walk, the move event) -> its undo, or None.
 Reaction = Callable[[Walk, tuple[object, ...]], Callable[[], None] | None]
 
@@ -172,10 +185,11 @@ class DerivedCompiler(StepCompiler):
     def __init__(self, rules: SeatRules, judge: Judge, move_wins: WinCheck,
                  board_wins: Callable[[Walk], int | None] | None, reactions: tuple[Reaction, ...] = (),
                  bans: Sequence[Ban] = (), board_win_conditions: Sequence[Condition] = (),
-                 vetoes: Sequence[Veto] = (), obligations: Sequence[Bound] = ()) -> None:
+                 vetoes: Sequence[Veto] = (), obligations: Sequence[Bound] = (), slides: Sequence[Slide] = ()) -> None:
         super().__init__(rules, judge, move_wins, board_wins, reactions)
         self.vetoes = tuple(vetoes)
         self.obligations = tuple(obligations)
+        self.slides = tuple(slides)
         #: The builds that may make a board win hold (derived/invariance.py), when some seat has
         #: such a win: only those are made; None when not known (every build is made).
         self.winning_builds = builds_that_may_win(board_win_conditions) if board_wins is not None else "False"
@@ -298,6 +312,21 @@ class DerivedCompiler(StepCompiler):
             take.kernel = move_then_build(self, step, second[1], second[0])  # type: ignore[attr-defined]
         return take
 
+    def lowered_slide(self) -> Slide | None:
+        """The one reaction to this seat's moves, where the kernels lower it: another seat's
+        slide after every move of this seat's (its trigger names no more than an opponent's or
+        anyone's move), whose test of each space ahead is inlined (conditions.py); else None."""
+        if len(self.slides) != 1 or len(self.reactions) != 1:
+            return None
+        slide = self.slides[0]
+        trigger, step = slide.reaction.trigger, slide.reaction.step
+        if (trigger.verb is not Verb.MOVE or trigger.owner not in (Owner.OPPONENTS, Owner.ANYONES) or trigger.filters
+                or step.destination is None):
+            return None
+        lowering = Lowering(Source(), slide.judge)
+        lowering.all((*step.destination.filters, *step.filters), View("w", "f", "q", "fh", "qh"))
+        return None if lowering.calls else slide
+
     def way_force(self, way: WayParts) -> CompiledForce:
         """The compiled force of a way that forces the worker on its target."""
         return self._way(way).forces[0]
@@ -398,7 +427,8 @@ class DerivedCompiler(StepCompiler):
         """Whether a move may count the build after it without being made: it forces no worker
         (unless `forcing`, for the kernel, which counts a forced worker's new square), sets no
         mark, sets off no reaction, and whether it wins reads only its own view."""
-        if self.reactions or any((way.forces and not forcing) or way.once for way in ways):
+        if (self.reactions and not (forcing and self.lowered_slide() is not None and not any(w.forces for w in ways))
+                or any((way.forces and not forcing) or way.once for way in ways)):
             return False
         wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
         vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]

@@ -43,7 +43,8 @@ class TwoBuilds(Writer):
 
     def fits(self) -> bool:
         same = self.again.same_square
-        return (not self.forcing and self.fusion.automatic is None and self.fusion.last is None and self.writes_c()
+        return (super().fits() and not self.forcing and self.fusion.automatic is None
+                and self.fusion.last is None and self.writes_c()
                 and (same is SameSquare.ONLY or self.writes_c(self.second))
                 and (same is SameSquare.NEVER or self.writes_c(self.second, LEVELS_AFTER_A_BLOCK)))
 
@@ -72,6 +73,7 @@ class TwoBuilds(Writer):
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
             source.line(body + 1, "return True")
+        self.slid(body)
         self.both(body)
         source.line(body, "T1 = A & L3")
         source.line(body, "SL = S & L3")
@@ -117,6 +119,7 @@ class TwoBuilds(Writer):
             source.line(body, f"if {self.wins}:")
             self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
+        moved = self.slid(body)
         self.both(body)
         source.line(body, "na = (A & ~WB).bit_count()")
         source.line(body, "i = (A & ~WB & S).bit_count()")
@@ -124,7 +127,7 @@ class TwoBuilds(Writer):
         source.line(body, "if n:")
         source.line(body + 1, "total += n")
         source.line(body + 1, "ends.append(total)")
-        source.line(body + 1, "codes.append(w << 5 | t)")
+        source.line(body + 1, f"codes.append(w << 5 | {moved})")
         self.unless_met("total", "break")
         self.drawn()
         source.line(1, "w, t = code >> 5, code & 31")
@@ -132,10 +135,12 @@ class TwoBuilds(Writer):
         if self.wins is not None:
             source.line(1, f"if {self.wins}:")
             source.line(2, "return (('move', w, t),), None")
+        moved = self.slid(1)
+        self.moved(1)
         self.both(1)
         source.line(1, "x, y = TWO(index, A, S, X, WB)")
         source.line(1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
-        turn = "(ACTIONS('move', w)[t], *steps), (('move', w, o, t, hh, th), *built)"
+        turn = f"(ACTIONS('move', w)[{moved}], *steps), (*moved, *built)"
         source.line(1, f"return {self.finished(turn, drawn=False)}")
         source.constants.update(TWO=two_builds, BUILT2=built_twice)
         kernel: Kernel = source.function("draw")
@@ -156,6 +161,8 @@ class TwoBuilds(Writer):
             source.line(body + 1, "if listed is not None:")
             source.line(body + 2, "listed[(move,)] = ((('move', w, o, t, hh, th),), TEAM)")
             source.line(body + 1, "continue")
+        self.slid(body)
+        self.moved(body)
         self.both(body)
         source.line(body, "for x, y in PAIRS(A, S, X, WB):")
         source.line(body + 1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
@@ -163,11 +170,10 @@ class TwoBuilds(Writer):
         source.line(body + 1, "out.append(turn)")
         source.line(body + 1, "if listed is not None:")
         if self.fusion.winnable:  # (a build that wins is left out: it is judged as it is played)
-            events = "turn, (('move', w, o, t, hh, th), *built)"
-            source.line(body + 2, f"if {self.finished(events, drawn=False)}[1] is not None:")
-            source.line(body + 3, "listed[turn] = ((('move', w, o, t, hh, th), *built), None)")
+            source.line(body + 2, f"if {self.finished('turn, (*moved, *built)', drawn=False)}[1] is not None:")
+            source.line(body + 3, "listed[turn] = ((*moved, *built), None)")
         else:
-            source.line(body + 2, "listed[turn] = ((('move', w, o, t, hh, th), *built), None)")
+            source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
         self.unless_met("out", "break")
         source.line(1, "return out")
         source.constants.update(PAIRS=builds_twice_in_order, BUILT2=built_twice)

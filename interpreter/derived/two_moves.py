@@ -71,7 +71,7 @@ class TwoMoves(Writer):
         return "R & low and " if self.required else ""
 
     def fits(self) -> bool:
-        return (not self.forcing and self.fusion.beside_wins
+        return (not self.forcing and not self.compiler.reactions and self.fusion.beside_wins
                 and len(self.ways2) == 1 and not self.ways2[0].forces
                 and self.second_step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED))
 

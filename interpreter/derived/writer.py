@@ -52,7 +52,7 @@ from ..engine.actions import actions
 from ..engine.steps import WayParts
 from ..engine.steps import _force_destination as force_destination
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS
+from ..model.board import ALL_BITS, BEYOND
 from ..model.state import Action, Event
 from .after_build import TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
@@ -98,6 +98,8 @@ class Writer:
         self.ways = compiler.way_parts(step)
         self.forcing = [index for index, way in enumerate(self.ways) if way.forces]
         self.view = View("w", "o", "t", "hh", "th")
+        #: Another seat's slide after this seat's moves, where the kernels lower it.
+        self.slide = compiler.lowered_slide() if compiler.reactions else None
         self.lowers_obligations = True
         #: Whether the obligations' requirements may be read as the squares of the one move.
         # what `begin` writes for the function being written
@@ -116,6 +118,8 @@ class Writer:
         that reads only its own square (the squares the kernel counts after the force); and
         whether the build's regions are around its builder, anywhere or its own square."""
         compiler, ways = self.compiler, self.ways
+        if compiler.reactions and (self.slide is None or self.forcing):
+            return False  # (a reaction the kernels do not lower, or a slide after a force)
         if any(way.region is Region.SINGLE and way.ref is not SpaceRef.ORIGIN for way in self.fusion.ways):
             return False  # (a space the turn's log names: the kernel makes no move to read it from)
         return not self.forcing or (
@@ -321,10 +325,46 @@ class Writer:
         self.source.line(3, otherwise)
         self.source.line(2, "strict = False")
 
-    def moved(self, depth: int) -> None:
-        """`moved`: the events of the move to `t` (with the force it makes)."""
+    def slid(self, depth: int) -> str:
+        """After a move to `t` that does not win: where another seat's slide takes the worker
+        on, space by space in the move's direction while the space ahead passes its test
+        (compiler.lowered_slide), as `t` (and `th`), the move's own target kept as `t0`
+        (`th0`). Returns the name of the move's target."""
+        slide = self.slide
+        if slide is None:
+            return "t"
         source = self.source
-        if self.forcing:
+        step = slide.reaction.step
+        assert step.destination is not None
+        test = Lowering(source, slide.judge).all((*step.destination.filters, *step.filters),
+                                                 View("w", "f", "q", "fh", "qh"))
+        beyond = source.constant(BEYOND, "BEYOND")
+        source.line(depth, "t0, th0 = t, H[t]")
+        source.line(depth, f"if {source.constant(slide.seat, 'SEAT')} not in st.out:")
+        source.line(depth + 1, "f, p = t, o")
+        source.line(depth + 1, "while True:")
+        source.line(depth + 2, f"q = {beyond}[p][f]")
+        source.line(depth + 2, "if q < 0:")
+        source.line(depth + 3, "break")
+        source.line(depth + 2, "fh, qh = H[f], H[q]")
+        source.line(depth + 2, f"if not ({test}):")
+        source.line(depth + 3, "break")
+        source.line(depth + 2, "p, f = f, q")
+        source.line(depth + 1, "t = f")
+        source.line(depth + 1, "low = 1 << t")
+        source.line(depth + 1, "th = H[t]")
+        return "t0"
+
+    def moved(self, depth: int) -> None:
+        """`moved`: the events of the move to `t` (with the force it makes, or the slide that
+        took the worker on from `t0`)."""
+        source = self.source
+        if self.slide is not None:
+            source.line(depth, "if t != t0:")
+            source.line(depth + 1, "moved = (('move', w, o, t0, hh, th0), ('force', w, t0, t))")
+            source.line(depth, "else:")
+            source.line(depth + 1, "moved = (('move', w, o, t0, hh, th0),)")
+        elif self.forcing:
             source.line(depth, "if dest >= 0:")
             source.line(depth + 1, "moved = (('move', w, o, t, hh, th), ('force', OCC[t], t, dest))")
             source.line(depth, "else:")
@@ -383,8 +423,9 @@ class Writer:
             source.line(body, f"if {self.wins}:")
             self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
+        moved = self.slid(body)
         whole = self.builds(body, True)
-        self.counted(body, whole, "w << 5 | t")
+        self.counted(body, whole, f"w << 5 | {moved}")
         self.unless_met("total", "break")
         self.drawn()
         source.line(1, "w, t = code >> 5, code & 31")
@@ -392,10 +433,13 @@ class Writer:
         if self.wins is not None:
             source.line(1, f"if {self.wins}:")
             source.line(2, "return (('move', w, t),), None")
-        victim = "(OCC[t] if dest >= 0 else -1)" if self.forcing else "-1"
+        moved = self.slid(1)
+        victim = ("(OCC[t] if dest >= 0 else -1)" if self.forcing else "(w if t != t0 else -1)" if self.slide
+                  else "-1")
         if not self.builds(1, whole):
-            dest = "dest" if self.forcing else "-1"
-            drawn = f"DRAWN(w, o, t, hh, th, {victim}, {dest}, index, {{}}, {{}}, BF, H, st.tokens)"
+            dest = "dest" if self.forcing else "t" if self.slide else "-1"
+            there = "th0" if self.slide else "th"
+            drawn = f"DRAWN(w, o, {moved}, hh, {there}, {victim}, {dest}, index, {{}}, {{}}, BF, H, st.tokens)"
             groups = self.groups(1)
             for group in groups:  # (the ways' regions one after another, as the listing takes them)
                 source.line(1, f"n = (B & {group}).bit_count() + (D & {group}).bit_count()")
@@ -411,7 +455,7 @@ class Writer:
             source.line(1, "h = H[s]")
             source.line(1, "built = ('build', w, s, h + 1, False) if h < 3 else ('build', w, s, 3, True)")
             source.line(1, "held = st.tokens.get(s) if st.tokens else None")
-            source.line(1, "steps = (MOVES[w][t], BUILDS[w][s]) if w < 32 else (ACTIONS('move', w)[t], "
+            source.line(1, f"steps = (MOVES[w][{moved}], BUILDS[w][s]) if w < 32 else (ACTIONS('move', w)[{moved}], "
                            "ACTIONS('build', w)[s])")
             self.moved(1)
             source.line(1, "if held is None:")
@@ -439,6 +483,7 @@ class Writer:
             self.moved(body + 2)
             source.line(body + 2, "listed[(move,)] = (moved, TEAM)")
             source.line(body + 1, "continue")
+        self.slid(body)
         self.builds(body, False)
         source.line(body, "if listed is not None:")
         self.moved(body + 1)
@@ -479,6 +524,7 @@ class Writer:
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
             source.line(body + 1, "return True")
+        self.slid(body)
         if winnable:  # (a build that makes a board win hold for the seat's team)
             self.builds(body, False)
             source.line(body, f"if WIN1 == TEAM and {self.winning()}:")

@@ -43,7 +43,7 @@ from ...dsl.vocabulary import (
 )
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import Kernels
-from ..derived.steps import Ban, Bound, DerivedCompiler, Veto
+from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
@@ -327,7 +327,10 @@ class Engine:
                                        for other in self.seat_rules if other.team != rules.team
                                        for veto in other.vetoes],
                                       [Bound(holder, Judge(holder, team), obligation)
-                                       for holder, team, obligation, _ in self.obligations if team != rules.team])
+                                       for holder, team, obligation, _ in self.obligations if team != rules.team],
+                                      [Slide(other.seat, Judge(other.seat, other.team), reaction)
+                                       for other in self.seat_rules if other.team != rules.team
+                                       for reaction in other.reactions])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
             if len(derived) == 1:
@@ -645,7 +648,9 @@ class Engine:
                          if self.kernelled[seat] and kernels is not None and kernels.lowers_obligations
                          else "generic: another seat's obligation, judged on each whole turn by the generic test")
         if derivation is not None and derivation.reactions:
-            lines.append("generic: another seat's reaction to this seat's moves")
+            lines.append("another seat's reaction to this seat's moves: lowered as a slide (derived/writer.py)"
+                         if self.kernelled[seat] and derivation.lowered_slide() is not None
+                         else "generic: another seat's reaction to this seat's moves")
         if derivation is not None and derivation.board_wins is not None:
             lines.append("a win judged on the board: a drawn build that may make it hold is played step by step"
                          if self.kernelled[seat] else "generic: a win judged on the board after every build")
