@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, disagreement, states
 from test_tally import counted_games, counting, found_apart
 
-from santorini.interpreter.derived import last_choice, two_builds, two_moves, writer
+from santorini.interpreter.derived import last_choice, repeated_moves, two_builds, two_moves, writer
 from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.games.scenario import load_scenario
@@ -33,7 +33,7 @@ BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Perseph
 #: Cards of bga that draw with a kernel, the Mortal first.
 KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
                 "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur",
-                "Pan", "Pegasus", "Persephone", "Zeus")
+                "Pan", "Pegasus", "Persephone", "Triton", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -54,7 +54,7 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     different regions (Zeus, around and under himself) are taken in, and so are a token put on the
     square built, with the game's allowance (Clio), a token the seat may put around the worker
     after the build (Europa & Talus) or a block the worker that did not move may take off (Ares),
-    and a win judged on the board (Chronus)."""
+    a move made again each time it matches (Triton), and a win judged on the board (Chronus)."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
@@ -514,3 +514,39 @@ def test_a_kernel_that_forgets_another_seats_slide_is_caught(monkeypatch: pytest
         return "t0"
     monkeypatch.setattr(writer.Writer, "slid", stays)
     assert found_apart("bga", (MORTAL, "Harpies"), examples=20)
+
+
+#: Triton's worker on a1 (a corner) can move to b1 or a2, both on the perimeter, and between the
+#: three squares as often as he likes; A2 on e5 cannot move.
+PERIMETER_WALK = """\
+name: moves again along the perimeter, and back home
+edition: bga
+players: [Triton, Mortal]
+board: |
+  0 0 0 0D 0
+  0 0 0 0D 0D
+  0D 0D 0 0 0
+  0 0D 0D 0 0
+  0 0 0D 0 0
+workers: {A1: a1, A2: e5, B1: e1, B2: e3}
+to_move: A
+"""
+
+
+def test_a_move_made_again_along_the_perimeter_is_counted_once_per_outcome(tmp_path: Path) -> None:
+    """Counted by hand from Triton's text: he may end on b1 (building on a1 or a2), on a2
+    (building on a1 or b1), or back on a1 (building on a2 or b1), however he went: 6 turns, in
+    the generic listing's order. A kernel that did not move on from a perimeter space would
+    find the 4 of a single move."""
+    path = tmp_path / "perimeter.yaml"
+    path.write_text(PERIMETER_WALK, encoding="utf-8")
+    state = load_scenario(path).game.state
+    game, generic = counted_games("bga", ("Triton", MORTAL))
+    assert game.engine.kernelled[0]
+    turns = game.engine.turns(state)
+    assert len(turns) == 6
+    assert turns == generic.turns(state)
+    assert disagreement(game.engine, generic, state, range(20)) is None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(repeated_moves.RepeatedMoves, "trigger", lambda self: "0")
+        assert len(counting(game).engine.turns(state)) == 4

@@ -8,8 +8,9 @@ turn's events for an agent that plays them) and `can_win`.
 
 The text of each is written from the seat's typed parts by a writer: `writer.Writer` for a move
 then its build, `two_moves.TwoMoves` for a second move the worker may make before the build,
+`repeated_moves.RepeatedMoves` for a move it may make again each time its move matches,
 `two_builds.TwoBuilds` for a second build it may make after, and `last_choice` for a last step
-the seat may take (a token put around the worker). What a turn may do after its build is
+the seat may take (a token put around the worker, a block taken off by another). What a turn may do after its build is
 described by after_build.py's parts. Every writer draws outcomes in the generic listing's
 order, so a seeded draw is the listing's, which tests/test_kernel.py checks index by index.
 """
@@ -23,6 +24,7 @@ from ...dsl.vocabulary import Step
 from ..engine.walk import Walk
 from .after_build import TokenAfter
 from .last_choice import RemoveAfterWriter, TokenAfterWriter
+from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
 from .writer import Drawn, Kernel, Lister, Writer
@@ -50,14 +52,18 @@ class Kernels:
 
 
 def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
-                    second: Step | None = None) -> Kernels | None:
+                    second: Step | None = None, again: MovesAgain | None = None) -> Kernels | None:
     """The kernels of a turn whose first step is `step`, a move followed by the counted build of
     `fusion` (with `second`, a move the same worker may make before the build); None when the
     moves' targets are not bits (a region other than the worker's neighbours, a filter with no
     bit lowering), or when a way forces a worker that may be the seat's own or before a build
     that reads where other workers stand."""
     writer: Writer
-    if fusion.last is not None:
+    if again is not None:
+        if second is not None:
+            return None
+        writer = RepeatedMoves(compiler, step, fusion, again)
+    elif fusion.last is not None:
         if second is not None:
             return None
         last = TokenAfterWriter if isinstance(fusion.last, TokenAfter) else RemoveAfterWriter

@@ -87,6 +87,7 @@ from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import builds_that_may_win, may_match_together
 from .kernel import move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
+from .repeated_moves import MovesAgain
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
 
@@ -307,6 +308,12 @@ class DerivedCompiler(StepCompiler):
             # a move the worker may make before the build: the move before it may take it in
             # its kernel
             take.second = (step, followed)  # type: ignore[attr-defined]
+        again: MovesAgain | None = getattr(after, "moves_again", None) if after is not None else None
+        if again is not None and not optional and not repeated:
+            # (a move the worker may make again, each time its move matches: repeated_moves.py)
+            build = getattr(getattr(after, "then", None), "fusion", None)
+            if build is not None and build.beside_wins and self._fuses(ways) and not self.rules.memory:
+                take.kernel = move_then_build(self, step, build, again=again)  # type: ignore[attr-defined]
         second = getattr(after, "second", None) if after is not None and not optional and not repeated else None
         if second is not None and self._fuses(ways) and not self.rules.memory:
             take.kernel = move_then_build(self, step, second[1], second[0])  # type: ignore[attr-defined]

@@ -43,6 +43,7 @@ from ...dsl.vocabulary import (
 )
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import Kernels
+from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
 from ..fast.bits import free_bits
@@ -539,6 +540,9 @@ class Engine:
                     return after(walk)
                 return step(walk)
             step = compiler.compile(followup.step, again, after)
+            if followup.step.verb is Verb.MOVE:  # (the derived engine's kernels take it in: repeated_moves.py)
+                again.moves_again = MovesAgain(followup.trigger, followup.step)  # type: ignore[attr-defined]
+                again.then = after  # type: ignore[attr-defined]
             return again
 
         step = compiler.compile(followup.step, after, after)

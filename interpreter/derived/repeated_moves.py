@@ -1,0 +1,246 @@
+"""The kernels of a move the worker may make again each time it matches a pattern, then its build.
+
+'Each time your worker moves into a perimeter space, it may move again': after each move that
+matches the trigger, the worker may stop there (and build) or move on, and the chain explores
+the moves from each state once (engine/steps.py's first visit). The turns are the squares the
+worker can end on, found depth first as the chain finds them: arriving on a square, its builds
+come first, then the moves on from it, before the other moves of the step it came by. So the
+kernels walk the same tree with a stack of (square, its level, the targets left, the squares
+the next move wins on), keep the squares already ended on (`ENDED`) and explored (`VIS`) as
+bits per worker, and the path to each square as the turn's moves. A worker back on its own
+square leaves every worker where the turn found it: those outcomes are kept for the whole turn,
+as two_moves.py keeps them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import Step, StepPattern, Verb
+from ..engine.actions import actions
+from ..engine.walk import Walk
+from ..model.state import Action, Event
+from .conditions import Lowering
+from .masks import MaskLowering
+from .tally import nth_build
+from .two_moves import TwoMoves
+from .writer import Kernel, Lister
+
+if TYPE_CHECKING:
+    from .steps import DerivedCompiler, Fusion
+
+
+@dataclass(frozen=True)
+class MovesAgain:
+    """A move the worker that moved may make each time its move matches `trigger` ('each time
+    your worker moves into a perimeter space, it may move again'): its step."""
+
+    trigger: StepPattern
+    step: Step
+
+
+class RepeatedMoves(TwoMoves):
+    """The kernels' text for a move the worker may make again (`MovesAgain`, the module
+    docstring). A turn's code is (worker, the squares of its path, the squares new to a turn
+    that ends back where it started, as two_moves.py codes them)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion, again: MovesAgain) -> None:
+        super().__init__(compiler, step, fusion, again.step)
+        self.again = again
+
+    def fits(self) -> bool:
+        return super().fits() and len(self.ways) == 1  # (one way: the stack starts from its targets)
+
+    def trigger(self) -> str | None:
+        """The squares a move into which matches the trigger, as bits (from `a` to `t`), or
+        None where the trigger is not a set of squares."""
+        trigger = self.again.trigger
+        if trigger.verb is not Verb.MOVE:
+            return None
+        return MaskLowering(Lowering(self.source, self.compiler.judge), None, verb=Verb.MOVE).all(
+            trigger.filters, self.view2)
+
+    def walk_moves(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
+                   count_only: bool = False) -> bool | None:
+        """Open the loops over the workers and the tree of their moves, and at each new
+        outcome call `win(depth, code)` or `built(depth, code)` (the path in `path`, the worker
+        on `t`). Returns whether the build's squares are `c`, or None where the trigger is not
+        bits."""
+        source = self.source
+        trigger = self.trigger()
+        if trigger is None:
+            return None
+        source.line(depth, "HB = HD = 0")
+        source.line(depth, "HOMEWIN = False")
+        source.line(depth, f"for w in {self.workers}:")
+        source.line(depth + 1, "o = POS[w]")
+        source.line(depth + 1, "if o < 0:")
+        source.line(depth + 2, "continue")
+        self.at_worker(depth + 1)
+        source.line(depth + 1, "VIS = 0")
+        source.line(depth + 1, "stack = [(o, hh, M, 0)]")
+        source.line(depth + 1, "path = [o]")
+        source.line(depth + 1, "while stack:")
+        body = depth + 2
+        source.line(body, "a, ah, M2, W2 = stack[-1]")
+        source.line(body, "if not M2:")
+        source.line(body + 1, "stack.pop()")
+        source.line(body + 1, "path.pop()")
+        source.line(body + 1, "continue")
+        source.line(body, "low = M2 & -M2")
+        source.line(body, "stack[-1] = (a, ah, M2 ^ low, W2)")
+        source.line(body, "t = low.bit_length() - 1")
+        source.line(body, "th = H[t]")
+        source.line(body, "first = len(stack) == 1")
+        wins = [f"(first and {self.wins})" if self.wins is not None else "",
+                f"(not first and {self.wins2})" if self.wins2 is not None else ""]
+        wins = [test for test in wins if test]
+        if wins:
+            source.line(body, f"if {' or '.join(wins)}:")
+            source.line(body + 1, f"if {self.final}not (HOMEWIN if t == o else WON & low):")
+            source.line(body + 2, "if t == o:")
+            source.line(body + 3, "HOMEWIN = True")
+            source.line(body + 2, "else:")
+            source.line(body + 3, "WON |= low")
+            source.line(body + 2, "code = (w, (*path, t), 0)")
+            win(body + 2, "code")
+            source.line(body + 1, "continue")
+        whole = False
+        if built is not None:
+            source.line(body, f"if {self.final}t == o:  # (back where it started: the squares new to the turn)")
+            whole = self.builds(body + 1, count_only)
+            if whole and count_only:
+                source.line(body + 1, "c &= ~HB")
+                source.line(body + 1, "HB |= c")
+                source.line(body + 1, "code = (w, (*path, t), c)")
+            else:
+                source.line(body + 1, "B &= ~HB")
+                source.line(body + 1, "D &= ~HD")
+                source.line(body + 1, "HB |= B")
+                source.line(body + 1, "HD |= D")
+                source.line(body + 1, "code = (w, (*path, t), B | D << 25)")
+            built(body + 1, "code")
+            source.line(body, f"elif {self.final}not ENDED & low:")
+            source.line(body + 1, "ENDED |= low")
+            self.builds(body + 1, count_only)
+            source.line(body + 1, "code = (w, (*path, t), 0)")
+            built(body + 1, "code")
+        source.line(body, f"if low & ({trigger}) and not VIS & low:")
+        source.line(body + 1, "VIS |= low")
+        source.line(body + 1, "a, ah = t, th")
+        source.line(body + 1, f"stack.append((t, th, {self.targets2}, {self.win_squares2 or 0}))")
+        source.line(body + 1, "path.append(t)")
+        return whole
+
+    def draw(self) -> Kernel | None:
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        source.line(1, "total = 0")
+        source.line(1, "ends = []")
+        source.line(1, "codes = []")
+        whole = self.writes_c()
+
+        def win(depth: int, code: str) -> None:
+            self.counted(depth, None, code)
+
+        def built(depth: int, code: str) -> None:
+            self.counted(depth, whole, code)
+        if self.walk_moves(1, win, built, count_only=True) is None:
+            return None
+        self.drawn()
+        source.line(1, "w, path, home = code")
+        source.line(1, "t = path[-1]")
+        self.drawn_move()
+        source.line(1, "steps, moved = PATH(w, path, H)")
+        source.line(1, "if len(path) == 2:")
+        if self.wins is not None:
+            source.line(2, f"if {self.wins}:")
+            source.line(3, "return steps, None")
+        source.line(1, "else:")
+        source.line(2, "a = path[-2]")
+        source.line(2, "ah = H[a]")
+        if self.win_squares2:
+            source.line(2, f"W2 = {self.win_squares2}")
+        if self.wins2 is not None:
+            source.line(2, f"if {self.wins2}:")
+            source.line(3, "return steps, None")
+        self.builds(1, whole)
+        source.line(1, "if home:  # (every worker back where it was: the squares new to the turn)")
+        source.line(2, "c = home" if whole else "B, D = home & ALL, home >> 25")
+        if not whole:
+            source.line(1, "s, dome = NTH(index, B, D, BF)")
+        else:
+            source.line(1, "for _ in range(index):")
+            source.line(2, "c &= c - 1")
+            source.line(1, "s = (c & -c).bit_length() - 1")
+            source.line(1, "dome = H[s] == 3")
+        source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+        source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
+        source.constants.update(NTH=nth_build, PATH=moves_along)
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "steps, moved = PATH(w, code[1], H)")
+            source.line(depth, "out.append(steps)")
+            source.line(depth, "if listed is not None:")
+            source.line(depth + 1, "listed[steps] = (moved, TEAM)")
+
+        def built(depth: int, code: str) -> None:
+            source.line(depth, "steps, moved = PATH(w, code[1], H)")
+            source.line(depth, "for s, dome in IN_ORDER(B, D, BF):")
+            source.line(depth + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+            source.line(depth + 1, "turn = (*steps, ACTIONS(verb, w)[s])")
+            source.line(depth + 1, "out.append(turn)")
+            source.line(depth + 1, "if listed is not None:")
+            if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
+                source.line(depth + 2, f"if {self.finished('turn, (*moved, *built)', drawn=False)}[1] is not None:")
+                source.line(depth + 3, "listed[turn] = ((*moved, *built), None)")
+            else:
+                source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
+        source.line(1, "out = []")
+        if self.walk_moves(1, win, built) is None:
+            return None
+        source.line(1, "return out")
+        source.constants["PATH"] = moves_along
+        lister: Lister = source.function("turns")
+        return lister
+
+    def can_win(self) -> Callable[[Walk], bool] | None:
+        if not self.begin("def can_win(walk):"):
+            return None
+        source = self.source
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "return True")
+
+        def built(depth: int, code: str) -> None:
+            """A build that makes a board win hold for the seat's team."""
+            source.line(depth, f"if WIN1 == TEAM and {self.winning()}:")
+            source.line(depth + 1, "return True")
+        if self.walk_moves(1, win, built if self.fusion.winnable else None) is None:
+            return None
+        source.line(1, "return False")
+        function: Callable[[Walk], bool] = source.function("can_win")
+        return function
+
+
+def moves_along(worker: int, path: Sequence[int], heights: Sequence[int]
+                ) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of `worker`'s moves along `path` (its squares, the first its own)."""
+    moves = actions("move", worker)
+    steps = tuple(moves[square] for square in path[1:])
+    events = tuple(("move", worker, origin, target, heights[origin], heights[target])
+                   for origin, target in zip(path, path[1:], strict=False))
+    return steps, events
+
+
+__all__ = ["MovesAgain", "RepeatedMoves", "moves_along"]
