@@ -624,7 +624,7 @@ class Engine:
         enumerators = self.enumerators[seat] or []
         if self.plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
-        elif self.kernelled[seat]:
+        elif self.kernels[seat] is not None:
             listing = "the whole turn by the derived code (derived/kernel.py)"
         elif any(e is not None for e in enumerators):
             listing = "the enumeration chain of the turn's shape (fast/enumeration.py, fast/plain.py)"
@@ -694,7 +694,7 @@ class Engine:
         last state listed so, and `play`/`play_in_place` play a turn of it on that state or a
         copy of it without walking it again."""
         lister = self.plain_listers[state.to_move]
-        if lister is None and self.kernelled[state.to_move]:
+        if lister is None and self.kernels[state.to_move] is not None and self.fast:
             kernels, walk = self._kernel_walk(state)
             if walk is not None:
                 kept: Listed | None = {} if keep_events else None
@@ -816,7 +816,7 @@ class Engine:
             return check(state, team, up, down)
         if not self.fast:
             return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
-        if self.kernelled[state.to_move]:
+        if self.kernels[state.to_move] is not None:
             kernels, walk = self._kernel_walk(state)
             if walk is not None:
                 return kernels.can_win(walk)
