@@ -550,3 +550,21 @@ def test_a_move_made_again_along_the_perimeter_is_counted_once_per_outcome(tmp_p
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(repeated_moves.RepeatedMoves, "trigger", lambda self: "0")
         assert len(counting(game).engine.turns(state)) == 4
+
+
+@settings(max_examples=40 * SCALE, deadline=None, phases=PHASES,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_the_events_a_kernel_lists_are_those_the_chain_plays(data: st.DataObject) -> None:
+    """An agent that plays every listed turn (`turns(..., keep_events=True)`) gets each turn's
+    events and winner from the kernel's list: they are the ones the generic chain finds for
+    the same steps, a winning move, a forced worker and a slid one among them."""
+    card, binder = data.draw(st.sampled_from(PAIRS), label="pairing")
+    seats = (card, binder) if data.draw(st.booleans(), label="card first") else (binder, card)
+    pair = counted_games("bga", seats)
+    if pair is None:
+        return
+    game, generic = pair
+    state = data.draw(states(game), label="position")
+    for turn in game.engine.turns(state, keep_events=True):
+        assert game.engine.accept(state, turn) == generic.accept(state, turn), turn

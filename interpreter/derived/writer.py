@@ -355,11 +355,11 @@ class Writer:
         source.line(depth + 1, "th = H[t]")
         return "t0"
 
-    def moved(self, depth: int) -> None:
-        """`moved`: the events of the move to `t` (with the force it makes, or the slide that
-        took the worker on from `t0`)."""
+    def moved(self, depth: int, slid: bool = True) -> None:
+        """`moved`: the events of the move to `t` (with the force it makes, or, once `slid` has
+        run, the slide that took the worker on from `t0`; a winning move does not slide)."""
         source = self.source
-        if self.slide is not None:
+        if self.slide is not None and slid:
             source.line(depth, "if t != t0:")
             source.line(depth + 1, "moved = (('move', w, o, t0, hh, th0), ('force', w, t0, t))")
             source.line(depth, "else:")
@@ -480,7 +480,7 @@ class Writer:
             source.line(body, f"if {self.wins}:")
             source.line(body + 1, "out.append((move,))")
             source.line(body + 1, "if listed is not None:")
-            self.moved(body + 2)
+            self.moved(body + 2, slid=False)
             source.line(body + 2, "listed[(move,)] = (moved, TEAM)")
             source.line(body + 1, "continue")
         self.slid(body)
