@@ -22,8 +22,11 @@ from test_tally import counted_games, counting, found_apart
 from santorini.interpreter.derived import last_choice, repeated_moves, two_builds, two_moves, writer
 from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
+from santorini.interpreter.engine.engine import Engine
+from santorini.interpreter.games.game import Game
 from santorini.interpreter.games.scenario import load_scenario
 from santorini.interpreter.model.board import ALL_BITS
+from santorini.interpreter.model.state import GameState
 from support import REPO
 
 #: Cards of bga whose rules bind another seat's turn: a prohibition on moves (Athena, Hypnus) or
@@ -42,6 +45,26 @@ POSITIONS = 6 * SCALE
 def kernels_of(seats: tuple[str, ...]) -> list[bool]:
     game, _ = counted_games("bga", seats)
     return [kernel is not None for kernel in game.engine.kernels]
+
+
+def position(tmp_path: Path, text: str) -> GameState:
+    """The position of a scenario's text (written to a file, as an author would)."""
+    path = tmp_path / "position.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_scenario(path).game.state
+
+
+def kernel_agrees(seats: tuple[str, ...], state: GameState, outcomes: int | None = None) -> tuple[Game, Engine]:
+    """The first seat is drawn by its kernel, whose turns on `state` (`outcomes` of them,
+    where given) are the generic chain's, in its order, and whose draws are the chain's."""
+    game, generic = counted_games("bga", seats)
+    assert game.engine.kernelled[0]
+    turns = game.engine.turns(state)
+    if outcomes is not None:
+        assert len(turns) == outcomes
+    assert turns == generic.turns(state)
+    assert disagreement(game.engine, generic, state, range(20)) is None
+    return game, generic
 
 
 def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
@@ -187,9 +210,7 @@ def test_a_worker_back_on_its_square_is_one_outcome_whichever_worker_it_was(tmp_
     """B1 (a2) stepping to b1 and back, then building on b1, leaves the board as B2 (c1) doing the
     same: one outcome, listed as B1's turn (the first found), and B2's is not listed. A kernel
     that kept the final squares worker by worker would list both."""
-    path = tmp_path / "home.yaml"
-    path.write_text(HOME.format(pack=REPO / "tests" / "invented" / "inventions"), encoding="utf-8")
-    state = load_scenario(path).game.state
+    state = position(tmp_path, HOME.format(pack=REPO / "tests" / "invented" / "inventions"))
     game, generic = counted_games("inventions", ("Graeae", "Periphera"))
     assert game.engine.kernels[1] is not None
     turns = game.engine.turns(state)
@@ -227,14 +248,7 @@ to_move: A
 def test_a_second_build_is_counted_once_per_outcome(tmp_path: Path, card: str, outcomes: int) -> None:
     """The outcomes of a build and a second one, counted by hand from the cards' texts, are the
     kernel's turns, in the generic listing's order."""
-    path = tmp_path / "twice.yaml"
-    path.write_text(BUILDS_TWICE.format(card=card), encoding="utf-8")
-    state = load_scenario(path).game.state
-    game, generic = counted_games("bga", (card, MORTAL))
-    assert game.engine.kernelled[0]
-    turns = game.engine.turns(state)
-    assert len(turns) == outcomes
-    assert turns == generic.turns(state)
+    kernel_agrees((card, MORTAL), position(tmp_path, BUILDS_TWICE.format(card=card)), outcomes)
 
 
 def test_a_kernel_that_counts_a_pair_of_builds_twice_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,9 +300,7 @@ def test_a_kernel_that_puts_a_token_on_the_square_built_too_often_is_caught(
     """Clio's coin goes on the square of a block she builds, three times in a game: the kernel
     agrees with the chain where she has placed none or all three, and a kernel that forgot the
     allowance, or put a coin on a dome too, does not."""
-    path = tmp_path / "coins.yaml"
-    path.write_text(COINS.format(placed=placed), encoding="utf-8")
-    state = load_scenario(path).game.state
+    state = position(tmp_path, COINS.format(placed=placed))
     game, generic = counted_games("bga", ("Clio", MORTAL))
     assert game.engine.kernelled[0]
     seeds = range(20)
@@ -342,9 +354,7 @@ def test_a_build_that_may_win_on_the_board_is_judged_as_the_chain_judges_it(
     """Where a seat wins when five complete towers stand, a kernel draws and lists the other
     seats' turns too: the builds that may complete a tower are played step by step, where the
     win is judged, and every draw, list and search for a win is the chain's."""
-    path = tmp_path / "towers.yaml"
-    path.write_text(TOWERS.format(first=first, second=second, b4="3D" if fifth else "0"), encoding="utf-8")
-    state = load_scenario(path).game.state
+    state = position(tmp_path, TOWERS.format(first=first, second=second, b4="3D" if fifth else "0"))
     game, generic = counted_games("bga", (first, second))
     assert game.engine.kernelled[0]
     assert game.engine.can_win(state) is wins
@@ -356,9 +366,7 @@ def test_a_kernel_that_gives_a_winning_build_its_events_is_caught(monkeypatch: p
                                                                     tmp_path: Path) -> None:
     """A build that may complete the fifth tower is played step by step: a kernel that gave it
     the events of a build that wins nothing would leave the game going on."""
-    path = tmp_path / "towers.yaml"
-    path.write_text(TOWERS.format(first="Chronus", second=MORTAL, b4="0"), encoding="utf-8")
-    state = load_scenario(path).game.state
+    state = position(tmp_path, TOWERS.format(first="Chronus", second=MORTAL, b4="0"))
     game, generic = counted_games("bga", ("Chronus", MORTAL))
     last_build = writer.last_build
     monkeypatch.setattr(writer, "last_build", lambda automatic, winnable: last_build(automatic, ()))
@@ -395,24 +403,14 @@ def test_the_token_put_after_the_build_is_counted_once_per_outcome(tmp_path: Pat
     """The turns of a build and the token the seat may put around the moved worker, counted by
     hand from the card's text, are the kernel's, in the generic listing's order, and its draws
     are the chain's."""
-    path = tmp_path / "talus.yaml"
-    path.write_text(TALUS.format(tokens=tokens), encoding="utf-8")
-    state = load_scenario(path).game.state
-    game, generic = counted_games("bga", ("Europa & Talus", MORTAL))
-    assert game.engine.kernelled[0]
-    turns = game.engine.turns(state)
-    assert len(turns) == outcomes
-    assert turns == generic.turns(state)
-    assert disagreement(game.engine, generic, state, range(20)) is None
+    kernel_agrees(("Europa & Talus", MORTAL), position(tmp_path, TALUS.format(tokens=tokens)), outcomes)
 
 
 def test_a_kernel_that_puts_the_token_on_a_new_dome_is_caught(monkeypatch: pytest.MonkeyPatch,
                                                               tmp_path: Path) -> None:
     """A dome just built is not an unoccupied space: a kernel that offered it to the token would
     list and draw turns the chain does not have (c1's dome above)."""
-    path = tmp_path / "talus.yaml"
-    path.write_text(TALUS.format(tokens=""), encoding="utf-8")
-    state = load_scenario(path).game.state
+    state = position(tmp_path, TALUS.format(tokens=""))
     game, generic = counted_games("bga", ("Europa & Talus", MORTAL))
     monkeypatch.setattr(last_choice, "_after_the_build",
                         lambda square, dome, around, on_block: around & ~(1 << square) | on_block & (1 << square))
@@ -442,15 +440,8 @@ def test_a_block_taken_off_by_the_unmoved_worker_is_counted_once_per_outcome(tmp
     (3); after c2, nothing or c1's block (2): c2's new one taken off is that board again. The
     kernel's turns are those 8, in the generic listing's order, and a kernel that kept the board
     the move left twice is caught."""
-    path = tmp_path / "blocks.yaml"
-    path.write_text(BLOCKS, encoding="utf-8")
-    state = load_scenario(path).game.state
-    game, generic = counted_games("bga", ("Ares", MORTAL))
-    assert game.engine.kernelled[0]
-    turns = game.engine.turns(state)
-    assert len(turns) == 8
-    assert turns == generic.turns(state)
-    assert disagreement(game.engine, generic, state, range(20)) is None
+    state = position(tmp_path, BLOCKS)
+    game, _ = kernel_agrees(("Ares", MORTAL), state, 8)
     removal_turns = last_choice.removal_turns
 
     def twice(blocks: int, domes: int, blocks_first: int, removers: list[tuple[int, int, int]],
@@ -485,16 +476,9 @@ def test_an_obligation_on_the_last_move_binds_where_two_moves_end(tmp_path: Path
     c3 (5), or go on to b3 (next to a2) and build on b2, c2 or c3 (3); c1, c2 and c3 are not
     next to Aphrodite's workers. Counted by hand: 8 turns, the generic listing's; a kernel that
     let the worker end anywhere would list more."""
-    path = tmp_path / "aphrodite.yaml"
-    path.write_text(NEXT_TO_APHRODITE, encoding="utf-8")
-    state = load_scenario(path).game.state
-    game, generic = counted_games("bga", ("Artemis", "Aphrodite"))
-    assert game.engine.kernelled[0]
+    state = position(tmp_path, NEXT_TO_APHRODITE)
+    game, _ = kernel_agrees(("Artemis", "Aphrodite"), state, 8)
     assert getattr(game.engine.kernels[0], "lowers_obligations", False)
-    turns = game.engine.turns(state)
-    assert len(turns) == 8
-    assert turns == generic.turns(state)
-    assert disagreement(game.engine, generic, state, range(20)) is None
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(two_moves.TwoMoves, "final", property(lambda self: ""))
         assert len(counting(game).engine.turns(state)) > 8
@@ -538,15 +522,8 @@ def test_a_move_made_again_along_the_perimeter_is_counted_once_per_outcome(tmp_p
     (building on a1 or b1), or back on a1 (building on a2 or b1), however he went: 6 turns, in
     the generic listing's order. A kernel that did not move on from a perimeter space would
     find the 4 of a single move."""
-    path = tmp_path / "perimeter.yaml"
-    path.write_text(PERIMETER_WALK, encoding="utf-8")
-    state = load_scenario(path).game.state
-    game, generic = counted_games("bga", ("Triton", MORTAL))
-    assert game.engine.kernelled[0]
-    turns = game.engine.turns(state)
-    assert len(turns) == 6
-    assert turns == generic.turns(state)
-    assert disagreement(game.engine, generic, state, range(20)) is None
+    state = position(tmp_path, PERIMETER_WALK)
+    game, _ = kernel_agrees(("Triton", MORTAL), state, 6)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(repeated_moves.RepeatedMoves, "trigger", lambda self: "0")
         assert len(counting(game).engine.turns(state)) == 4

@@ -85,40 +85,21 @@ class LastChoice(Writer):
         if not self.begin("def draw(walk, rng):"):
             return None
         source = self.source
-        top = self.strictly()
-        source.line(top, "total = 0")
-        source.line(top, "ends = []")
-        source.line(top, "codes = []")
-        body = self.each_move(top)
-        if self.wins is not None:
-            source.line(body, f"if {self.wins}:")
-            self.counted(body + 1, None, "w << 5 | t")
-            source.line(body + 1, "continue")
-        moved = self.slid(body)
+        body, moved = self.counting_moves()
         self.builds(body, False)
         if not self.choices(body):
             return None
-        source.line(body, "n = (B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() "
-                          "- (D & C).bit_count() + (B & XB).bit_count()")
+        count = ["(B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() - (D & C).bit_count()"
+                 " + (B & XB).bit_count()"]
         if self.fusion.winnable:  # (a build that wins ends the turn: no last step after it)
             source.line(body, f"WB = {self.winning()}")
-            source.line(body, "n -= WB.bit_count() * C.bit_count() - (WB & C).bit_count()")
+            count.append("(WB.bit_count() * C.bit_count() - (WB & C).bit_count())")
         if self.undoes:  # (a block taken off where it was built: one board, however many squares)
             source.line(body, "k = (B & XB & ~TOK).bit_count()")
-            source.line(body, "if k > 1:")
-            source.line(body + 1, "n -= k - 1")
-        source.line(body, "if n:")
-        source.line(body + 1, "total += n")
-        source.line(body + 1, "ends.append(total)")
-        source.line(body + 1, f"codes.append(w << 5 | {moved})")
+            count.append("(k - 1 if k > 1 else 0)")
+        self.added(body, " - ".join(count), f"w << 5 | {moved}")
         self.unless_met("total", "break")
-        self.drawn()
-        source.line(1, "w, t = code >> 5, code & 31")
-        self.drawn_move()
-        if self.wins is not None:
-            source.line(1, f"if {self.wins}:")
-            source.line(2, "return (('move', w, t),), None")
-        moved = self.slid(1)
+        moved = self.drawn_one_move()
         self.builds(1, False)
         self.choices(1)
         there = "th0" if self.slide else "th"
@@ -132,18 +113,7 @@ class LastChoice(Writer):
         if not self.begin("def turns(walk, listed):"):
             return None
         source = self.source
-        top = self.strictly()
-        source.line(top, "out = []")
-        body = self.each_move(top)
-        source.line(body, "th = H[t]")
-        if self.wins is not None:
-            source.line(body, f"if {self.wins}:")
-            source.line(body + 1, "move = ACTIONS('move', w)[t]")
-            source.line(body + 1, "out.append((move,))")
-            source.line(body + 1, "if listed is not None:")
-            source.line(body + 2, "listed[(move,)] = ((('move', w, o, t, hh, th),), TEAM)")
-            source.line(body + 1, "continue")
-        moved = self.slid(body)
+        body, moved = self.listing_moves()
         self.builds(body, False)
         if not self.choices(body):
             return None
@@ -151,12 +121,7 @@ class LastChoice(Writer):
         source.line(body, f"for outcome in OUTCOMES(B, D, BF, {self.reads}, {self.ending}):")
         source.line(body + 1, f"turn, events = TURN(w, o, {moved}, hh, {there}, t, *outcome, H, st.tokens)")
         source.line(body + 1, "out.append(turn)")
-        source.line(body + 1, "if listed is not None:")
-        if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
-            source.line(body + 2, f"if {self.finished('turn, events', drawn=False)}[1] is not None:")
-            source.line(body + 3, "listed[turn] = (events, None)")
-        else:
-            source.line(body + 2, "listed[turn] = (events, None)")
+        self.list_turn(body + 1, "events")
         self.unless_met("out", "break")
         source.line(1, "return out")
         lister: Lister = source.function("turns")

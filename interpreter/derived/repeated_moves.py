@@ -111,16 +111,7 @@ class RepeatedMoves(TwoMoves):
         if built is not None:
             source.line(body, f"if {self.final}t == o:  # (back where it started: the squares new to the turn)")
             whole = self.builds(body + 1, count_only)
-            if whole and count_only:
-                source.line(body + 1, "c &= ~HB")
-                source.line(body + 1, "HB |= c")
-                source.line(body + 1, "code = (w, (*path, t), c)")
-            else:
-                source.line(body + 1, "B &= ~HB")
-                source.line(body + 1, "D &= ~HD")
-                source.line(body + 1, "HB |= B")
-                source.line(body + 1, "HD |= D")
-                source.line(body + 1, "code = (w, (*path, t), B | D << 25)")
+            source.line(body + 1, f"code = (w, (*path, t), {self.new_at_home(body + 1, whole and count_only)})")
             built(body + 1, "code")
             source.line(body, f"elif {self.final}not ENDED & low:")
             source.line(body + 1, "ENDED |= low")
@@ -138,16 +129,7 @@ class RepeatedMoves(TwoMoves):
         if not self.begin("def draw(walk, rng):"):
             return None
         source = self.source
-        source.line(1, "total = 0")
-        source.line(1, "ends = []")
-        source.line(1, "codes = []")
-        whole = self.writes_c()
-
-        def win(depth: int, code: str) -> None:
-            self.counted(depth, None, code)
-
-        def built(depth: int, code: str) -> None:
-            self.counted(depth, whole, code)
+        whole, win, built = self.counting_callbacks()
         if self.walk_moves(1, win, built, count_only=True) is None:
             return None
         self.drawn()
@@ -200,12 +182,7 @@ class RepeatedMoves(TwoMoves):
             source.line(depth + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
             source.line(depth + 1, "turn = (*steps, ACTIONS(verb, w)[s])")
             source.line(depth + 1, "out.append(turn)")
-            source.line(depth + 1, "if listed is not None:")
-            if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
-                source.line(depth + 2, f"if {self.finished('turn, (*moved, *built)', drawn=False)}[1] is not None:")
-                source.line(depth + 3, "listed[turn] = ((*moved, *built), None)")
-            else:
-                source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
+            self.list_turn(depth + 1)
         source.line(1, "out = []")
         if self.walk_moves(1, win, built) is None:
             return None
@@ -218,15 +195,8 @@ class RepeatedMoves(TwoMoves):
         if not self.begin("def can_win(walk):"):
             return None
         source = self.source
-
-        def win(depth: int, code: str) -> None:
-            source.line(depth, "return True")
-
-        def built(depth: int, code: str) -> None:
-            """A build that makes a board win hold for the seat's team."""
-            source.line(depth, f"if WIN1 == TEAM and {self.winning()}:")
-            source.line(depth + 1, "return True")
-        if self.walk_moves(1, win, built if self.fusion.winnable else None) is None:
+        win, built = self.winning_callbacks()
+        if self.walk_moves(1, win, built) is None:
             return None
         source.line(1, "return False")
         function: Callable[[Walk], bool] = source.function("can_win")

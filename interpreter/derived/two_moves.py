@@ -155,20 +155,26 @@ class TwoMoves(Writer):
             source.line(inner + 2, "continue")
         if built is not None:
             self.builds(inner + 1, count_only)
-            if whole and count_only:
-                source.line(inner + 1, "c &= ~HB")
-                source.line(inner + 1, "HB |= c")
-                source.line(inner + 1, "code |= c << 15")
-            else:
-                source.line(inner + 1, "B &= ~HB")
-                source.line(inner + 1, "D &= ~HD")
-                source.line(inner + 1, "HB |= B")
-                source.line(inner + 1, "HD |= D")
-                source.line(inner + 1, "code |= (B | D << 25) << 15")
+            source.line(inner + 1, f"code |= {self.new_at_home(inner + 1, whole and count_only)} << 15")
             built(inner + 1, "code")
         source.line(inner + 1, "continue")
         ends_on(inner, self.wins2)
         return whole
+
+    def new_at_home(self, depth: int, whole: bool) -> str:
+        """With the worker back on its own square and the build's squares set (`c` where
+        `whole`, else `B` and `D`): keep only the squares no other worker's way home built on
+        (`HB`, `HD`), mark them, and return their expression (`B | D << 25` for two sets)."""
+        source = self.source
+        if whole:
+            source.line(depth, "c &= ~HB")
+            source.line(depth, "HB |= c")
+            return "c"
+        source.line(depth, "B &= ~HB")
+        source.line(depth, "D &= ~HD")
+        source.line(depth, "HB |= B")
+        source.line(depth, "HD |= D")
+        return "(B | D << 25)"
 
     def at_worker(self, depth: int) -> None:
         super().at_worker(depth)
@@ -178,16 +184,7 @@ class TwoMoves(Writer):
         if not self.begin("def draw(walk, rng):"):
             return None
         source = self.source
-        source.line(1, "total = 0")
-        source.line(1, "ends = []")
-        source.line(1, "codes = []")
-        whole = self.writes_c()
-
-        def win(depth: int, code: str) -> None:
-            self.counted(depth, None, code)
-
-        def built(depth: int, code: str) -> None:
-            self.counted(depth, whole, code)
+        whole, win, built = self.counting_callbacks()
         self.outcomes(1, win, built, count_only=True)
         self.drawn()
         source.line(1, "w, t, u, home = code >> 10 & 31, code >> 5 & 31, code & 31, code >> 15")
@@ -254,12 +251,7 @@ class TwoMoves(Writer):
             source.line(depth + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
             source.line(depth + 1, "turn = (*path, ACTIONS(verb, w)[s])")
             source.line(depth + 1, "out.append(turn)")
-            source.line(depth + 1, "if listed is not None:")
-            if self.fusion.winnable:  # (a build that may win is left out: it is judged as it is played)
-                source.line(depth + 2, f"if {self.finished('turn, (*moved, *built)', drawn=False)}[1] is not None:")
-                source.line(depth + 3, "listed[turn] = ((*moved, *built), None)")
-            else:
-                source.line(depth + 2, "listed[turn] = ((*moved, *built), None)")
+            self.list_turn(depth + 1)
         self.outcomes(1, win, built)
         source.line(1, "return out")
         lister: Lister = source.function("turns")
@@ -269,16 +261,8 @@ class TwoMoves(Writer):
         if not self.begin("def can_win(walk):"):
             return None
         source = self.source
-
-        def win(depth: int, code: str) -> None:
-            source.line(depth, "return True")
-
-        def built(depth: int, code: str) -> None:
-            """A build that makes a board win hold for the seat's team."""
-            source.line(depth, f"if WIN1 == TEAM and {self.winning()}:")
-            source.line(depth + 1, "return True")
-
-        self.outcomes(1, win, built if self.fusion.winnable else None)
+        win, built = self.winning_callbacks()
+        self.outcomes(1, win, built)
         source.line(1, "return False")
         function: Callable[[Walk], bool] = source.function("can_win")
         return function

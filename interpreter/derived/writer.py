@@ -408,11 +408,48 @@ class Writer:
         source.line(2, "index -= ends[entry - 1]")
         source.line(1, "code = codes[entry]")
 
-    def draw(self) -> Kernel | None:
-        """A random turn: each move's outcomes counted, the index drawn, and the one move it
-        falls in looked at again."""
-        if not self.begin("def draw(walk, rng):"):
-            return None
+    def added(self, depth: int, count: str, code: str) -> None:
+        """Add `count` outcomes of a move (an expression) to the count, under `code`."""
+        source = self.source
+        source.line(depth, f"n = {count}")
+        source.line(depth, "if n:")
+        source.line(depth + 1, "total += n")
+        source.line(depth + 1, "ends.append(total)")
+        source.line(depth + 1, f"codes.append({code})")
+
+    def drawn_one_move(self) -> str:
+        """After a first pass that coded each move as `w << 5 | t`: draw the index, look again
+        at the move it falls in, end there if it wins, take the slide on. Returns the name of
+        the move's own target."""
+        source = self.source
+        self.drawn()
+        source.line(1, "w, t = code >> 5, code & 31")
+        self.drawn_move()
+        if self.wins is not None:
+            source.line(1, f"if {self.wins}:")
+            source.line(2, "return (('move', w, t),), None")
+        return self.slid(1)
+
+    def counting_callbacks(self) -> tuple[bool, Callable[[int, str], None], Callable[[int, str], None]]:
+        """For a first pass over outcomes (`win`, `built` callbacks, each adding to the count
+        under its code): whether the build's squares are `c`, and the callbacks."""
+        source = self.source
+        source.line(1, "total = 0")
+        source.line(1, "ends = []")
+        source.line(1, "codes = []")
+        whole = self.writes_c()
+
+        def win(depth: int, code: str) -> None:
+            self.counted(depth, None, code)
+
+        def built(depth: int, code: str) -> None:
+            self.counted(depth, whole, code)
+        return whole, win, built
+
+    def counting_moves(self) -> tuple[int, str]:
+        """Open a draw's first pass: the count, the loops over the moves, each winning move
+        counted as one outcome, the rest taken on by a slide (`slid`). Returns the depth of the
+        body and the name of the move's own target."""
         source = self.source
         top = self.strictly()
         source.line(top, "total = 0")
@@ -423,17 +460,63 @@ class Writer:
             source.line(body, f"if {self.wins}:")
             self.counted(body + 1, None, "w << 5 | t")
             source.line(body + 1, "continue")
-        moved = self.slid(body)
+        return body, self.slid(body)
+
+    def listing_moves(self) -> tuple[int, str]:
+        """Open a listing: the list `out`, the loops over the moves (`move` the step), each
+        winning move listed as a turn, the rest taken on by a slide. Returns the depth of the
+        body and the name of the move's own target."""
+        source = self.source
+        top = self.strictly()
+        source.line(top, "out = []")
+        body = self.each_move(top)
+        source.line(body, "th = H[t]")
+        source.line(body, "move = ACTIONS('move', w)[t]")
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "out.append((move,))")
+            source.line(body + 1, "if listed is not None:")
+            self.moved(body + 2, slid=False)
+            source.line(body + 2, "listed[(move,)] = (moved, TEAM)")
+            source.line(body + 1, "continue")
+        return body, self.slid(body)
+
+    def list_turn(self, depth: int, events: str = "(*moved, *built)") -> None:
+        """Keep `turn`'s `events` for a caller that plays the turns listed, as its last build
+        leaves them (`finished`: none kept for a build that may win, judged as it is played)."""
+        source = self.source
+        source.line(depth, "if listed is not None:")
+        if self.fusion.automatic is not None or self.fusion.winnable:
+            source.line(depth + 1, f"events = {self.finished(f'turn, {events}', drawn=False)}[1]")
+            source.line(depth + 1, "if events is not None:")
+            source.line(depth + 2, "listed[turn] = (events, None)")
+        else:
+            source.line(depth + 1, f"listed[turn] = ({events}, None)")
+
+    def winning_callbacks(self) -> tuple[Callable[[int, str], None], Callable[[int, str], None] | None]:
+        """For a search for a win over outcomes (`win`, `built` callbacks): a winning move, and
+        a build that makes a board win hold for the seat's team (none without a board win)."""
+        source = self.source
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "return True")
+
+        def built(depth: int, code: str) -> None:
+            source.line(depth, f"if WIN1 == TEAM and {self.winning()}:")
+            source.line(depth + 1, "return True")
+        return win, built if self.fusion.winnable else None
+
+    def draw(self) -> Kernel | None:
+        """A random turn: each move's outcomes counted, the index drawn, and the one move it
+        falls in looked at again."""
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        body, moved = self.counting_moves()
         whole = self.builds(body, True)
         self.counted(body, whole, f"w << 5 | {moved}")
         self.unless_met("total", "break")
-        self.drawn()
-        source.line(1, "w, t = code >> 5, code & 31")
-        self.drawn_move()
-        if self.wins is not None:
-            source.line(1, f"if {self.wins}:")
-            source.line(2, "return (('move', w, t),), None")
-        moved = self.slid(1)
+        moved = self.drawn_one_move()
         victim = ("(OCC[t] if dest >= 0 else -1)" if self.forcing else "(w if t != t0 else -1)" if self.slide
                   else "-1")
         if not self.builds(1, whole):
@@ -471,19 +554,7 @@ class Writer:
         if not self.begin("def turns(walk, listed):"):
             return None
         source = self.source
-        top = self.strictly()
-        source.line(top, "out = []")
-        body = self.each_move(top)
-        source.line(body, "th = H[t]")
-        source.line(body, "move = ACTIONS('move', w)[t]")
-        if self.wins is not None:
-            source.line(body, f"if {self.wins}:")
-            source.line(body + 1, "out.append((move,))")
-            source.line(body + 1, "if listed is not None:")
-            self.moved(body + 2, slid=False)
-            source.line(body + 2, "listed[(move,)] = (moved, TEAM)")
-            source.line(body + 1, "continue")
-        self.slid(body)
+        body, _ = self.listing_moves()
         self.builds(body, False)
         source.line(body, "if listed is not None:")
         self.moved(body + 1)
@@ -495,13 +566,7 @@ class Writer:
         source.line(body + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
         source.line(body + 1, "turn = (move, ACTIONS(verb, w)[s])")
         source.line(body + 1, "out.append(turn)")
-        source.line(body + 1, "if listed is not None:")
-        if self.fusion.automatic is not None or self.fusion.winnable:
-            source.line(body + 2, f"events = {self.finished('turn, (*moved, *built)', drawn=False)}[1]")
-            source.line(body + 2, "if events is not None:  # (None: a build that may win, judged as it is played)")
-            source.line(body + 3, "listed[turn] = (events, None)")
-        else:
-            source.line(body + 2, "listed[turn] = ((*moved, *built), None)")
+        self.list_turn(body + 1)
         self.unless_met("out", "break")
         source.line(1, "return out")
         lister: Lister = source.function("turns")
