@@ -93,36 +93,51 @@ def _reads_only_the_view(part: Condition) -> bool:
     return isinstance(part, (LevelChange, TargetLevel, PieceIs))
 
 
-def builds_that_may_win(conditions: Sequence[Condition]) -> str | None:
+#: A build by its level before and whether it is a dome.
+Build = tuple[int, bool]
+
+
+def levels_that_may_win(conditions: Sequence[Condition]) -> tuple[Build, ...] | None:
     """For wins judged on the board after every build ('when there are at least five complete
-    towers'): an expression over a build's level `h` and `dome` that is true for the builds that
-    may change whether one holds ('dome and h == 3': only a dome on level 3 completes a tower), so
-    that the derived code makes only those builds and keys the others; None when a part's answer
-    is not known (every build is then made and judged). A build that changes none of the
-    conditions' parts leaves them as they were before it; where one already holds before the build
-    (a position set up so), the derived code judges every build."""
-    found: list[str] = []
+    towers'): the builds, by their level and whether they are domes, that may change whether one
+    holds (a dome on level 3 only: it completes a tower), so that the derived code makes only
+    those builds and keys the others; None when a part's answer is not known (every build is then
+    made and judged). A build that changes none of the conditions' parts leaves them as they were
+    before it; where one already holds before the build (a position set up so), the derived code
+    judges every build."""
+    found: set[Build] = set()
     for condition in conditions:
-        expression = _build_may_change(condition)
-        if expression is None:
+        builds = _build_may_change(condition)
+        if builds is None:
             return None
-        found.append(expression)
-    found = [e for e in dict.fromkeys(found) if e != "False"]
-    return " or ".join(f"({e})" for e in found) if found else "False"
+        found |= builds
+    return tuple(sorted(found))
 
 
-def _build_may_change(condition: Condition) -> str | None:
+def builds_that_may_win(conditions: Sequence[Condition]) -> str | None:
+    """`levels_that_may_win` as an expression over a build's level `h` and `dome`, for the
+    generated code ('False' for none)."""
+    builds = levels_that_may_win(conditions)
+    return None if builds is None else winning_expression(builds)
+
+
+def winning_expression(builds: Sequence[Build]) -> str:
+    """An expression over a build's level `h` and `dome` true for `builds` ('False' for none)."""
+    return " or ".join(f"({'dome' if dome else 'not dome'} and h == {level})" for level, dome in builds) or "False"
+
+
+def _build_may_change(condition: Condition) -> frozenset[Build] | None:
     if isinstance(condition, Not):
         return _build_may_change(condition.part)
     if isinstance(condition, (AnyOf, AllOf)):
         parts = [_build_may_change(part) for part in condition.parts]
         if any(part is None for part in parts):
             return None
-        return " or ".join(f"({p})" for p in dict.fromkeys(parts) if p != "False") or "False"
+        return frozenset().union(*(part for part in parts if part is not None))
     if isinstance(condition, PlayerCount):
-        return "False"
+        return frozenset()
     if isinstance(condition, CountIs) and condition.quantity is Quantity.COMPLETE_TOWERS:
-        return "dome and h == 3"  # a tower is complete when a dome tops its third level
+        return frozenset({(3, True)})  # a tower is complete when a dome tops its third level
     return None
 
 

@@ -20,11 +20,9 @@ from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Step, StepPattern, Verb
 from ..engine.actions import actions
-from ..engine.walk import Walk
 from ..model.state import Action, Event
 from .conditions import Lowering
 from .masks import MaskLowering
-from .tally import nth_build
 from .two_moves import TwoMoves
 from .writer import Kernel, Lister
 
@@ -51,7 +49,8 @@ class RepeatedMoves(TwoMoves):
         self.again = again
 
     def fits(self) -> bool:
-        return super().fits() and len(self.ways) == 1  # (one way: the stack starts from its targets)
+        # (one way: the stack starts from its targets; a trigger of squares as bits)
+        return super().fits() and len(self.ways) == 1 and self.trigger() is not None
 
     def trigger(self) -> str | None:
         """The squares a move into which matches the trigger, as bits (from `a` to `t`), or
@@ -62,16 +61,14 @@ class RepeatedMoves(TwoMoves):
         return MaskLowering(Lowering(self.source, self.compiler.judge), None, verb=Verb.MOVE).all(
             trigger.filters, self.view2)
 
-    def walk_moves(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
-                   count_only: bool = False) -> bool | None:
+    def outcomes(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
+                 count_only: bool = False) -> bool:
         """Open the loops over the workers and the tree of their moves, and at each new
         outcome call `win(depth, code)` or `built(depth, code)` (the path in `path`, the worker
-        on `t`). Returns whether the build's squares are `c`, or None where the trigger is not
-        bits."""
+        on `t`). Returns whether the build's squares are `c`."""
         source = self.source
         trigger = self.trigger()
-        if trigger is None:
-            return None
+        assert trigger is not None  # (fits)
         source.line(depth, "HB = HD = 0")
         source.line(depth, "HOMEWIN = False")
         source.line(depth, f"for w in {self.workers}:")
@@ -130,8 +127,7 @@ class RepeatedMoves(TwoMoves):
             return None
         source = self.source
         whole, win, built = self.counting_callbacks()
-        if self.walk_moves(1, win, built, count_only=True) is None:
-            return None
+        self.outcomes(1, win, built, count_only=True)
         self.drawn()
         source.line(1, "w, path, home = code")
         source.line(1, "t = path[-1]")
@@ -149,19 +145,8 @@ class RepeatedMoves(TwoMoves):
         if self.wins2 is not None:
             source.line(2, f"if {self.wins2}:")
             source.line(3, "return steps, None")
-        self.builds(1, whole)
-        source.line(1, "if home:  # (every worker back where it was: the squares new to the turn)")
-        source.line(2, "c = home" if whole else "B, D = home & ALL, home >> 25")
-        if not whole:
-            source.line(1, "s, dome = NTH(index, B, D, BF)")
-        else:
-            source.line(1, "for _ in range(index):")
-            source.line(2, "c &= c - 1")
-            source.line(1, "s = (c & -c).bit_length() - 1")
-            source.line(1, "dome = H[s] == 3")
-        source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
-        source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
-        source.constants.update(NTH=nth_build, PATH=moves_along)
+        self.drawn_build(whole)
+        source.constants["PATH"] = moves_along
         kernel: Kernel = source.function("draw")
         return kernel
 
@@ -184,23 +169,11 @@ class RepeatedMoves(TwoMoves):
             source.line(depth + 1, "out.append(turn)")
             self.list_turn(depth + 1)
         source.line(1, "out = []")
-        if self.walk_moves(1, win, built) is None:
-            return None
+        self.outcomes(1, win, built)
         source.line(1, "return out")
         source.constants["PATH"] = moves_along
         lister: Lister = source.function("turns")
         return lister
-
-    def can_win(self) -> Callable[[Walk], bool] | None:
-        if not self.begin("def can_win(walk):"):
-            return None
-        source = self.source
-        win, built = self.winning_callbacks()
-        if self.walk_moves(1, win, built) is None:
-            return None
-        source.line(1, "return False")
-        function: Callable[[Walk], bool] = source.function("can_win")
-        return function
 
 
 def moves_along(worker: int, path: Sequence[int], heights: Sequence[int]

@@ -84,7 +84,7 @@ from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .after_build import Again, LastStep, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
-from .invariance import builds_that_may_win, may_match_together
+from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
 from .repeated_moves import MovesAgain
@@ -193,7 +193,8 @@ class DerivedCompiler(StepCompiler):
         self.slides = tuple(slides)
         #: The builds that may make a board win hold (derived/invariance.py), when some seat has
         #: such a win: only those are made; None when not known (every build is made).
-        self.winning_builds = builds_that_may_win(board_win_conditions) if board_wins is not None else "False"
+        self.winnable = levels_that_may_win(board_win_conditions) if board_wins is not None else ()
+        self.winning_builds = None if self.winnable is None else winning_expression(self.winnable)
         self.bans = tuple(ban for ban in bans if ban.verb in (Verb.MOVE, Verb.BUILD))
         #: The steps lowered to generated code, as 'verb at file:line:col'.
         self.lowered: list[str] = []
@@ -372,7 +373,7 @@ class DerivedCompiler(StepCompiler):
         again: Again | None = getattr(after, "again", None) if after is not None else None
         automatic: TokenOnBuilt | None = getattr(after, "automatic", None) if after is not None else None
         last: LastStep | None = getattr(after, "last_step", None) if after is not None else None
-        winnable = _winnable(self.winning_builds)
+        winnable = self.winnable
         if (count is None and shortcut and not optional and not repeated and winnable is not None
                 and (again is not None or automatic is not None or last is not None or (after is finish and (
                     not _one_region(ways) or winnable)))
@@ -1103,16 +1104,6 @@ def _by_the_mover(step: Step, ways: list[WayParts]) -> bool:
     """Whether a build is made by the turn's moved worker (the one of the step before): then its
     squares follow from that move, and counting them beats listing them."""
     return step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED) and all(way.actor is None for way in ways)
-
-
-def _winnable(builds: str | None) -> tuple[tuple[int, bool], ...] | None:
-    """The (level, dome) of the builds that may make a board win hold, from the expression over
-    a build's level `h` and `dome` that says which (invariance.builds_that_may_win); None when it
-    is not known."""
-    if builds is None:
-        return None
-    test = eval(f"lambda h, dome: {builds}")  # noqa: S307 - the derived engine's own expression
-    return tuple((h, dome) for h in range(4) for dome in (False, True) if test(h, dome))
 
 
 def _names(part: object, ref: SpaceRef) -> bool:

@@ -161,6 +161,25 @@ class TwoMoves(Writer):
         ends_on(inner, self.wins2)
         return whole
 
+    def drawn_build(self, whole: bool) -> None:
+        """End a draw: with the drawn turn's moves (`steps`, `moved`) and the worker on `t`, the
+        build at `index` among the squares of its outcome (those new to the turn where it ends
+        back home: `home`), and the turn returned."""
+        source = self.source
+        self.builds(1, whole)
+        source.line(1, "if home:  # (every worker back where it was: the squares new to the turn)")
+        source.line(2, "c = home" if whole else "B, D = home & ALL, home >> 25")
+        if whole:
+            source.line(1, "for _ in range(index):")
+            source.line(2, "c &= c - 1")
+            source.line(1, "s = (c & -c).bit_length() - 1")
+            source.line(1, "dome = H[s] == 3")
+        else:
+            source.line(1, "s, dome = NTH(index, B, D, BF)")
+        source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
+        source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
+        source.constants["NTH"] = nth_build
+
     def new_at_home(self, depth: int, whole: bool) -> str:
         """With the worker back on its own square and the build's squares set (`c` where
         `whole`, else `B` and `D`): keep only the squares no other worker's way home built on
@@ -207,20 +226,7 @@ class TwoMoves(Writer):
         if self.wins2 is not None:
             source.line(2, f"if {self.wins2}:")
             source.line(3, "return steps, None")
-        self.builds(1, whole)
-        source.line(1, "if home:  # (every worker back where it was: the squares new to the turn)")
-        source.line(2, "c = home" if whole else "B, D = home & ALL, home >> 25")
-        if not whole:
-            source.line(1, "s, dome = NTH(index, B, D, BF)")
-            source.line(1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
-            source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
-        else:
-            source.line(1, "for _ in range(index):")
-            source.line(2, "c &= c - 1")
-            source.line(1, "s = (c & -c).bit_length() - 1")
-            source.line(1, "verb, built = BUILT(w, s, H[s] == 3, H, st.tokens)")
-            source.line(1, f"return {self.finished('(*steps, ACTIONS(verb, w)[s]), (*moved, *built)', drawn=False)}")
-        source.constants["NTH"] = nth_build
+        self.drawn_build(whole)
         kernel: Kernel = source.function("draw")
         return kernel
 
