@@ -63,6 +63,7 @@ def kernel_agrees(seats: tuple[str, ...], state: GameState, outcomes: int | None
     if outcomes is not None:
         assert len(turns) == outcomes
     assert turns == generic.turns(state)
+    assert game.engine.perft(state, 1) == generic.perft(state, 1)  # (counted by the kernel: perft's last ply)
     assert disagreement(game.engine, generic, state, range(20)) is None
     return game, generic
 
@@ -108,7 +109,9 @@ def test_kernel_draws_equal_the_generic_listing_against_binders(card: str, binde
     """The kernel's seat to move against a card that binds it: every index drawn, the bound
     asked of the generator, the state each turn leaves and whole playouts are the generic chain's."""
     game, generic = counted_games("bga", (card, binder))
-    assert_agree(game, generic, data.draw(states(game, 0), label="position"), seeds, PERFT_WORK_PER_CARD)
+    position = data.draw(states(game, 0), label="position")
+    assert_agree(game, generic, position, seeds, PERFT_WORK_PER_CARD)
+    assert game.engine.perft(position, 1) == generic.perft(position, 1)  # (the kernel's count)
 
 
 @settings(max_examples=20 * SCALE, deadline=None, phases=PHASES,
@@ -127,6 +130,42 @@ def test_kernel_draws_equal_the_generic_listing_in_games_of_three_and_four(data:
         seats = ("Apollo", "Athena", "Pan", "Minotaur")[:count]
     game, generic = counted_games("bga", seats)
     assert_agree(game, generic, data.draw(states(game), label="position"), seeds, PERFT_WORK_PER_CARD)
+
+
+#: A's worker on b2 (level 2) may move up onto c1 (level 3) and win, or down to a1 or c2; A2 on
+#: e5 cannot move.
+WINNING_MOVE = """\
+name: a winning move among others
+edition: bga
+players: [Mortal, Mortal]
+board: |
+  0 0 0 0D 0
+  0 0 0 0D 0D
+  0D 0D 0D 0 0
+  0D 2 0 0 0
+  0 0D 3 0 0
+workers: {A1: b2, A2: e5, B1: e1, B2: e3}
+to_move: A
+"""
+
+
+def test_a_kernel_counts_the_outcomes_for_perft_and_a_count_that_forgets_a_winning_move_is_caught(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """perft's last ply is counted by the kernel's first pass alone: the winning move onto c1 is
+    one outcome, the move to a1 builds on b2 only (1), the move to c2 builds on b2, c1 (a dome),
+    d1, d2 or d3 (5): 7. A count that forgot the winning move would say 6."""
+    state = position(tmp_path, WINNING_MOVE)
+    game, generic = kernel_agrees((MORTAL, MORTAL), state, 7)
+    assert game.engine.perft(state, 1) == 7
+    written = writer.Writer.counted
+
+    def forgetful(self: writer.Writer, depth: int, whole: bool | None, code: str) -> None:
+        if self.only_count and whole is None:
+            self.source.line(depth, "pass")
+            return
+        written(self, depth, whole, code)
+    monkeypatch.setattr(writer.Writer, "counted", forgetful)
+    assert counting(game).engine.perft(state, 1) == 6  # (compiled afresh)
 
 
 def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

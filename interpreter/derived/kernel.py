@@ -3,8 +3,9 @@
 The fused count (steps.py) counts the build after a move inside the move's step, and gives the
 tally one record per move; the engine still walks to that step and decodes a record. When that
 move is the first step of a seat's only turn program and the build its last, the turn needs none
-of it, and the *kernels* serve it alone: `draw` (a random turn), `turns` (the list, with each
-turn's events for an agent that plays them) and `can_win`.
+of it, and the *kernels* serve it alone: `draw` (a random turn), `count` (how many distinct
+outcomes: perft's last ply), `turns` (the list, with each turn's events for an agent that plays
+them) and `can_win`.
 
 The text of each is written from the seat's typed parts by a writer: `writer.Writer` for a move
 then its build, `two_moves.TwoMoves` for a second move the worker may make before the build,
@@ -27,7 +28,7 @@ from .last_choice import RemoveAfterWriter, TokenAfterWriter
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
-from .writer import Drawn, Kernel, Lister, Writer
+from .writer import Counter, Drawn, Kernel, Lister, Writer
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -35,18 +36,19 @@ if TYPE_CHECKING:
 
 class Kernels:
     """The generated functions of a turn that is a move (or two) and then the moved worker's
-    build (see the module docstring): `draw` (a random turn), `turns` (every turn in the
-    listing's order, with its events and winner for a caller that keeps them) and `can_win`.
+    build (see the module docstring): `draw` (a random turn), `count` (the number of distinct
+    outcomes: perft's last ply), `turns` (every turn in the listing's order, with its events and
+    winner for a caller that keeps them) and `can_win`.
     `lowers_obligations` says whether they judge the obligations other seats lay on the turn
     (else the engine leaves a turn to the count while one is in force); `board_wins`, the board
     wins some build of the turn may make hold, which they judge only where none holds as the
     turn starts (a position set up so: the engine then leaves the turn to the chain)."""
 
-    __slots__ = ("draw", "turns", "can_win", "lowers_obligations", "board_wins")
+    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins")
 
-    def __init__(self, draw: Kernel, turns: Lister, can_win: Callable[[Walk], bool], lowers_obligations: bool,
-                 board_wins: Callable[[Walk], int | None] | None = None) -> None:
-        self.draw, self.turns, self.can_win = draw, turns, can_win
+    def __init__(self, draw: Kernel, count: Counter, turns: Lister, can_win: Callable[[Walk], bool],
+                 lowers_obligations: bool, board_wins: Callable[[Walk], int | None] | None = None) -> None:
+        self.draw, self.count, self.turns, self.can_win = draw, count, turns, can_win
         self.lowers_obligations = lowers_obligations
         self.board_wins = board_wins
 
@@ -76,11 +78,11 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
         writer = Writer(compiler, step, fusion) if second is None else TwoMoves(compiler, step, fusion, second)
     if not writer.fits():
         return None
-    draw, turns, can_win = writer.draw(), writer.turns(), writer.can_win()
-    if draw is None or turns is None or can_win is None:
+    draw, count, turns, can_win = writer.draw(), writer.count(), writer.turns(), writer.can_win()
+    if draw is None or count is None or turns is None or can_win is None:
         return None
-    return Kernels(draw, turns, can_win, writer.lowers_obligations,
+    return Kernels(draw, count, turns, can_win, writer.lowers_obligations,
                    compiler.board_wins if writer.fusion.winnable else None)
 
 
-__all__ = ["Drawn", "Kernel", "Kernels", "Lister", "move_then_build"]
+__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Lister", "move_then_build"]

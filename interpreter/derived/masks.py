@@ -85,7 +85,11 @@ class MaskLowering:
         return " & ".join(f"({mask})" for mask in masks) if masks else "ALL"
 
     def levels(self, heights: list[int]) -> str:
-        """The squares on any of `heights`."""
+        """The squares on any of `heights` (the board's planes share out its squares: all four
+        are every square, three are every square but the fourth's)."""
+        if self.planes == LEVELS and len(heights) >= 3:
+            missing = [plane for height, plane in enumerate(LEVELS) if height not in heights]
+            return f"(ALL ^ {missing[0]})" if missing else "ALL"
         return " | ".join(self.planes[h] for h in heights) if heights else "0"
 
     def scalar(self, part: Condition, view: View) -> str:

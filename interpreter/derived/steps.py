@@ -911,9 +911,12 @@ class DerivedCompiler(StepCompiler):
             mask = MaskLowering(lowering, None, blocked, verb=Verb.MOVE).all(way.filters, view)
             if mask is None:
                 return None
-            reach = f"({blocked} & ~DOMES & ~DOMELIKE)" if way.forces else f"ALL & ~({blocked} | DOMELIKE)"
+            # (the free squares written as the filter 'unoccupied' writes them, masks.py: one name)
+            reach = f"({blocked} & ~DOMES & ~DOMELIKE)" if way.forces else f"ALL ^ ({blocked} | DOMELIKE)"
             if blocked == "BLOCKED":  # (the same squares for every worker: once per call)
-                reach = source.once(reach) or reach
+                reach = source.once(reach) or f"({reach})"
+            elif not way.forces:
+                reach = f"({reach})"
             targets.append(" & ".join([f"{around} & {reach}", *([f"({mask})"] if mask != "ALL" else []), *banned]))
         return targets
 

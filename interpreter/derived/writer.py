@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...dsl.vocabulary import (
     AllOf,
@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 Drawn = tuple[tuple[Action, ...], tuple[Event, ...] | None] | None
 #: (walk at the turn's start, with the prohibitions in force; the seat's generator) -> Drawn
 Kernel = Callable[[Walk, Random], Drawn]
+#: (walk at the turn's start, with the prohibitions in force) -> the number of distinct outcomes
+Counter = Callable[[Walk], int]
 #: (walk at the turn's start; {turn: (events, winner)} to fill, or None) -> the turns in order
 Lister = Callable[[Walk, "dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]] | None"],
                   list[tuple[Action, ...]]]
@@ -112,6 +114,8 @@ class Writer:
         self.wins: str | None = None
         self.workers = ""
         self.forced: list[str | None] = []
+        #: Whether `draw` is being written as `count`: its first pass alone (see `count`).
+        self.only_count = False
 
     def fits(self) -> bool:
         """Whether a way that forces a worker forces only opponents' workers, before a build
@@ -378,13 +382,15 @@ class Writer:
         source = self.source
         if whole is None:
             source.line(depth, "total += 1")
+        elif self.only_count:  # (no entry to keep: the count alone)
+            source.line(depth, "total += c.bit_count()" if whole else "total += B.bit_count() + D.bit_count()")
+            return
         else:
             source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
             source.line(depth, "if n:")
             depth += 1
             source.line(depth, "total += n")
-        source.line(depth, "ends.append(total)")
-        source.line(depth, f"codes.append({code})")
+        self.entry(depth, code)
 
     def drawn_move(self) -> None:
         """After `drawn`, with the drawn move's worker `w` and target `t` set: what the move
@@ -398,8 +404,11 @@ class Writer:
 
     def drawn(self) -> None:
         """Draw the index among the `total` outcomes counted: its entry's `code`, and `index`
-        within the entry."""
+        within the entry. Writing `count`, the function ends here, with the count."""
         source = self.source
+        if self.only_count:
+            source.line(1, "return total")
+            raise _Counted(source.function("draw"))
         source.line(1, "if not total:")
         source.line(2, "return None")
         source.line(1, "index = rng.randrange(total)")
@@ -411,11 +420,20 @@ class Writer:
     def added(self, depth: int, count: str, code: str) -> None:
         """Add `count` outcomes of a move (an expression) to the count, under `code`."""
         source = self.source
+        if self.only_count:  # (no entry to keep: the count alone)
+            source.line(depth, f"total += {count}")
+            return
         source.line(depth, f"n = {count}")
         source.line(depth, "if n:")
         source.line(depth + 1, "total += n")
-        source.line(depth + 1, "ends.append(total)")
-        source.line(depth + 1, f"codes.append({code})")
+        self.entry(depth + 1, code)
+
+    def entry(self, depth: int, code: str) -> None:
+        """Keep where a move's outcomes end and the move's `code`, for the draw to find the
+        move its index falls in (nothing, writing `count`)."""
+        if not self.only_count:
+            self.source.line(depth, "ends.append(total)")
+            self.source.line(depth, f"codes.append({code})")
 
     def drawn_one_move(self) -> str:
         """After a first pass that coded each move as `w << 5 | t`: draw the index, look again
@@ -435,8 +453,9 @@ class Writer:
         under its code): whether the build's squares are `c`, and the callbacks."""
         source = self.source
         source.line(1, "total = 0")
-        source.line(1, "ends = []")
-        source.line(1, "codes = []")
+        if not self.only_count:
+            source.line(1, "ends = []")
+            source.line(1, "codes = []")
         whole = self.writes_c()
 
         def win(depth: int, code: str) -> None:
@@ -453,8 +472,9 @@ class Writer:
         source = self.source
         top = self.strictly()
         source.line(top, "total = 0")
-        source.line(top, "ends = []")
-        source.line(top, "codes = []")
+        if not self.only_count:
+            source.line(top, "ends = []")
+            source.line(top, "codes = []")
         body = self.each_move(top)
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
@@ -548,6 +568,20 @@ class Writer:
         kernel: Kernel = source.function("draw")
         return kernel
 
+    def count(self) -> Counter | None:
+        """The number of distinct outcomes (perft's last ply): the draw's first pass alone,
+        written by `draw` itself, whose `drawn` ends the function there (every writer draws
+        after one first pass, so each gets its count from its own draw)."""
+        self.only_count = True
+        try:
+            self.draw()
+        except _Counted as written:
+            counter = written.function
+            return lambda walk: int(counter(walk, None))
+        finally:
+            self.only_count = False
+        return None
+
     def turns(self) -> Lister | None:
         """Every turn in the listing's order (each a distinct outcome), with its events and
         winner where `listed` is given."""
@@ -601,6 +635,14 @@ class Writer:
         source.line(1, "return False")
         function = source.function("can_win")
         return function
+
+
+class _Counted(Exception):  # noqa: N818 - not an error: how `drawn` hands `count` its function
+    """Raised by `drawn` while `count` is written: the function, ended after the first pass."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        super().__init__()
+        self.function = function
 
 
 def last_build(automatic: TokenOnBuilt | None, winnable: tuple[tuple[int, bool], ...]
@@ -700,4 +742,4 @@ def _pointwise(part: Condition) -> bool:
     return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
-__all__ = ["Drawn", "Kernel", "Lister", "Writer", "builds_in_order", "drawn_build", "last_build"]
+__all__ = ["Counter", "Drawn", "Kernel", "Lister", "Writer", "builds_in_order", "drawn_build", "last_build"]

@@ -1011,7 +1011,7 @@ class Engine:
         if state.winner is not None:
             return 0
         if depth == 1:
-            count = len(self.outcomes(state))
+            count = self._counted(state)
             return count or self._perft_after_stuck(state, depth)
         total = 0
         seen: set[int] = set()
@@ -1034,6 +1034,15 @@ class Engine:
             return False
         self.roots[state.to_move](Walk(state, leaf))
         return total if seen else self._perft_after_stuck(state, depth)
+
+    def _counted(self, state: GameState) -> int:
+        """The number of distinct outcomes of the turn of the seat to move: counted by its
+        kernels (derived/kernel.py) where they serve the state, else listed."""
+        if self.fast and self.kernels[state.to_move] is not None:
+            kernels, walk = self._kernel_walk(state)
+            if walk is not None:
+                return kernels.count(walk)
+        return len(self.outcomes(state))
 
     def _perft_after_stuck(self, state: GameState, depth: int) -> int:
         """perft once the seat to move, which has no turn, is settled: with two teams the game is
