@@ -9,6 +9,7 @@ an obligation), and the comparison is shown to notice a kernel broken by hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, disagreement, states
 from test_tally import counted_games, counting, found_apart
 
-from santorini.interpreter.derived import last_choice, repeated_moves, two_builds, two_moves, writer
+from santorini.interpreter.derived import last_choice, later_builds, repeated_moves, two_builds, two_moves, writer
 from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.engine.engine import Engine
@@ -36,7 +37,7 @@ BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Perseph
 #: Cards of bga that draw with a kernel, the Mortal first.
 KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
                 "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur",
-                "Pan", "Pegasus", "Persephone", "Triton", "Zeus")
+                "Pan", "Pegasus", "Persephone", "Poseidon", "Triton", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -166,6 +167,52 @@ def test_a_kernel_counts_the_outcomes_for_perft_and_a_count_that_forgets_a_winni
         written(self, depth, whole, code)
     monkeypatch.setattr(writer.Writer, "counted", forgetful)
     assert counting(game).engine.perft(state, 1) == 6  # (compiled afresh)
+
+
+#: A1 on a1 and A2 on c1 (on level {c1}), each free to move to b1 or b2 (A1 to a2 too); every
+#: other square around them is domed.
+UNMOVED_BUILDS = """\
+name: the unmoved worker builds up to three times
+edition: bga
+players: [Poseidon, Mortal]
+board: |
+  0 0 0 0 0
+  0 0 0 0 0
+  0D 0D 0D 0 0
+  0 0 0D 0D 0
+  0 0 {c1} 0D 0
+workers: {{A1: a1, A2: c1, B1: e5, B2: d5}}
+to_move: A
+"""
+
+
+@pytest.mark.parametrize(("c1", "outcomes"), [
+    # A1 to a2: a first build on a1 with 0-3 of A2's on b1 and b2 (10), or 1-4 pieces on b1 and
+    # b2 with at least one (14): 24. A1 to b1: A2 builds on b2 only; a first build on a1 or a2
+    # with 0-3 of A2's (2 x 4), or 1-4 pieces on b2 (4): 12. A1 to b2 likewise on b1: 12. A2 to
+    # b1: A1 builds on a2 and b2, the first build on c1, a2 or b2: 24. A2 to b2: on a2 and b1: 24.
+    ("0", 96),
+    # A2 on level 1 may not build: A1's three moves have three builds each (9); A2's moves, 24 each
+    ("1", 57),
+])
+def test_the_unmoved_worker_builds_up_to_three_times_each_board_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, c1: str, outcomes: int) -> None:
+    """'If your unmoved worker is on the ground level, it may build up to three times': a move's
+    outcomes are the pieces added, each set once however the builds share them out; a kernel
+    that let a first build own the later builds an earlier first build made lists boards twice."""
+    state = position(tmp_path, UNMOVED_BUILDS.format(c1=c1))
+    game, generic = kernel_agrees(("Poseidon", MORTAL), state, outcomes)
+    if c1 != "0":
+        return
+    listed = later_builds._first_builds
+
+    def every_later_build(first: int, builder: int, reach: int, heights: Sequence[int]
+                          ) -> Iterator[tuple[int, list[int], list[int]]]:
+        for square, _, _ in listed(first, builder, reach, heights):
+            around = [s for s in range(25) if reach >> s & 1] if builder >= 0 else []
+            yield square, around, [4 - heights[s] - (s == square) for s in around]
+    monkeypatch.setattr(later_builds, "_first_builds", every_later_build)
+    assert len(counting(game).engine.turns(state)) > outcomes  # (compiled afresh)
 
 
 def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,9 @@
 """What a turn may do after its last build, as the kernels lower it (kernel.py): a second build by
-the same worker (`Again`), a token put on the square built (`TokenOnBuilt`), a token the seat may
-put around the moved worker (`TokenAfter`), a block a worker that did not move may take off
-(`RemoveAfter`). Each is a general part, found in the typed steps by
-the derived compiler (steps.py), never in a card's text."""
+the same worker (`Again`), builds the seat's other worker may make (`LaterBuilds`), a token put on
+the square built (`TokenOnBuilt`), a token the seat may put around the moved worker
+(`TokenAfter`), a block a worker that did not move may take off (`RemoveAfter`). Each is a
+general part, found in the typed steps by the derived compiler (steps.py), never in a card's
+text."""
 
 from __future__ import annotations
 
@@ -44,6 +45,18 @@ class Again:
     step: Step
     way: WayParts
     same_square: SameSquare
+
+
+@dataclass(frozen=True)
+class LaterBuilds:
+    """Builds the seat's worker that did not move may make after the turn's last build, up to
+    `times` of them ('if your unmoved worker is on the ground level, it may build up to three
+    times'), while it stands on one of `levels` (the step's guard on it: every level without
+    one). Each is the next piece on a free space around it, with no other filter."""
+
+    step: Step
+    times: int
+    levels: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -109,4 +122,4 @@ class RemoveAfter:
 #: A last step the seat may take after the build, as the kernels lower it (last_choice.py).
 LastStep = TokenAfter | RemoveAfter
 
-__all__ = ["Again", "LastStep", "RemoveAfter", "SameSquare", "TokenAfter", "TokenOnBuilt"]
+__all__ = ["Again", "LastStep", "LaterBuilds", "RemoveAfter", "SameSquare", "TokenAfter", "TokenOnBuilt"]

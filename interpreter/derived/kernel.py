@@ -10,7 +10,8 @@ them) and `can_win`.
 The text of each is written from the seat's typed parts by a writer: `writer.Writer` for a move
 then its build, `two_moves.TwoMoves` for a second move the worker may make before the build,
 `repeated_moves.RepeatedMoves` for a move it may make again each time its move matches,
-`two_builds.TwoBuilds` for a second build it may make after, and `last_choice` for a last step
+`two_builds.TwoBuilds` for a second build it may make after, `later_builds.LaterBuildsWriter` for
+builds the worker that did not move may make after it, and `last_choice` for a last step
 the seat may take (a token put around the worker, a block taken off by another). What a turn may do after its build is
 described by after_build.py's parts. Every writer draws outcomes in the generic listing's
 order, so a seeded draw is the listing's, which tests/test_kernel.py checks index by index.
@@ -25,6 +26,7 @@ from ...dsl.vocabulary import Step
 from ..engine.walk import Walk
 from .after_build import TokenAfter
 from .last_choice import RemoveAfterWriter, TokenAfterWriter
+from .later_builds import LaterBuildsWriter
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
@@ -44,13 +46,17 @@ class Kernels:
     wins some build of the turn may make hold, which they judge only where none holds as the
     turn starts (a position set up so: the engine then leaves the turn to the chain)."""
 
-    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins")
+    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins", "serves")
 
     def __init__(self, draw: Kernel, count: Counter, turns: Lister, can_win: Callable[[Walk], bool],
-                 lowers_obligations: bool, board_wins: Callable[[Walk], int | None] | None = None) -> None:
+                 lowers_obligations: bool, board_wins: Callable[[Walk], int | None] | None = None,
+                 serves: Callable[[Walk], bool] | None = None) -> None:
         self.draw, self.count, self.turns, self.can_win = draw, count, turns, can_win
         self.lowers_obligations = lowers_obligations
         self.board_wins = board_wins
+        #: Whether they serve a position (None: every one); the engine leaves the others to the
+        #: chain.
+        self.serves = serves
 
 
 def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
@@ -70,6 +76,10 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
             return None
         last = TokenAfterWriter if isinstance(fusion.last, TokenAfter) else RemoveAfterWriter
         writer = last(compiler, step, fusion)
+    elif fusion.later is not None:
+        if second is not None:
+            return None
+        writer = LaterBuildsWriter(compiler, step, fusion)
     elif fusion.again is not None:
         if second is not None:
             return None
@@ -82,7 +92,7 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
     if draw is None or count is None or turns is None or can_win is None:
         return None
     return Kernels(draw, count, turns, can_win, writer.lowers_obligations,
-                   compiler.board_wins if writer.fusion.winnable else None)
+                   compiler.board_wins if writer.fusion.winnable else None, writer.serves())
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Lister", "move_then_build"]

@@ -54,6 +54,7 @@ from ...dsl.vocabulary import (
     SpaceRef,
     StandsHighest,
     Step,
+    TargetLevel,
     Verb,
     WinVeto,
     WorkersAre,
@@ -82,7 +83,7 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
-from .after_build import Again, LastStep, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
+from .after_build import Again, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import move_then_build
@@ -145,19 +146,22 @@ class Fusion:
     winnable: tuple[tuple[int, bool], ...] = ()
     #: A last step the seat may take after the build (a token put, a block taken off: kernel.py).
     last: LastStep | None = None
+    #: Builds the worker that did not move may make after it (kernel.py).
+    later: LaterBuilds | None = None
 
     @property
     def beside_wins(self) -> bool:
         """Whether the build is the turn's last, one region's, but for builds that may win on
         the board (which a second move's kernel plays step by step: two_moves.py)."""
-        return self.again is None and not self.regions and self.automatic is None and self.last is None
+        return (self.again is None and not self.regions and self.automatic is None and self.last is None
+                and self.later is None)
 
     @property
     def plain(self) -> bool:
         """Whether the build is the turn's last, one region's, with no board win: the tally's
         fused count counts only those (the kernels count the others too)."""
         return (self.again is None and not self.regions and self.automatic is None and not self.winnable
-                and self.last is None)
+                and self.last is None and self.later is None)
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,10 @@ class DerivedCompiler(StepCompiler):
         chain = super().compile(step, after, rest)
         automatic = self._lowered_token_on_built(step) if after is finish else None
         last = self._lowered_last_step(step) if after is finish and rest is finish else None
-        if automatic is not None:
+        later = self._later_builds(step) if after is finish and rest is finish else None
+        if later is not None:
+            chain.later = later  # type: ignore[attr-defined]  # (the kernels count them: later_builds.py)
+        elif automatic is not None:
             # (the kernels add its events to a turn's last build: kernel.py)
             chain.automatic = automatic  # type: ignore[attr-defined]
         elif last is not None:
@@ -249,6 +256,36 @@ class DerivedCompiler(StepCompiler):
                 return None
             return RemoveAfter(ways[0].filters)
         return None
+
+    def _later_builds(self, step: Step) -> LaterBuilds | None:
+        """The turn's last step as builds the worker that did not move may make, up to a number
+        of times, as the kernels lower them (`LaterBuilds`): the next piece on a space around
+        it that is unoccupied, with no other filter, cost or mark; its guard, if any, the levels
+        that worker stands on."""
+        repeat, guard = step.repeat, step.guard
+        if (step.verb is not Verb.BUILD or step.modality is not Modality.MAY or repeat.times is None
+                or not repeat.up_to or step.destination is not None or step.piece is not Piece.NEXT
+                or step.filters or step.effects or step.cost or step.per_game or step.token is not None
+                or step.target is not None or step.actor.sex is not None):
+            return None
+        levels = frozenset(range(4))
+        if isinstance(guard, WorkersAre):
+            selector = guard.selector
+            if (selector.role is not Role.UNMOVED or selector.owner is not Owner.YOURS or selector.sex is not None
+                    or step.actor.role not in (Role.THAT, Role.SUBJECT)
+                    or not all(isinstance(part, TargetLevel) for part in guard.filters)):
+                return None
+            levels = frozenset(h for h in range(4) if all(part.op.holds(h, part.level) for part in guard.filters
+                                                          if isinstance(part, TargetLevel)))
+        elif guard is not None or step.actor.role is not Role.UNMOVED:
+            return None
+        ways = self.way_parts(step)
+        unoccupied = SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED)
+        if (len(ways) != 1 or ways[0].region is not Region.NEIGHBORING
+                or any(part != unoccupied for part in ways[0].filters) or ways[0].forces
+                or ways[0].actor is not None or ways[0].piece is not Piece.NEXT or ways[0].once):
+            return None
+        return LaterBuilds(step, repeat.times, levels)
 
     def _lowered_token_on_built(self, step: Step) -> TokenOnBuilt | None:
         """An automatic step that puts a token of the seat's on the square just built (the
@@ -373,15 +410,17 @@ class DerivedCompiler(StepCompiler):
         again: Again | None = getattr(after, "again", None) if after is not None else None
         automatic: TokenOnBuilt | None = getattr(after, "automatic", None) if after is not None else None
         last: LastStep | None = getattr(after, "last_step", None) if after is not None else None
+        later: LaterBuilds | None = getattr(after, "later", None) if after is not None else None
         winnable = self.winnable
         if (count is None and shortcut and not optional and not repeated and winnable is not None
-                and (again is not None or automatic is not None or last is not None or (after is finish and (
-                    not _one_region(ways) or winnable)))
+                and (again is not None or automatic is not None or last is not None or later is not None
+                     or (after is finish and (not _one_region(ways) or winnable)))
                 and _by_the_mover(step, ways) and self._fusable(step, ways)):
             # (the kernels alone count a second build, the ways' regions one after another, a
-            # token put on the square built, or builds that may win on the board)
+            # token put on the square built, builds that may win on the board, or builds the
+            # worker that did not move may make after it)
             take.fusion = Fusion(step, ways, take, again, not _one_region(ways),  # type: ignore[attr-defined]
-                                 automatic, winnable, last)
+                                 automatic, winnable, last, later)
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
         return take

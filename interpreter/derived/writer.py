@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ...dsl.vocabulary import (
     AllOf,
@@ -404,11 +404,11 @@ class Writer:
 
     def drawn(self) -> None:
         """Draw the index among the `total` outcomes counted: its entry's `code`, and `index`
-        within the entry. Writing `count`, the function ends here, with the count."""
+        within the entry. Writing `count`, the function returns the count here (what the draw
+        writes after it is never reached)."""
         source = self.source
         if self.only_count:
             source.line(1, "return total")
-            raise _Counted(source.function("draw"))
         source.line(1, "if not total:")
         source.line(2, "return None")
         source.line(1, "index = rng.randrange(total)")
@@ -568,19 +568,24 @@ class Writer:
         kernel: Kernel = source.function("draw")
         return kernel
 
+    def serves(self) -> Callable[[Walk], bool] | None:
+        """Which positions the kernels serve (None: every one; the engine leaves the others to
+        the chain)."""
+        return None
+
     def count(self) -> Counter | None:
         """The number of distinct outcomes (perft's last ply): the draw's first pass alone,
-        written by `draw` itself, whose `drawn` ends the function there (every writer draws
-        after one first pass, so each gets its count from its own draw)."""
+        written by `draw` itself, whose `drawn` returns the count there (every writer draws after
+        one first pass, so each gets its count from its own draw)."""
         self.only_count = True
         try:
-            self.draw()
-        except _Counted as written:
-            counter = written.function
-            return lambda walk: int(counter(walk, None))
+            written = self.draw()
         finally:
             self.only_count = False
-        return None
+        if written is None:
+            return None
+        counter = cast(Callable[[Walk, None], int], written)  # (the generator is never read)
+        return lambda walk: counter(walk, None)
 
     def turns(self) -> Lister | None:
         """Every turn in the listing's order (each a distinct outcome), with its events and
@@ -635,14 +640,6 @@ class Writer:
         source.line(1, "return False")
         function = source.function("can_win")
         return function
-
-
-class _Counted(Exception):  # noqa: N818 - not an error: how `drawn` hands `count` its function
-    """Raised by `drawn` while `count` is written: the function, ended after the first pass."""
-
-    def __init__(self, function: Callable[..., Any]) -> None:
-        super().__init__()
-        self.function = function
 
 
 def last_build(automatic: TokenOnBuilt | None, winnable: tuple[tuple[int, bool], ...]

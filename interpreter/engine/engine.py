@@ -360,6 +360,8 @@ class Engine:
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
+            if walk.legal:  # (a turn found legal for this state: its events and winner are all it wants)
+                return run(walk)
             required, late = self._obligations_in_force(walk, run)
             if not required and not late:
                 # (an outcome is the board and the facts it keeps: the derived code may skip a step
@@ -779,6 +781,8 @@ class Engine:
             return kernels, None
         if kernels.board_wins is not None and kernels.board_wins(walk) is not None:
             return kernels, None  # (a board win holds already: every build would make it, as the chain judges)
+        if kernels.serves is not None and not kernels.serves(walk):
+            return kernels, None
         return kernels, walk
 
     def _kernel_picker(self, seat: int) -> Callable[[GameState, int, bool, bool, Random, int], object]:
@@ -880,7 +884,7 @@ class Engine:
         if events is None:
             known = self.known_turns[seat]
             if known is None:
-                events, winner = self.accept(state, steps)
+                events, winner = self._accepted(state, steps, legal=True)
                 apply_events(state, events)
             else:
                 events, won = known.apply(state, steps)
@@ -928,6 +932,13 @@ class Engine:
         """The events of `steps` as a turn of the seat to move, and the team it makes win (None:
         nobody wins); IllegalTurn (with the reason) if the rules do not accept it, GameOver if
         the game has been won."""
+        return self._accepted(state, steps)
+
+    def _accepted(self, state: GameState, steps: Sequence[Action],
+                  legal: bool = False) -> tuple[tuple[Event, ...], int | None]:
+        """`accept`; `legal`: a turn the engine found legal for this state itself, whose
+        obligations are not judged again (a search of every turn, where one binds 'if
+        possible')."""
         _refuse_if_over(state)
         listed = self._listed
         if (listed is not None and listed[0] == state.hash and listed[1] == state.to_move
@@ -951,6 +962,7 @@ class Engine:
             walk.result = (tuple(walk.events), walk.state.winner)
             return True
         walk = Walk(state, leaf, script=tuple(steps))
+        walk.legal = legal
         self.roots[state.to_move](walk)
         if walk.result is None:
             refusal = explain(self, state, steps)

@@ -30,7 +30,7 @@ class Walk:
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
                  "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo",
-                 "tally", "listed")
+                 "tally", "listed", "legal")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set[Action] | None = None) -> None:
@@ -81,6 +81,9 @@ class Walk:
         #: In a listing, each turn found -> its events and the team it makes win, so that a turn
         #: played from the list is not walked again (Engine.turns).
         self.listed: dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]] | None = None
+        #: A written turn the engine found legal for this state itself (a random draw): the
+        #: obligations other seats lay on it are not judged again (Engine._apply_found).
+        self.legal = False
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

@@ -24,14 +24,14 @@ position counted by hand.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from random import Random
 
+from ..derived.later_builds import nth_builds, ways
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
-from .counted import drawn
 from .bits import levels_of
+from .counted import drawn
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, without
 
@@ -45,26 +45,6 @@ def paid_picker(rules: FastRules) -> PaidBuilds | None:
     if without(rules, frozenset(("gains", "paid_builds"))).extended:
         return None
     return PaidBuilds(rules)
-
-
-@lru_cache(maxsize=None)
-def ways(shape: tuple[int, int, int, int], budget: int) -> int:
-    """The vectors (c_s), 0 <= c_s <= cap_s, sum <= budget, for shape[k] squares of cap k + 1."""
-    coefficients = [1]  # of the product of (1 + x + ... + x^cap), truncated at the budget
-    for cap, squares in enumerate(shape, start=1):
-        for _ in range(squares):
-            grown = [0] * min(len(coefficients) + cap, budget + 1)
-            for degree, value in enumerate(coefficients):
-                if value:
-                    for extra in range(min(cap, budget - degree) + 1):
-                        grown[degree + extra] += value
-            coefficients = grown
-    return sum(coefficients)
-
-
-def shape_of(caps: list[int]) -> tuple[int, int, int, int]:
-    """How many of the caps are 1, 2, 3 and 4 (a cap of 0 adds nothing)."""
-    return (caps.count(1), caps.count(2), caps.count(3), caps.count(4))
 
 
 class PaidBuilds:
@@ -131,30 +111,3 @@ class PaidBuilds:
             coins -= 1
             events.append(("counter", seat, self.counter, coins))
         return tuple(steps), tuple(events)
-
-
-
-def nth_builds(squares: list[int], caps: list[int], budget: int, index: int) -> list[int]:
-    """The `index`-th way to build at most `budget` times on `squares` (in the order the chain
-    tries them), at most caps[i] pieces on squares[i], in the chain's depth-first order: the
-    non-decreasing sequences of squares, each after its prefix. The squares built on, in order."""
-    built: list[int] = []
-    used = [0] * len(squares)
-    start = 0
-    while index:
-        index -= 1  # (this node's own turn: no more builds)
-        for place in range(start, len(squares) if budget > 0 else start):
-            if used[place] >= caps[place]:
-                continue
-            left = [caps[place] - used[place] - 1, *caps[place + 1:]]  # (a later square: none used yet)
-            size = ways(shape_of(left), budget - 1)
-            if index < size:
-                built.append(squares[place])
-                used[place] += 1
-                budget -= 1
-                start = place
-                break
-            index -= size
-        else:  # pragma: no cover - the counts agree
-            raise AssertionError("a counted turn was not found")
-    return built

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from random import Random
 
+from ..derived.later_builds import nth_builds, shape_of, ways
 from ..engine.actions import actions
 from ..model.board import AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import levels_of
 from .counted import DEFERRED, drawn
-from .paid import nth_builds, shape_of, ways
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain
 from .shape import FastRules, without
 

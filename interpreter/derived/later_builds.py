@@ -1,0 +1,264 @@
+"""The kernels of a move, its worker's build, then builds the worker that did not move may make
+(kernel.py), and the counting of builds made up to a number of times.
+
+**Builds up to a number of times.** A worker that may build up to `times` times around itself
+adds pieces to the squares there: `c_s` pieces on square s, 0 <= c_s <= 4 - height (the blocks
+left, then the dome), sum c_s <= times. Two different vectors leave different boards, so the
+outcomes are the vectors, and their number depends only on how many squares can take 1, 2, 3
+or 4 pieces (`ways`, a product of polynomials truncated at `times`). The chain finds them depth
+first, the same builds in another order found later, so they come as the non-decreasing
+sequences of build squares in square order, each after its prefix (`nth_builds`).
+
+**After another worker's build.** The moved worker builds once on a square of `B` (around it);
+then the worker that did not move, if it stands on one of the guard's levels, builds up to N
+times on the squares `R` around it that are free once the move is made. Two turns leave the same
+board when they add the same multiset S of pieces, so a move's outcomes are the S some first
+build makes: those within R that hold a square of B, 1 <= |S| <= N + 1
+(ways(R, N + 1) - ways(R - B, N + 1)), and one piece on a square of B outside R with any builds
+in R (|B - R| ways(R, N)). In the listing's order, a first build b owns the builds that hold no
+earlier square of B within R (a board found before is passed over), which is how `later_builds`
+finds the drawn one.
+
+A winning move ends the turn (one outcome). A team with more than two workers on the board has
+more than one worker that did not move: the kernels leave such a position to the count
+(`serves`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import Step, Verb
+from ..engine.actions import actions
+from ..engine.walk import Walk
+from ..model.board import AROUND_BITS
+from ..model.state import Action, Event
+from .after_build import LaterBuilds
+from .tally import Tokens, build_events
+from .writer import Kernel, Lister, Writer
+
+if TYPE_CHECKING:
+    from .steps import DerivedCompiler, Fusion
+
+
+@cache
+def ways(shape: tuple[int, int, int, int], budget: int) -> int:
+    """The vectors (c_s), 0 <= c_s <= cap_s, sum <= budget, for shape[k] squares of cap k + 1."""
+    coefficients = [1]  # of the product of (1 + x + ... + x^cap), truncated at the budget
+    for cap, squares in enumerate(shape, start=1):
+        for _ in range(squares):
+            grown = [0] * min(len(coefficients) + cap, budget + 1)
+            for degree, value in enumerate(coefficients):
+                if value:
+                    for extra in range(min(cap, budget - degree) + 1):
+                        grown[degree + extra] += value
+            coefficients = grown
+    return sum(coefficients)
+
+
+def shape_of(caps: Sequence[int]) -> tuple[int, int, int, int]:
+    """How many of the caps are 1, 2, 3 and 4 (a cap of 0 adds nothing)."""
+    return (caps.count(1), caps.count(2), caps.count(3), caps.count(4))
+
+
+def pieces(squares: int, level_1: int, level_2: int, level_3: int) -> tuple[int, int, int, int]:
+    """The shape of `squares` (free squares, as bits): how many can take 1, 2, 3 or 4 pieces."""
+    on_1, on_2, on_3 = (squares & level_1).bit_count(), (squares & level_2).bit_count(), (squares & level_3).bit_count()
+    return on_3, on_2, on_1, squares.bit_count() - on_1 - on_2 - on_3
+
+
+def nth_builds(squares: Sequence[int], caps: Sequence[int], budget: int, index: int) -> list[int]:
+    """The `index`-th way to build at most `budget` times on `squares` (in the order the chain
+    tries them), at most caps[i] pieces on squares[i], in the chain's depth-first order: the
+    non-decreasing sequences of squares, each after its prefix. The squares built on, in order."""
+    built: list[int] = []
+    used = [0] * len(squares)
+    start = 0
+    while index:
+        index -= 1  # (this node's own turn: no more builds)
+        for place in range(start, len(squares) if budget > 0 else start):
+            if used[place] >= caps[place]:
+                continue
+            left = [caps[place] - used[place] - 1, *caps[place + 1:]]  # (a later square: none used yet)
+            size = ways(shape_of(left), budget - 1)
+            if index < size:
+                built.append(squares[place])
+                used[place] += 1
+                budget -= 1
+                start = place
+                break
+            index -= size
+        else:  # pragma: no cover - the counts agree
+            raise AssertionError("a counted turn was not found")
+    return built
+
+
+def builds_in_order(squares: Sequence[int], caps: Sequence[int], budget: int) -> Iterator[list[int]]:
+    """Every way `nth_builds` numbers, in its order."""
+    def below(prefix: list[int], used: list[int], start: int, left: int) -> Iterator[list[int]]:
+        yield prefix
+        if left:
+            for place in range(start, len(squares)):
+                if used[place] < caps[place]:
+                    used[place] += 1
+                    yield from below([*prefix, squares[place]], used, place, left - 1)
+                    used[place] -= 1
+    return below([], [0] * len(squares), 0, budget)
+
+
+def _first_builds(first: int, builder: int, reach: int, heights: Sequence[int]
+                  ) -> Iterator[tuple[int, list[int], list[int]]]:
+    """Each first build's square in the listing's order, with the squares and caps of the later
+    builds it owns (those holding no earlier first build's square within `reach`)."""
+    around = [s for s in range(25) if reach >> s & 1] if builder >= 0 else []
+    earlier = 0
+    while first:
+        low = first & -first
+        first ^= low
+        square = low.bit_length() - 1
+        own = [s for s in around if not earlier >> s & 1] if reach & low else around
+        if reach & low:
+            earlier |= low
+        yield square, own, [4 - heights[s] - (s == square) for s in own]
+
+
+def later_builds(index: int, worker: int, first: int, builder: int, reach: int, times: int,
+                 heights: Sequence[int], tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The build steps and events of a move's `index`-th outcome: `worker`'s build on a square
+    of `first`, then `builder`'s up to `times` builds on `reach` (-1 and 0: no builder)."""
+    for square, own, caps in _first_builds(first, builder, reach, heights):
+        size = ways(shape_of(caps), times)
+        if index < size:
+            return _built(worker, square, builder, nth_builds(own, caps, times, index), heights, tokens)
+        index -= size
+    raise AssertionError("a counted turn was not found")  # pragma: no cover - the counts agree
+
+
+def later_builds_in_order(worker: int, first: int, builder: int, reach: int, times: int,
+                          heights: Sequence[int], tokens: Tokens
+                          ) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
+    """Every outcome `later_builds` numbers, in its order."""
+    for square, own, caps in _first_builds(first, builder, reach, heights):
+        for built in builds_in_order(own, caps, times):
+            yield _built(worker, square, builder, built, heights, tokens)
+
+
+def _built(worker: int, square: int, builder: int, later: list[int], heights: Sequence[int],
+           tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of `worker`'s build on `square`, then `builder`'s on `later`, the
+    next piece each time (a token taken off the first time a square is built on)."""
+    verb, events = build_events(worker, square, heights[square] == 3, heights, tokens)
+    steps: tuple[Action, ...] = (actions(verb, worker)[square],)
+    now = {square: heights[square] + 1}
+    for target in later:
+        level = now.get(target, heights[target])
+        if target in now:
+            events += (("build", builder, target, level + (level < 3), level == 3),)
+        else:
+            events += build_events(builder, target, level == 3, heights, tokens)[1]
+        steps += (actions("build", builder)[target],)
+        now[target] = level + 1
+    return steps, events
+
+
+class LaterBuildsWriter(Writer):
+    """The kernels of a move, its worker's build, then `LaterBuilds` (the module docstring): per
+    move, `c` the first build's squares and `RU` the squares around the worker that did not move
+    (`U` on `PU`, -1 where it may not build) that are free once the move is made."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
+        super().__init__(compiler, step, fusion)
+        assert fusion.later is not None
+        self.later: LaterBuilds = fusion.later
+        #: The name of the guard's levels, by level (set by `begin`).
+        self.levels_ok = ""
+
+    def fits(self) -> bool:
+        """One first build of the next piece (`c`), no force, no board win, and no other seat's
+        ban on builds (which would read the pieces of the later builds square by square)."""
+        fusion = self.fusion
+        return (super().fits() and not self.forcing and fusion.again is None and fusion.automatic is None
+                and fusion.last is None and not fusion.regions and not fusion.winnable and self.writes_c()
+                and not any(ban.verb is Verb.BUILD for ban in self.compiler.bans))
+
+    def begin(self, header: str) -> bool:
+        if not super().begin(header):
+            return False
+        levels = self.source.constant(tuple(h in self.later.levels for h in range(4)), "LEVELS_OK")
+        self.source.constants.update(PIECES=pieces, WAYS=ways, AROUND_U=AROUND_BITS)
+        self.levels_ok = levels
+        return True
+
+    def at_worker(self, depth: int) -> None:
+        """Besides the worker's own values: the other worker of the team on the board (`U`) and
+        its square (`PU`, -1 where it is not on one of the guard's levels)."""
+        super().at_worker(depth)
+        source = self.source
+        source.line(depth, "U = PU = -1")
+        source.line(depth, f"for x in st.members.get({source.constant(self.compiler.judge.team, 'TEAM')}, ()):")
+        source.line(depth + 1, "if x != w and POS[x] >= 0:")
+        source.line(depth + 2, "U = x")
+        source.line(depth + 2, f"PU = POS[x] if {self.levels_ok}[H[POS[x]]] else -1")
+
+    def around_unmoved(self, depth: int) -> None:
+        """`RU`: the squares around `PU` free once the worker has moved to `t`."""
+        self.source.line(depth, "RU = AROUND_U[PU] & (ALL ^ (BO | DOMELIKE | 1 << t)) if PU >= 0 else 0")
+
+    def draw(self) -> Kernel | None:
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source, times = self.source, self.later.times
+        body, moved = self.counting_moves()
+        self.builds(body, True)
+        self.around_unmoved(body)
+        source.line(body, "if RU and c:")
+        source.line(body + 1, "P = PIECES(RU, L1, L2, L3)")
+        source.line(body + 1, f"n = WAYS(P, {times + 1}) - WAYS(PIECES(RU & ~c, L1, L2, L3), {times + 1})"
+                              f" + (c & ~RU).bit_count() * WAYS(P, {times})")
+        source.line(body, "else:")
+        source.line(body + 1, "n = c.bit_count()")
+        self.added(body, "n", f"w << 5 | {moved}")
+        self.unless_met("total", "break")
+        moved = self.drawn_one_move()
+        self.moved(1)
+        self.builds(1, True)
+        self.around_unmoved(1)
+        source.line(1, f"steps, built = LATER(index, w, c, U, RU, {times}, H, st.tokens)")
+        source.line(1, f"return (ACTIONS('move', w)[{moved}], *steps), (*moved, *built)")
+        source.constants["LATER"] = later_builds
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        body, _ = self.listing_moves()
+        self.moved(body)
+        self.builds(body, True)
+        self.around_unmoved(body)
+        source.line(body, f"for steps, built in LATER_ALL(w, c, U, RU, {self.later.times}, H, st.tokens):")
+        source.line(body + 1, "turn = (move, *steps)")
+        source.line(body + 1, "out.append(turn)")
+        self.list_turn(body + 1)
+        self.unless_met("out", "break")
+        source.line(1, "return out")
+        source.constants["LATER_ALL"] = later_builds_in_order
+        lister: Lister = source.function("turns")
+        return lister
+
+    def serves(self) -> Callable[[Walk], bool]:
+        """Whether the team has at most two workers on the board (else more than one did not
+        move: the position is left to the count)."""
+        team = self.compiler.judge.team
+
+        def at_most_two(walk: Walk) -> bool:
+            st = walk.state
+            return sum(st.worker_pos[w] >= 0 for w in st.members.get(team, ())) <= 2
+        return at_most_two
+
+
+__all__ = ["LaterBuildsWriter", "builds_in_order", "later_builds", "later_builds_in_order", "nth_builds",
+           "pieces", "shape_of", "ways"]
