@@ -37,7 +37,7 @@ BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Perseph
 #: Cards of bga that draw with a kernel, the Mortal first.
 KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
                 "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur",
-                "Pan", "Pegasus", "Persephone", "Poseidon", "Triton", "Zeus")
+                "Morpheus", "Pan", "Pegasus", "Persephone", "Poseidon", "Triton", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -213,6 +213,19 @@ def test_the_unmoved_worker_builds_up_to_three_times_each_board_once(
             yield square, around, [4 - heights[s] - (s == square) for s in around]
     monkeypatch.setattr(later_builds, "_first_builds", every_later_build)
     assert len(counting(game).engine.turns(state)) > outcomes  # (compiled afresh)
+
+
+def test_builds_made_again_and_again_are_counted_with_the_coins_gained_as_the_turn_starts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Morpheus's 'any number of times instead, spending 1 coin each time', with 2 coins kept and 1
+    gained as his turn starts: tests/scenarios/bga/morpheus-saved-coins.yaml counts 9 outcomes by
+    hand (the pieces added to a1 and a3, at most 3 in all, at most 2 on a3). Kernels that ran before
+    the turn's gain would have 2 coins to spend: 3 + 2 + 1 = 6."""
+    import santorini.interpreter.engine.engine as engine_module
+    state = load_scenario(REPO / "tests" / "scenarios" / "bga" / "morpheus-saved-coins.yaml").game.state
+    game, _ = kernel_agrees(("Morpheus", MORTAL), state, 9)
+    monkeypatch.setattr(engine_module, "after_gains", lambda kernels, seat, gains: kernels)
+    assert len(counting(game).engine.turns(state)) == 6  # (compiled afresh)
 
 
 def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

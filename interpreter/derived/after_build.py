@@ -1,5 +1,6 @@
 """What a turn may do after its last build, as the kernels lower it (kernel.py): a second build by
-the same worker (`Again`), builds the seat's other worker may make (`LaterBuilds`), a token put on
+the same worker (`Again`), builds the seat's other worker may make (`LaterBuilds`), a build made
+again and again (`BuildsRepeated`), a token put on
 the square built (`TokenOnBuilt`), a token the seat may put around the moved worker
 (`TokenAfter`), a block a worker that did not move may take off (`RemoveAfter`). Each is a
 general part, found in the typed steps by the derived compiler (steps.py), never in a card's
@@ -57,6 +58,18 @@ class LaterBuilds:
     step: Step
     times: int
     levels: frozenset[int]
+
+
+@dataclass(frozen=True)
+class BuildsRepeated:
+    """A last build the worker may make again and again, each time the next piece on a space
+    around it ('your worker may build any number of times instead, spending 1 coin each time'):
+    up to `times` builds (None: no number), each paying `costs` from the seat's counters, so at
+    most as many as the counters pay for; none at all is a turn too."""
+
+    times: int | None
+    #: What each build costs: (counter, amount), every amount at least 1.
+    costs: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -122,4 +135,5 @@ class RemoveAfter:
 #: A last step the seat may take after the build, as the kernels lower it (last_choice.py).
 LastStep = TokenAfter | RemoveAfter
 
-__all__ = ["Again", "LastStep", "LaterBuilds", "RemoveAfter", "SameSquare", "TokenAfter", "TokenOnBuilt"]
+__all__ = ["Again", "BuildsRepeated", "LastStep", "LaterBuilds", "RemoveAfter", "SameSquare", "TokenAfter",
+           "TokenOnBuilt"]

@@ -20,13 +20,16 @@ order, so a seeded draw is the listing's, which tests/test_kernel.py checks inde
 from __future__ import annotations
 
 from collections.abc import Callable
+from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Step
+from ..engine.effects import apply_counter, undo_counter
 from ..engine.walk import Walk
+from ..model.state import Action, Event
 from .after_build import TokenAfter
 from .last_choice import RemoveAfterWriter, TokenAfterWriter
-from .later_builds import LaterBuildsWriter
+from .later_builds import LaterBuildsWriter, RepeatedBuildsWriter
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
@@ -76,6 +79,10 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
             return None
         last = TokenAfterWriter if isinstance(fusion.last, TokenAfter) else RemoveAfterWriter
         writer = last(compiler, step, fusion)
+    elif fusion.repeats is not None:
+        if second is not None:
+            return None
+        writer = RepeatedBuildsWriter(compiler, step, fusion)
     elif fusion.later is not None:
         if second is not None:
             return None
@@ -95,4 +102,63 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
                    compiler.board_wins if writer.fusion.winnable else None, writer.serves())
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Lister", "move_then_build"]
+#: {turn: (its events, the team it makes win)}, as a listing keeps them.
+Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
+
+
+def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...]) -> Kernels:
+    """The kernels of a turn that starts with gains to the seat's counters ('you gain 1 coin'):
+    each function runs with the gains made on the state (and taken back after), and the events
+    of a turn drawn or listed begin with them, as the chain logs them."""
+    def gained(walk: Walk) -> tuple[tuple[Event, ...], list[int]]:
+        st = walk.state
+        events: tuple[Event, ...] = ()
+        before = []
+        for name, amount in gains:
+            value = st.counters.get((seat, name), 0) + amount
+            before.append(apply_counter(walk, seat, name, value))
+            events += (("counter", seat, name, value),)
+        return events, before
+
+    def taken_back(walk: Walk, before: list[int]) -> None:
+        for (name, _), value in reversed(list(zip(gains, before, strict=True))):
+            undo_counter(walk, seat, name, value)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        events, before = gained(walk)
+        try:
+            drawn = kernels.draw(walk, rng)
+        finally:
+            taken_back(walk, before)
+        if drawn is None or drawn[1] is None:  # (no turn, or a winning move the engine plays)
+            return drawn
+        return drawn[0], (*events, *drawn[1])
+
+    def count(walk: Walk) -> int:
+        _, before = gained(walk)
+        try:
+            return kernels.count(walk)
+        finally:
+            taken_back(walk, before)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        events, before = gained(walk)
+        try:
+            out = kernels.turns(walk, listed)
+        finally:
+            taken_back(walk, before)
+        if listed is not None:
+            for turn, (after, winner) in listed.items():
+                listed[turn] = ((*events, *after), winner)
+        return out
+
+    def can_win(walk: Walk) -> bool:
+        _, before = gained(walk)
+        try:
+            return kernels.can_win(walk)
+        finally:
+            taken_back(walk, before)
+    return Kernels(draw, count, turns, can_win, kernels.lowers_obligations, kernels.board_wins, kernels.serves)
+
+
+__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Lister", "after_gains", "move_then_build"]

@@ -1,5 +1,6 @@
-"""The kernels of a move, its worker's build, then builds the worker that did not move may make
-(kernel.py), and the counting of builds made up to a number of times.
+"""The kernels of a move then builds made up to a number of times (kernel.py): the moved worker's
+build made again and again (`BuildsRepeated`), or its one build followed by those of the worker
+that did not move (`LaterBuilds`); and the counting of such builds.
 
 **Builds up to a number of times.** A worker that may build up to `times` times around itself
 adds pieces to the squares there: `c_s` pieces on square s, 0 <= c_s <= 4 - height (the blocks
@@ -19,6 +20,10 @@ in R (|B - R| ways(R, N)). In the listing's order, a first build b owns the buil
 earlier square of B within R (a board found before is passed over), which is how `later_builds`
 finds the drawn one.
 
+**Again and again.** The moved worker's builds, up to a number of times or as many as the
+counters pay for (K), are its vectors over the squares around it: ways(c, K), none at all among
+them, drawn with `nth_builds`; each build pays its cost as the chain's does, after it.
+
 A winning move ends the turn (one outcome). A team with more than two workers on the board has
 more than one worker that did not move: the kernels leave such a position to the count
 (`serves`).
@@ -35,7 +40,7 @@ from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import AROUND_BITS
 from ..model.state import Action, Event
-from .after_build import LaterBuilds
+from .after_build import BuildsRepeated, LaterBuilds
 from .tally import Tokens, build_events
 from .writer import Kernel, Lister, Writer
 
@@ -163,6 +168,112 @@ def _built(worker: int, square: int, builder: int, later: list[int], heights: Se
     return steps, events
 
 
+def repeated_builds(index: int, worker: int, squares: int, times: int, heights: Sequence[int], tokens: Tokens,
+                    seat: int, costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int]
+                    ) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The build steps and events of the `index`-th way for `worker` to build at most `times`
+    times on `squares` (as bits), each paying `costs` from the seat's `counters`."""
+    around = [s for s in range(25) if squares >> s & 1]
+    caps = [4 - heights[s] for s in around]
+    return _paid(worker, nth_builds(around, caps, times, index), heights, tokens, seat, costs, counters)
+
+
+def repeated_builds_in_order(worker: int, squares: int, times: int, heights: Sequence[int], tokens: Tokens,
+                             seat: int, costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int]
+                             ) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
+    """Every outcome `repeated_builds` numbers, in its order."""
+    around = [s for s in range(25) if squares >> s & 1]
+    for built in builds_in_order(around, [4 - heights[s] for s in around], times):
+        yield _paid(worker, built, heights, tokens, seat, costs, counters)
+
+
+def _paid(worker: int, built: list[int], heights: Sequence[int], tokens: Tokens, seat: int,
+          costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int]
+          ) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of `worker`'s builds on `built`, in order, each followed by its
+    payment (the next piece each time, a token taken off the first time a square is built on)."""
+    steps: tuple[Action, ...] = ()
+    events: tuple[Event, ...] = ()
+    now: dict[int, int] = {}
+    left = {name: counters.get((seat, name), 0) for name, _ in costs}
+    for target in built:
+        level = now.get(target, heights[target])
+        if target in now:
+            events += (("build", worker, target, level + (level < 3), level == 3),)
+        else:
+            events += build_events(worker, target, level == 3, heights, tokens)[1]
+        for name, amount in costs:
+            left[name] -= amount
+            events += (("counter", seat, name, left[name]),)
+        steps += (actions("build", worker)[target],)
+        now[target] = level + 1
+    return steps, events
+
+
+class RepeatedBuildsWriter(Writer):
+    """The kernels of a move then its worker's build made again and again (`BuildsRepeated`,
+    the module docstring): per move, `c` the squares around it that a build may take, and `K`
+    the builds the turn may make (once per turn)."""
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
+        super().__init__(compiler, step, fusion)
+        assert fusion.repeats is not None
+        self.repeats: BuildsRepeated = fusion.repeats
+
+    def fits(self) -> bool:
+        """One build of the next piece around the moved worker (`c`), no force, no board win,
+        and no other seat's ban on builds (which would read each build's piece)."""
+        fusion = self.fusion
+        return (super().fits() and not self.forcing and fusion.again is None and fusion.automatic is None
+                and fusion.last is None and not fusion.regions and not fusion.winnable and self.writes_c()
+                and not any(ban.verb is Verb.BUILD for ban in self.compiler.bans))
+
+    def begin(self, header: str) -> bool:
+        if not super().begin(header):
+            return False
+        source, repeats = self.source, self.repeats
+        bounds = [f"st.counters.get((SEAT, {name!r}), 0) // {amount}" for name, amount in repeats.costs]
+        if repeats.times is not None:
+            bounds.append(str(repeats.times))
+        source.line(1, f"K = {bounds[0]}" if len(bounds) == 1 else f"K = min({', '.join(bounds)})")
+        source.constants.update(PIECES=pieces, WAYS=ways, COSTS=repeats.costs, SEAT=self.compiler.rules.seat)
+        return True
+
+    def draw(self) -> Kernel | None:
+        if not self.begin("def draw(walk, rng):"):
+            return None
+        source = self.source
+        body, moved = self.counting_moves()
+        self.builds(body, True)
+        self.added(body, "WAYS(PIECES(c, L1, L2, L3), K)", f"w << 5 | {moved}")
+        self.unless_met("total", "break")
+        moved = self.drawn_one_move()
+        self.moved(1)
+        self.builds(1, True)
+        source.line(1, "steps, built = REPEATED(index, w, c, K, H, st.tokens, SEAT, COSTS, st.counters)")
+        source.line(1, f"return (ACTIONS('move', w)[{moved}], *steps), (*moved, *built)")
+        source.constants["REPEATED"] = repeated_builds
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def turns(self) -> Lister | None:
+        if not self.begin("def turns(walk, listed):"):
+            return None
+        source = self.source
+        body, _ = self.listing_moves()
+        self.moved(body)
+        self.builds(body, True)
+        source.line(body, "for steps, built in REPEATED_ALL(w, c, K, H, st.tokens, SEAT, COSTS, st.counters):")
+        source.line(body + 1, "turn = (move, *steps)")
+        source.line(body + 1, "out.append(turn)")
+        self.list_turn(body + 1)
+        self.unless_met("out", "break")
+        source.line(1, "return out")
+        source.constants["REPEATED_ALL"] = repeated_builds_in_order
+        lister: Lister = source.function("turns")
+        return lister
+
+
 class LaterBuildsWriter(Writer):
     """The kernels of a move, its worker's build, then `LaterBuilds` (the module docstring): per
     move, `c` the first build's squares and `RU` the squares around the worker that did not move
@@ -260,5 +371,5 @@ class LaterBuildsWriter(Writer):
         return at_most_two
 
 
-__all__ = ["LaterBuildsWriter", "builds_in_order", "later_builds", "later_builds_in_order", "nth_builds",
-           "pieces", "shape_of", "ways"]
+__all__ = ["LaterBuildsWriter", "RepeatedBuildsWriter", "builds_in_order", "later_builds", "later_builds_in_order",
+           "nth_builds", "pieces", "repeated_builds", "repeated_builds_in_order", "shape_of", "ways"]

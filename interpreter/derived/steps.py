@@ -83,7 +83,7 @@ from ..engine.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
-from .after_build import Again, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
+from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import move_then_build
@@ -148,20 +148,22 @@ class Fusion:
     last: LastStep | None = None
     #: Builds the worker that did not move may make after it (kernel.py).
     later: LaterBuilds | None = None
+    #: The build made again and again, where it is (kernel.py).
+    repeats: BuildsRepeated | None = None
 
     @property
     def beside_wins(self) -> bool:
         """Whether the build is the turn's last, one region's, but for builds that may win on
         the board (which a second move's kernel plays step by step: two_moves.py)."""
         return (self.again is None and not self.regions and self.automatic is None and self.last is None
-                and self.later is None)
+                and self.later is None and self.repeats is None)
 
     @property
     def plain(self) -> bool:
         """Whether the build is the turn's last, one region's, with no board win: the tally's
         fused count counts only those (the kernels count the others too)."""
         return (self.again is None and not self.regions and self.automatic is None and not self.winnable
-                and self.last is None and self.later is None)
+                and self.last is None and self.later is None and self.repeats is None)
 
 
 @dataclass(frozen=True)
@@ -423,7 +425,23 @@ class DerivedCompiler(StepCompiler):
                                  automatic, winnable, last, later)
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
+        repeats = self._repeats(step, ways, cost) if repeated and rest is finish else None
+        if (repeats is not None and winnable is not None and _by_the_mover(step, ways)
+                and self._fusable(step, ways)):
+            # (the kernels alone count a build made again and again: later_builds.py)
+            take.fusion = Fusion(step, ways, take, winnable=winnable, repeats=repeats)  # type: ignore[attr-defined]
         return take
+
+    def _repeats(self, step: Step, ways: list[WayParts], cost: Cost) -> BuildsRepeated | None:
+        """A build made again and again as the kernels count it (`BuildsRepeated`): one way
+        around the builder, of the next piece, no mark, and a number of builds bounded by their
+        count or by what each costs."""
+        if len(ways) != 1 or any(amount < 1 for _, amount in cost) or (step.repeat.times is None and not cost):
+            return None
+        way = ways[0]
+        if way.region is not Region.NEIGHBORING or way.piece is not Piece.NEXT or way.once or way.forces:
+            return None
+        return BuildsRepeated(step.repeat.times, cost)
 
     def _again(self, step: Step, ways: list[WayParts], cost: Cost) -> Again | None:
         """The step as a second build the worker that built may make last, where the kernels can

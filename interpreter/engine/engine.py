@@ -42,7 +42,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.kernel import Kernels
+from ..derived.kernel import Kernels, after_gains
 from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
@@ -510,7 +510,11 @@ class Engine:
                     before = dataclasses.replace(followup.step, actor=step.actor)
                     chain = compiler.compile(before, bound, chain)
         if rules.turn_starts:
+            kernels: Kernels | None = getattr(chain, "kernel", None)
             chain = gain_step(tuple(rules.turn_starts), chain)
+            if kernels is not None:  # (the derived code's: the same functions, the gains made first)
+                chain.kernel = after_gains(kernels, rules.seat,  # type: ignore[attr-defined]
+                                           tuple((c.counter.value, c.amount) for c in rules.turn_starts))
         if program.announced:
             chain = use_step(program.name, chain, program.once_per_game)
         return chain
