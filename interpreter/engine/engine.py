@@ -53,7 +53,6 @@ from ..fast.known_turns import KnownTurnPlayer
 from ..fast.masked import masked_picker
 from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
 from ..fast.playout import fused_playout
-from ..fast.repeated import repeated_picker
 from ..fast.shape import FastRules, fast_rules, known_prohibition
 from ..fast.shape import Program as FastProgram
 from ..fast.walks import walks_picker
@@ -167,11 +166,9 @@ class Engine:
         self._listed: tuple[int, int, int, TurnRecord | None, Listed] | None = None
         #: Each seat's player of the turns the engine found legal (fast/known_turns.py): for the
         #: plain turn's shapes, and for a move again after some moves (nothing else than moves).
-        self.known_turns = [KnownTurnPlayer(shape) if shape and (not shape.extended or (
-            shape.moves_again is not None and not shape.beyond_moves_again)) else None for shape in shapes]
+        self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [((repeated_picker(shape) if shape.moves_again is not None else
-                          masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None))
+        self.pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
                          if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
                          or counted_picker(shape) or walks_picker(shape)) if shape and hand_tuned_pickers else None

@@ -69,12 +69,7 @@ from .bits import free_bits, levels_of
 from .counted import Picker
 from .every import every_picker
 from .masked_lean import lean_picker
-from .paid import paid_picker
-from .removal import removal_picker
 from .reserve import reserve_picker
-from .token_after import token_after_picker
-from .token_on_built import token_on_built_picker
-from .unmoved_builds import unmoved_builds_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
@@ -95,20 +90,10 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker 
     form (masked_lean.py) where the seat's parts are only masks of squares.
     `turn_end` (Engine._turn_end): the events the seat's automatic end-of-turn steps add to a
     turn, run on a copy of the state after it."""
-    if rules.unmoved_removes:
-        return removal_picker(rules)  # (removal.py's, alone)
     if rules.reserve_turn is not None:
         return reserve_picker(rules)  # (reserve.py's, alone)
     if rules.each_worker:
         return every_picker(rules)  # (every.py's, alone)
-    if rules.paid_builds is not None or rules.gains:
-        return paid_picker(rules)  # (paid.py's, alone)
-    if rules.token_after is not None:
-        return token_after_picker(rules)  # (token_after.py's, alone)
-    if rules.token_on_built is not None:
-        return token_on_built_picker(rules)  # (token_on_built.py's, alone)
-    if rules.unmoved_builds is not None:
-        return unmoved_builds_picker(rules)  # (unmoved_builds.py's, alone)
     lean = lean_picker(rules)
     if lean is not None:
         return lean
@@ -116,7 +101,7 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker 
         return None
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
             or rules.build_options or not rules.extended or without(rules, MASKED_PARTS).extended:
-        return None  # (a part that another picker counts, or none: moves again is repeated.py's)
+        return None  # (a part that another picker counts, or none)
     return MaskedTurn(rules, turn_end)
 
 

@@ -7,11 +7,11 @@ read a small record of a seat's rules, `FastRules`, in their own terms (a climb 
 options into an opponent's space, a dome at any level, follow-ups, a few step constraints; and
 the `extended` parts, each counted by the pickers that list it: bans, vetoes, obligations and
 slides of other seats, move options with their own climb, other wins, automatic end-of-turn
-steps (masked.py, and its lean form masked_lean.py); the unmoved workers' removal of a block
-(removal.py) or builds (unmoved_builds.py); a worker placed from the card (reserve.py); 'each
-of your workers moves / builds' (every.py); builds paid from a counter (paid.py); tokens read
-as domes, placed after the turn (token_after.py) or on each block built (token_on_built.py);
-walks on a level (walks.py); moving again (repeated.py)). `fast_rules` builds that record from
+steps (masked.py, and its lean form masked_lean.py); a worker placed from the card
+(reserve.py); 'each of your workers moves / builds' (every.py); tokens read as domes; walks on
+a level (walks.py)). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
+a move made again, a block taken off, builds of the worker that did not move, builds paid from
+a counter, tokens put around the worker or on the square built) are not listed here. `fast_rules` builds that record from
 a seat's typed rules only when every part of them is in the tables below; a seat with any other
 part, or bound by another seat's part not listed here, gets None and runs on the generic step
 chain. Each picker takes a seat only when its own list covers every extended part the seat has
@@ -24,10 +24,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves, PieceIs,
-                               LevelChange, Modality, OccupiedBy, Owner, Piece, Prohibition, Quantity, Region, Role,
+from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves, LevelChange, Modality, OccupiedBy, Owner, Piece, Prohibition, Quantity, Region, Role,
                                Not, SameSpace, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, TargetLevel,
-                               Verb, WorkerSelector, WorkersAre)
+                               Verb, WorkerSelector)
 from ...dsl.vocabulary.hooks import Reserve
 from ...dsl.vocabulary.parts import (DOWN, NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
                                      ON_LAST_BUILT, UNOCCUPIED, UP)
@@ -147,41 +146,21 @@ class FastRules:
     #: 'After your worker builds, it may build one additional time, not on a perimeter space':
     #: the squares the second build may go on (the first one's included).
     second_build: Squares | None = None
-    #: 'Each time your worker moves into a perimeter space, it may move again': the squares after
-    #: a move onto which the worker may move again (repeated.py counts this turn).
-    moves_again: Squares | None = None
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
     tower_wins: tuple = ()
     move_ways: list[MoveWay] = field(default_factory=list)
     #: A build option 'may build a block under itself'.
     build_under: bool = False
-    #: The end of the turn 'your unmoved worker may remove a block from an unoccupied neighboring
-    #: space' (removal.py counts this turn).
-    unmoved_removes: bool = False
     #: A once-per-game program that places a worker from the card, then moves and builds with it
     #: (reserve.py counts this turn with the plain one).
     reserve_turn: ReserveTurn | None = None
     #: Programs after the plain one, in order, of one step 'each of your workers moves' ('move')
     #: or 'each of your workers builds' ('build') (every.py counts these turns with the plain one).
     each_worker: tuple[str, ...] = ()
-    #: What the start of the turn adds to counters on the card: (counter, amount) each ('you gain
-    #: 1 coin'), and the counter that pays for each build of a build step replaced by 'may build
-    #: any number of times instead, spending 1 coin each time' (paid.py counts this turn).
-    gains: tuple[tuple[str, int], ...] = ()
-    paid_builds: str | None = None
     #: The tokens this seat treats as domes: (holder's seat, token kind) of each such rule of any
     #: seat ('all workers treat the space with your talus token as if it contains only a dome').
     dome_tokens: tuple[tuple[int, str], ...] = ()
-    #: The end of the turn 'you may place your <kind> token on an unoccupied space neighboring the
-    #: moved worker' (moving it there from wherever it is): the token's kind (token_after.py).
-    token_after: str | None = None
-    #: The follow-up 'after your worker builds a block, a <kind> token is placed on its space, up
-    #: to N times in the game': (kind, N or None) (token_on_built.py).
-    token_on_built: tuple[str, int | None] | None = None
-    #: The end of the turn 'if your unmoved worker is on <levels>, it may build up to N times':
-    #: (N, the levels it may stand on) (unmoved_builds.py).
-    unmoved_builds: tuple[int, tuple[int, ...]] | None = None
 
     @property
     def extended(self) -> bool:
@@ -189,11 +168,8 @@ class FastRules:
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
-                    or self.force_before or self.second_build is not None or self.moves_again is not None
-                    or self.unmoved_removes or self.reserve_turn is not None or bool(self.each_worker)
-                    or bool(self.gains) or self.paid_builds is not None or bool(self.dome_tokens)
-                    or self.token_after is not None or self.token_on_built is not None
-                    or self.unmoved_builds is not None)
+                    or self.force_before or self.second_build is not None
+                    or self.reserve_turn is not None or bool(self.each_worker) or bool(self.dome_tokens))
 
     @property
     def beyond_climbs(self) -> bool:
@@ -204,15 +180,8 @@ class FastRules:
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
-            or self.second_build is not None or self.moves_again is not None or self.unmoved_removes
-            or self.reserve_turn is not None or bool(self.each_worker) or bool(self.gains)
-            or self.paid_builds is not None or bool(self.dome_tokens) or self.token_after is not None
-            or self.token_on_built is not None or self.unmoved_builds is not None))
-
-    @property
-    def beyond_moves_again(self) -> bool:
-        """Whether a part beyond the simple gods' is here other than `moves_again`."""
-        return dataclasses.replace(self, moves_again=None).extended
+            or self.second_build is not None or self.reserve_turn is not None or bool(self.each_worker)
+            or bool(self.dome_tokens)))
 
     @property
     def reads_levels(self) -> bool:
@@ -396,22 +365,15 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     bans = _bans(rules, others)
     if bans is None or rules.lose_when_stuck is False:
         return None
-    unmoved_removes = len(rules.turn_ends) == 1 and _unmoved_removes(rules.turn_ends[0])
-    token_after = _token_after(rules.turn_ends[0]) if len(rules.turn_ends) == 1 else None
-    unmoved_builds = _unmoved_builds(rules.turn_ends[0]) if len(rules.turn_ends) == 1 else None
-    gains = tuple((change.counter.value, change.amount) for change in rules.turn_starts)
-    if any(amount <= 0 for _, amount in gains) or not (unmoved_removes or token_after is not None
-                                                       or unmoved_builds is not None or all(
-            _automatic_end(step) for step in rules.turn_ends)):
-        return None
+    if rules.turn_starts or not all(_automatic_end(step) for step in rules.turn_ends):
+        return None  # (a start or end of the turn the derived code's kernels take in, or the chain)
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
         return None
     obliged, slides = _obligations(rules, others), _slides(rules, others)
     if obliged is None or slides is None:
         return None
-    on_built = [found for f in rules.followups if (found := _token_on_built(f)) is not None]
-    dome_tokens = _dome_tokens(rules, others, {kind for kind, _ in on_built})
+    dome_tokens = _dome_tokens(rules, others)
     if dome_tokens is None:
         return None  # (a token this seat might build on, or move onto: the fast paths keep off tokens)
     # (another seat's workers waiting on its card change nothing in this seat's turn: once on the
@@ -442,13 +404,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if each_worker:
             return None  # (every.py counts them after one plain program)
         programs.append(Program(program.name, program.announced, tuple(steps)))
-    followups, removes_beyond, force_before, second_build, moves_again = [], False, False, None, None
-    if len(on_built) > 1:
-        return None  # (tokens of two kinds on each block: not a shape token_on_built.py counts)
-    token_on_built = on_built[0] if on_built else None
+    followups, removes_beyond, force_before, second_build = [], False, False, None
     for followup in rules.followups:
-        if token_on_built is not None and _token_on_built(followup) == token_on_built:
-            continue  # (read above, for the tokens)
         if _removes_beyond(followup):
             removes_beyond = True
             continue
@@ -459,24 +416,16 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if again is not None:
             second_build = again
             continue
-        onward = _moves_again(rules, followup)
-        if onward is not None and moves_again is None:
-            moves_again = onward
-            continue
         trigger, step = followup.trigger, _step(followup.step)
         if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that" \
                 or followup.timing is not FollowUpTiming.AFTER:
             return None
         followups.append(FollowUp(trigger.verb.value, step))
     move_options, build_options, move_ways, build_under, unmoved_build = [], [], [], False, False
-    dome_sex, paid_builds = None, None
+    dome_sex = None
     for verb, options in rules.options.items():
         for option in options:
             step = option.step
-            paid = _paid_builds(option) if verb is Verb.BUILD and len(options) == 1 else None
-            if paid is not None:
-                paid_builds = paid
-                continue
             # 'your unmoved worker builds instead': the one option that replaces the step
             instead = option.instead and verb is Verb.BUILD and len(options) == 1 and step.modality is Modality.MUST \
                 and step.repeat == ONCE and option.once_per_game is None and step.guard is None and step.target is None
@@ -537,24 +486,15 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None  # (a first build that completes the winning tower ends the turn: no pair)
     if _has_setup(rules) and reserve_turn is None:
         return None  # (workers on the card that enter by another way)
-    if unmoved_builds is not None and board_wins:
-        return None  # (a build of the unmoved worker may complete the winning tower)
-    if unmoved_removes and board_wins:
-        return None  # (a removal may undo the tower a build completed: removal.py counts no board)
     move_bans, build_bans, vetoes = bans
     move_bans = move_bans + obliged[0]
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
                      wins=wins, followups=followups, programs=programs, move_bans=move_bans,
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
-                     slides=slides, unmoved_build=unmoved_build,
-                     turn_ends=bool(rules.turn_ends) and not unmoved_removes and token_after is None
-                     and unmoved_builds is None,
-                     unmoved_removes=unmoved_removes, reserve_turn=reserve_turn, each_worker=tuple(each_worker),
-                     gains=gains, paid_builds=paid_builds, dome_tokens=dome_tokens, token_after=token_after,
-                     token_on_built=token_on_built, unmoved_builds=unmoved_builds,
-                     dome_sex=dome_sex,
-                     force_before=force_before, second_build=second_build, moves_again=moves_again,
+                     slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends),
+                     reserve_turn=reserve_turn, each_worker=tuple(each_worker), dome_tokens=dome_tokens,
+                     dome_sex=dome_sex, force_before=force_before, second_build=second_build,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
 
@@ -585,19 +525,6 @@ def _reserve_turn(rules: SeatRules, program: object) -> ReserveTurn | None:
     return None if squares is None else ReserveTurn(program.name, program.once_per_game, squares)
 
 
-def _paid_builds(option: object) -> str | None:
-    """The counter of the build option 'your worker may build any number of times instead,
-    spending 1 <counter> each time', exactly; else None."""
-    step = option.step
-    if not option.instead or option.once_per_game is not None or step.repeat != ANY_NUMBER \
-            or step.modality is not Modality.MAY or step.actor != WorkerSelector(Role.SUBJECT) \
-            or step.destination is not None or step.piece is not Piece.NEXT or step.filters or step.effects \
-            or step.target is not None or step.guard is not None or step.token is not None or step.per_game is not None \
-            or not step.can_win or len(step.cost) != 1 or step.cost[0].amount != -1:
-        return None
-    return step.cost[0].counter.value
-
-
 def _each_worker(program: object) -> str | None:
     """'move' or 'build' for a program of one step 'each of your workers moves' ('... builds'),
     not announced, with nothing else to it; else None."""
@@ -610,44 +537,6 @@ def _each_worker(program: object) -> str | None:
             or step.guard is not None or step.token is not None or step.per_game is not None or not step.can_win:
         return None
     return step.verb.value
-
-
-def _unmoved_builds(step: Step) -> tuple[int, tuple[int, ...]] | None:
-    """(N, the levels) of the end of the turn 'if your unmoved worker is on <level>, it may build
-    up to N times' (the builds of the unmoved worker the guard names), exactly; else None."""
-    guard = step.guard
-    if step.verb is not Verb.BUILD or step.actor != WorkerSelector(Role.THAT, Owner.YOURS) \
-            or step.modality is not Modality.MAY or not step.repeat.up_to or step.repeat.times is None \
-            or step.destination is not None or step.piece is not Piece.NEXT or step.filters or step.effects \
-            or step.cost or step.target is not None or step.token is not None or step.per_game is not None \
-            or not step.can_win or not isinstance(guard, WorkersAre) \
-            or guard.selector != WorkerSelector(Role.UNMOVED, Owner.YOURS) or len(guard.filters) != 1 \
-            or not isinstance(guard.filters[0], TargetLevel):
-        return None
-    level = guard.filters[0]
-    return step.repeat.times, tuple(height for height in range(4) if level.op.holds(height, level.level))
-
-
-def _unmoved_removes(step: Step) -> bool:
-    """The end of the turn 'your unmoved worker may remove a block from an unoccupied neighboring
-    space', exactly: once, by choice, with nothing else to it."""
-    return (step.verb is Verb.REMOVE and step.piece is Piece.BLOCK and step.modality is Modality.MAY
-            and step.actor == WorkerSelector(Role.UNMOVED, Owner.YOURS) and step.repeat == ONCE
-            and step.destination == NEIGHBOURING_UNOCCUPIED and not (step.filters or step.effects or step.cost)
-            and step.target is None and step.guard is None and step.token is None and step.per_game is None)
-
-
-def _moves_again(rules: SeatRules, followup: object) -> Squares | None:
-    """A follow-up of each of the seat's moves onto squares of the board's edge: the worker may
-    move again ('each time'); the squares, else None."""
-    step, trigger = followup.step, followup.trigger
-    if not (followup.timing is FollowUpTiming.EACH_TIME and trigger.verb is Verb.MOVE
-            and trigger.owner is Owner.YOURS and trigger.filters and all(_edge_only(p) for p in trigger.filters)
-            and step.verb is Verb.MOVE and step.modality is Modality.MAY and step.repeat == ONCE
-            and step.actor == WorkerSelector(Role.THAT) and step.destination is None and step.piece is Piece.NEXT
-            and step.guard is None and not step.cost and not step.effects and not step.filters and step.can_win):
-        return None
-    return _as_squares(rules, Verb.MOVE, trigger.filters)
 
 
 def _second_build(rules: SeatRules, followup: object) -> Squares | None:
@@ -719,47 +608,19 @@ def _token_kinds(rules: SeatRules) -> set[str]:
     return {step.token.value for step in steps if step.token is not None}
 
 
-def _dome_tokens(rules: SeatRules, others: list[SeatRules], own: set[str]) -> tuple[tuple[int, str], ...] | None:
+def _dome_tokens(rules: SeatRules, others: list[SeatRules]) -> tuple[tuple[int, str], ...] | None:
     """The (holder, kind) of the tokens this seat treats as domes, if every token any seat puts
     on the board is one of them (so that the seat never meets a token but as a dome: never builds
-    on one, which takes it away, nor moves or puts one there), but the seat's own tokens of the
-    kinds `own`, whose taking away when built on its picker writes; else None."""
+    on one, which takes it away, nor moves or puts one there); else None."""
     binding = []
     for holder in (rules, *others):
         for rule in holder.dome_likes:
             if rule.binds is Owner.ANYONES or (rule.binds is Owner.OPPONENTS and holder.team != rules.team):
                 binding.append((holder.seat, rule.token.value))
     for holder in (rules, *others):
-        if any((holder.seat, kind) not in binding and not (holder is rules and kind in own)
-               for kind in _token_kinds(holder)):
+        if any((holder.seat, kind) not in binding for kind in _token_kinds(holder)):
             return None
     return tuple(binding)
-
-
-def _token_on_built(followup: object) -> tuple[str, int | None] | None:
-    """(kind, limit) of the follow-up 'after your worker builds a block, a <kind> token is placed
-    on its space, up to N times in the game', exactly; else None."""
-    trigger, step = followup.trigger, followup.step
-    if followup.timing is not FollowUpTiming.AFTER or trigger.verb is not Verb.BUILD \
-            or trigger.owner is not Owner.YOURS or trigger.filters != (PieceIs(Piece.BLOCK),):
-        return None
-    if step.verb is not Verb.TOKEN or step.token is None or step.modality is not Modality.AUTOMATIC \
-            or step.actor != WorkerSelector(Role.THAT, Owner.YOURS) or step.repeat != ONCE \
-            or step.destination != SpaceSelector(Region.SINGLE, SpaceRef.LAST_BUILT) or step.filters \
-            or step.effects or step.cost or step.target is not None or step.guard is not None:
-        return None
-    return step.token.value, step.per_game
-
-
-def _token_after(step: Step) -> str | None:
-    """The token of the end of the turn 'you may place your <kind> token on an unoccupied space
-    neighboring the moved worker', exactly; else None."""
-    if step.verb is not Verb.TOKEN or step.token is None or step.modality is not Modality.MAY \
-            or step.actor != WorkerSelector(Role.MOVED, Owner.YOURS) or step.repeat != ONCE \
-            or step.destination != NEIGHBOURING_UNOCCUPIED or step.filters or step.effects or step.cost \
-            or step.target is not None or step.guard is not None or step.per_game is not None:
-        return None
-    return step.token.value
 
 
 def _has_setup(rules: SeatRules) -> bool:
