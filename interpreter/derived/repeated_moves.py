@@ -65,7 +65,8 @@ class RepeatedMoves(TwoMoves):
                  count_only: bool = False) -> bool:
         """Open the loops over the workers and the tree of their moves, and at each new
         outcome call `win(depth, code)` or `built(depth, code)` (the path in `path`, the worker
-        on `t`). Returns whether the build's squares are `c`."""
+        on `t`; `code` the expression of what the draw keeps of it: the worker, the path and the
+        squares new to the turn). Returns whether the build's squares are `c`."""
         source = self.source
         trigger = self.trigger()
         assert trigger is not None  # (fits)
@@ -101,20 +102,17 @@ class RepeatedMoves(TwoMoves):
             source.line(body + 3, "HOMEWIN = True")
             source.line(body + 2, "else:")
             source.line(body + 3, "WON |= low")
-            source.line(body + 2, "code = (w, (*path, t), 0)")
-            win(body + 2, "code")
+            win(body + 2, "(w, (*path, t), 0)")
             source.line(body + 1, "continue")
         whole = False
         if built is not None:
             source.line(body, f"if {self.final}t == o:  # (back where it started: the squares new to the turn)")
             whole = self.builds(body + 1, count_only)
-            source.line(body + 1, f"code = (w, (*path, t), {self.new_at_home(body + 1, whole and count_only)})")
-            built(body + 1, "code")
+            built(body + 1, f"(w, (*path, t), {self.new_at_home(body + 1, whole and count_only)})")
             source.line(body, f"elif {self.final}not ENDED & low:")
             source.line(body + 1, "ENDED |= low")
             self.builds(body + 1, count_only)
-            source.line(body + 1, "code = (w, (*path, t), 0)")
-            built(body + 1, "code")
+            built(body + 1, "(w, (*path, t), 0)")
         source.line(body, f"if low & ({trigger}) and not VIS & low:")
         source.line(body + 1, "VIS |= low")
         source.line(body + 1, "a, ah = t, th")
@@ -156,13 +154,13 @@ class RepeatedMoves(TwoMoves):
         source = self.source
 
         def win(depth: int, code: str) -> None:
-            source.line(depth, "steps, moved = PATH(w, code[1], H)")
+            source.line(depth, "steps, moved = PATH(w, (*path, t), H)")
             source.line(depth, "out.append(steps)")
             source.line(depth, "if listed is not None:")
             source.line(depth + 1, "listed[steps] = (moved, TEAM)")
 
         def built(depth: int, code: str) -> None:
-            source.line(depth, "steps, moved = PATH(w, code[1], H)")
+            source.line(depth, "steps, moved = PATH(w, (*path, t), H)")
             source.line(depth, "for s, dome in IN_ORDER(B, D, BF):")
             source.line(depth + 1, "verb, built = BUILT(w, s, dome, H, st.tokens)")
             source.line(depth + 1, "turn = (*steps, ACTIONS(verb, w)[s])")
