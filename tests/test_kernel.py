@@ -228,6 +228,24 @@ def test_builds_made_again_and_again_are_counted_with_the_coins_gained_as_the_tu
     assert len(counting(game).engine.turns(state)) == 6  # (compiled afresh)
 
 
+@settings(max_examples=10, deadline=None, phases=PHASES, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seeds=st.lists(st.integers(0, 2**32), min_size=SEEDS, max_size=SEEDS))
+def test_a_condition_on_neither_square_nor_piece_is_one_answer_for_every_square_built(
+        data: st.DataObject, seeds: list[int]) -> None:
+    """'In a game of 2 players, your worker may build on any unoccupied perimeter space': the
+    player count holds for every square or none. The kernel's squares of such a build once called
+    the count's test with the piece, a name no code of the kernel sets (a random card found it)."""
+    from random_cards import card_text, load, pack_with
+    from test_tally import game_pair
+    card = load(card_text("Your Build:\n  in a game of 2 players, your worker may build on any unoccupied "
+                          "perimeter space."))
+    pair = game_pair(pack_with(card), (card.name, MORTAL))
+    assert pair is not None
+    game, generic = pair
+    assert game.engine.kernelled[0]
+    assert_agree(game, generic, data.draw(states(game, 0), label="position"), seeds, PERFT_WORK_PER_CARD)
+
+
 def test_a_kernel_that_draws_past_the_end_of_a_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The drawn index falls in the move whose outcomes end after it: a kernel that looked for
     the first end at or after it would give the first outcome of each move to the move before,

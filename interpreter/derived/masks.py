@@ -93,8 +93,9 @@ class MaskLowering:
         return " | ".join(self.planes[h] for h in heights) if heights else "0"
 
     def scalar(self, part: Condition, view: View) -> str:
-        """A part that does not read the target: every square or none."""
-        fixed = View(view.worker, view.origin, "-1", "-1", "-1", view.piece)
+        """A part that does not read the target, nor the piece (a piece's part has its own
+        mask): every square or none. The piece is not a name every caller's code sets."""
+        fixed = View(view.worker, view.origin, "-1", "-1", "-1", "None")
         return f"(ALL if ({self.lowering.one(part, fixed)}) else 0)"
 
 

@@ -62,7 +62,7 @@ class RepeatedMoves(TwoMoves):
             trigger.filters, self.view2)
 
     def outcomes(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
-                 count_only: bool = False) -> bool:
+                 count_only: bool = False, home_kept: bool = False) -> bool:
         """Open the loops over the workers and the tree of their moves, and at each new
         outcome call `win(depth, code)` or `built(depth, code)` (the path in `path`, the worker
         on `t`; `code` the expression of what the draw keeps of it: the worker, the path and the
@@ -70,8 +70,9 @@ class RepeatedMoves(TwoMoves):
         source = self.source
         trigger = self.trigger()
         assert trigger is not None  # (fits)
-        source.line(depth, "HB = HD = 0")
-        source.line(depth, "HOMEWIN = False")
+        if not home_kept:  # (`home_kept`: set before, as the turn's other workers left them)
+            source.line(depth, "HB = HD = 0")
+            source.line(depth, "HOMEWIN = False")
         source.line(depth, f"for w in {self.workers}:")
         source.line(depth + 1, "o = POS[w]")
         source.line(depth + 1, "if o < 0:")
@@ -120,7 +121,79 @@ class RepeatedMoves(TwoMoves):
         source.line(body + 1, "path.append(t)")
         return whole
 
+    def flooded(self) -> bool:
+        """Whether the draw may count by a flood (`draw`): every win of a move is a set of
+        squares."""
+        return self.win_bits is not None and self.win_squares2 != ""
+
+    def flood(self) -> None:
+        """The draw's first pass without the paths: per worker, the squares it may end on and
+        win on are a flood from its square over the squares it may move on from (a square's
+        moves on and wins read only that square), whatever the order the chain meets them in;
+        a worker's outcomes are a win on each square it wins on, and a build around each square
+        it ends on; those back where it started are the turn's, as `outcomes` keeps them
+        (`HB`, `HD`, `HOMEWIN`). Each worker's entry keeps them as they were before it."""
+        source, whole = self.source, self.writes_c()
+        trigger = self.trigger()
+        final = " & R" if self.required else ""
+        source.line(1, "total = 0")
+        if not self.only_count:
+            source.line(1, "ends = []")
+            source.line(1, "codes = []")
+        source.line(1, "HB = HD = 0")
+        source.line(1, "HOMEWIN = False")
+        source.line(1, f"for w in {self.workers}:")
+        source.line(2, "o = POS[w]")
+        source.line(2, "if o < 0:")
+        source.line(3, "continue")
+        self.at_worker(2)
+        source.line(2, "before = total")
+        source.line(2, "HOME = (HB, HD, HOMEWIN)")
+        source.line(2, f"WONS = M & {self.win_bits}")
+        source.line(2, "ENDS = M & ~WONS")
+        source.line(2, f"FRONT = ENDS & ({trigger})")
+        source.line(2, "VIS = 0")
+        source.line(2, "while FRONT:")
+        source.line(3, "low = FRONT & -FRONT")
+        source.line(3, "FRONT ^= low")
+        source.line(3, "VIS |= low")
+        source.line(3, "a = low.bit_length() - 1")
+        source.line(3, "ah = H[a]")
+        source.line(3, f"T2 = {self.targets2}")
+        source.line(3, f"W2 = T2 & {self.win_squares2 or 0}")
+        source.line(3, "WONS |= W2")
+        source.line(3, "T2 &= ~W2")
+        source.line(3, "ENDS |= T2")
+        source.line(3, f"FRONT |= T2 & ({trigger}) & ~VIS")
+        source.line(2, f"WONS &= ALL{final}")
+        source.line(2, f"ENDS &= ALL{final}")
+        source.line(2, "HERE = 1 << o")
+        source.line(2, "if WONS & HERE:")
+        source.line(3, "WONS ^= HERE")
+        source.line(3, "if not HOMEWIN:")
+        source.line(4, "HOMEWIN = True")
+        source.line(4, "total += 1")
+        source.line(2, "total += WONS.bit_count()")
+        source.line(2, "if ENDS & HERE:")
+        source.line(3, "ENDS ^= HERE")
+        source.line(3, "t, low = o, HERE")
+        self.builds(3, True)
+        self.new_at_home(3, whole)
+        source.line(3, "total += c.bit_count()" if whole else "total += B.bit_count() + D.bit_count()")
+        source.line(2, "while ENDS:")
+        source.line(3, "low = ENDS & -ENDS")
+        source.line(3, "ENDS ^= low")
+        source.line(3, "t = low.bit_length() - 1")
+        self.builds(3, True)
+        source.line(3, "total += c.bit_count()" if whole else "total += B.bit_count() + D.bit_count()")
+        if not self.only_count:
+            source.line(2, "if total > before:")
+            source.line(3, "ends.append(total)")
+            source.line(3, "codes.append((w, HOME))")
+
     def draw(self) -> Kernel | None:
+        if self.begin("def draw(walk, rng):") and self.flooded():
+            return self.draw_flooded()
         if not self.begin("def draw(walk, rng):"):
             return None
         source = self.source
@@ -128,6 +201,55 @@ class RepeatedMoves(TwoMoves):
         self.outcomes(1, win, built, count_only=True)
         self.drawn()
         source.line(1, "w, path, home = code")
+        source.line(1, "t = path[-1]")
+        self.drawn_move()
+        source.line(1, "steps, moved = PATH(w, path, H)")
+        source.line(1, "if len(path) == 2:")
+        if self.wins is not None:
+            source.line(2, f"if {self.wins}:")
+            source.line(3, "return steps, None")
+        source.line(1, "else:")
+        source.line(2, "a = path[-2]")
+        source.line(2, "ah = H[a]")
+        if self.win_squares2:
+            source.line(2, f"W2 = {self.win_squares2}")
+        if self.wins2 is not None:
+            source.line(2, f"if {self.wins2}:")
+            source.line(3, "return steps, None")
+        self.drawn_build(whole)
+        source.constants["PATH"] = moves_along
+        kernel: Kernel = source.function("draw")
+        return kernel
+
+    def draw_flooded(self) -> Kernel:
+        """The draw counted by `flood`: the index falls in one worker's outcomes, which the
+        chain's walk of that worker alone then meets in order (`outcomes`), from the turn's
+        outcomes back home as they were before it, until the one the index falls in."""
+        source = self.source
+        self.flood()
+        self.drawn()
+        source.line(1, "DW, (HB, HD, HOMEWIN) = code")
+        source.line(1, "found = None")
+
+        def win(depth: int, code: str) -> None:
+            source.line(depth, "if not index:")
+            source.line(depth + 1, f"found = {code}")
+            source.line(depth + 1, "break")
+            source.line(depth, "index -= 1")
+
+        def built(depth: int, code: str) -> None:
+            source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
+            source.line(depth, "if index < n:")
+            source.line(depth + 1, f"found = {code}")
+            source.line(depth + 1, "break")
+            source.line(depth, "index -= n")
+        whole = self.writes_c()
+        workers, self.workers = self.workers, "(DW,)"
+        try:
+            self.outcomes(1, win, built, count_only=True, home_kept=True)
+        finally:
+            self.workers = workers
+        source.line(1, "w, path, home = found")
         source.line(1, "t = path[-1]")
         self.drawn_move()
         source.line(1, "steps, moved = PATH(w, path, H)")

@@ -112,6 +112,8 @@ class Writer:
         self.build_bans: list[tuple[str, Ban]] = []
         self.bans: list[tuple[str, Ban]] = []
         self.wins: str | None = None
+        #: The squares the move wins on as bits, once per worker ("0": none; None: not bits).
+        self.win_bits: str | None = "0"
         self.workers = ""
         self.forced: list[str | None] = []
         #: Whether `draw` is being written as `count`: its first pass alone (see `count`).
@@ -173,10 +175,12 @@ class Writer:
             source.lazy(1, "WIN1 = ONE_MORE(walk)")
             source.constants["ONE_MORE"] = one_more_tower(compiler.board_wins)
         wins = compiler.move_win_test(source, view) if any(way.can_win for way in ways) else None
+        self.win_bits = "0" if wins is None else None
         if wins is not None:  # (the squares the move wins on, once per worker, where they are bits)
             bits = compiler.move_win_bits(source, view)
             if bits is not None:
-                wins = f"low & {source.hoist(bits)}"
+                self.win_bits = source.hoist(bits)
+                wins = f"low & {self.win_bits}"
             if not all(way.can_win for way in ways):
                 wins = f"{source.constant(tuple(way.can_win for way in ways), 'CAN_WIN')}[sel] and {wins}"
         self.wins = wins
