@@ -10,11 +10,12 @@ them) and `can_win`.
 The text of each is written from the seat's typed parts by a writer: `writer.Writer` for a move
 then its build, `two_moves.TwoMoves` for a second move the worker may make before the build,
 `repeated_moves.RepeatedMoves` for a move it may make again each time its move matches,
-`two_builds.TwoBuilds` for a second build it may make after, `later_builds.LaterBuildsWriter` for
-builds the worker that did not move may make after it, and `last_choice` for a last step
-the seat may take (a token put around the worker, a block taken off by another). What a turn may do after its build is
-described by after_build.py's parts. Every writer draws outcomes in the generic listing's
-order, so a seeded draw is the listing's, which tests/test_kernel.py checks index by index.
+`two_builds.TwoBuilds` for a second build it may make after, `later_builds` for its build made
+again and again or followed by the builds of the worker that did not move, and `last_choice`
+for a last step the seat may take (a token put around the worker, a block taken off by
+another). What a turn may do after its build is described by after_build.py's parts. Every
+writer draws outcomes in the generic listing's order, so a seeded draw is the listing's, which
+tests/test_kernel.py checks index by index.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .later_builds import LaterBuildsWriter, RepeatedBuildsWriter
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
-from .writer import Counter, Drawn, Kernel, Lister, Writer
+from .writer import Counter, Drawn, Kernel, Listed, Lister, Writer
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -102,10 +103,6 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
                    compiler.board_wins if writer.fusion.winnable else None, writer.serves())
 
 
-#: {turn: (its events, the team it makes win)}, as a listing keeps them.
-Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
-
-
 def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...]) -> Kernels:
     """The kernels of a turn that starts with gains to the seat's counters ('you gain 1 coin'):
     each function runs with the gains made on the state (and taken back after), and the events
@@ -161,4 +158,4 @@ def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...])
     return Kernels(draw, count, turns, can_win, kernels.lowers_obligations, kernels.board_wins, kernels.serves)
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Lister", "after_gains", "move_then_build"]
+__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "after_gains", "move_then_build"]

@@ -73,8 +73,9 @@ Kernel = Callable[[Walk, Random], Drawn]
 #: (walk at the turn's start, with the prohibitions in force) -> the number of distinct outcomes
 Counter = Callable[[Walk], int]
 #: (walk at the turn's start; {turn: (events, winner)} to fill, or None) -> the turns in order
-Lister = Callable[[Walk, "dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]] | None"],
-                  list[tuple[Action, ...]]]
+#: {turn: (its events, the team it makes win)}, as a listing keeps them for a caller that plays them.
+Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
+Lister = Callable[[Walk, Listed | None], list[tuple[Action, ...]]]
 
 
 def drawn_build(worker: int, origin: int, target: int, here: int, there: int, victim: int, dest: int, index: int,
@@ -743,4 +744,4 @@ def _pointwise(part: Condition) -> bool:
     return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Lister", "Writer", "builds_in_order", "drawn_build", "last_build"]
+__all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Writer", "builds_in_order", "drawn_build", "last_build"]

@@ -42,7 +42,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.kernel import Kernels, after_gains
+from ..derived.kernel import Kernels, Listed, after_gains
 from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
@@ -69,8 +69,6 @@ __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 #: A turn `random_turn` picked, with what identifies the state it was picked for and its events:
 #: (steps, state, hash, seat to move, turns played, events; None: play the steps one by one).
 Picked = tuple[tuple[Action, ...], GameState, int, int, int, tuple[Event, ...] | None]
-#: The turns `turns` listed, each with its events and the team it makes win.
-Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
 
 #: Enough for a repeated step to visit every state of four workers on the board.
 REPEAT_RECURSION_LIMIT = 20_000
@@ -165,7 +163,7 @@ class Engine:
         #: turn's record, {turn: (events, winner)}).
         self._listed: tuple[int, int, int, TurnRecord | None, Listed] | None = None
         #: Each seat's player of the turns the engine found legal (fast/known_turns.py): for the
-        #: plain turn's shapes, and for a move again after some moves (nothing else than moves).
+        #: plain turn's shapes (the others are walked along their steps: `_accepted`).
         self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
         self.pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
