@@ -210,15 +210,13 @@ def _paid(worker: int, built: list[int], heights: Sequence[int], tokens: Tokens,
     return steps, events
 
 
-class RepeatedBuildsWriter(Writer):
-    """The kernels of a move then its worker's build made again and again (`BuildsRepeated`,
-    the module docstring): per move, `c` the squares around it that a build may take, and `K`
-    the builds the turn may make (once per turn)."""
+class _BuildsWriter(Writer):
+    """What the two writers below share: a move, then builds counted per move as `ways` over
+    the squares' caps (`count_after_move`), the drawn move's outcome found by `DRAWN`, and each
+    move's outcomes listed by `LISTED`, from the names `arguments` gives them."""
 
-    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
-        super().__init__(compiler, step, fusion)
-        assert fusion.repeats is not None
-        self.repeats: BuildsRepeated = fusion.repeats
+    #: The arguments of `DRAWN` after the index, and of `LISTED`.
+    arguments = ""
 
     def fits(self) -> bool:
         """One build of the next piece around the moved worker (`c`), no force, no board win,
@@ -228,16 +226,12 @@ class RepeatedBuildsWriter(Writer):
                 and fusion.last is None and not fusion.regions and not fusion.winnable and self.writes_c()
                 and not any(ban.verb is Verb.BUILD for ban in self.compiler.bans))
 
-    def begin(self, header: str) -> bool:
-        if not super().begin(header):
-            return False
-        source, repeats = self.source, self.repeats
-        bounds = [f"st.counters.get((SEAT, {name!r}), 0) // {amount}" for name, amount in repeats.costs]
-        if repeats.times is not None:
-            bounds.append(str(repeats.times))
-        source.line(1, f"K = {bounds[0]}" if len(bounds) == 1 else f"K = min({', '.join(bounds)})")
-        source.constants.update(PIECES=pieces, WAYS=ways, COSTS=repeats.costs, SEAT=self.compiler.rules.seat)
-        return True
+    def after_move(self, depth: int) -> None:
+        """What the builds read after the move to `t`, besides `c`."""
+
+    def count_after_move(self, depth: int) -> str:
+        """Write what a move's count reads; return the count's expression."""
+        raise NotImplementedError
 
     def draw(self) -> Kernel | None:
         if not self.begin("def draw(walk, rng):"):
@@ -245,14 +239,15 @@ class RepeatedBuildsWriter(Writer):
         source = self.source
         body, moved = self.counting_moves()
         self.builds(body, True)
-        self.added(body, "WAYS(PIECES(c, L1, L2, L3), K)", f"w << 5 | {moved}")
+        self.after_move(body)
+        self.added(body, self.count_after_move(body), f"w << 5 | {moved}")
         self.unless_met("total", "break")
         moved = self.drawn_one_move()
         self.moved(1)
         self.builds(1, True)
-        source.line(1, "steps, built = REPEATED(index, w, c, K, H, st.tokens, SEAT, COSTS, st.counters)")
+        self.after_move(1)
+        source.line(1, f"steps, built = DRAWN(index, {self.arguments})")
         source.line(1, f"return (ACTIONS('move', w)[{moved}], *steps), (*moved, *built)")
-        source.constants["REPEATED"] = repeated_builds
         kernel: Kernel = source.function("draw")
         return kernel
 
@@ -263,18 +258,46 @@ class RepeatedBuildsWriter(Writer):
         body, _ = self.listing_moves()
         self.moved(body)
         self.builds(body, True)
-        source.line(body, "for steps, built in REPEATED_ALL(w, c, K, H, st.tokens, SEAT, COSTS, st.counters):")
+        self.after_move(body)
+        source.line(body, f"for steps, built in LISTED({self.arguments}):")
         source.line(body + 1, "turn = (move, *steps)")
         source.line(body + 1, "out.append(turn)")
         self.list_turn(body + 1)
         self.unless_met("out", "break")
         source.line(1, "return out")
-        source.constants["REPEATED_ALL"] = repeated_builds_in_order
         lister: Lister = source.function("turns")
         return lister
 
 
-class LaterBuildsWriter(Writer):
+class RepeatedBuildsWriter(_BuildsWriter):
+    """The kernels of a move then its worker's build made again and again (`BuildsRepeated`,
+    the module docstring): per move, `c` the squares around it that a build may take, and `K`
+    the builds the turn may make (once per turn)."""
+
+    arguments = "w, c, K, H, st.tokens, SEAT, COSTS, st.counters"
+
+    def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
+        super().__init__(compiler, step, fusion)
+        assert fusion.repeats is not None
+        self.repeats: BuildsRepeated = fusion.repeats
+
+    def begin(self, header: str) -> bool:
+        if not super().begin(header):
+            return False
+        source, repeats = self.source, self.repeats
+        bounds = [f"st.counters.get((SEAT, {name!r}), 0) // {amount}" for name, amount in repeats.costs]
+        if repeats.times is not None:
+            bounds.append(str(repeats.times))
+        source.line(1, f"K = {bounds[0]}" if len(bounds) == 1 else f"K = min({', '.join(bounds)})")
+        source.constants.update(PIECES=pieces, WAYS=ways, COSTS=repeats.costs, SEAT=self.compiler.rules.seat,
+                                DRAWN=repeated_builds, LISTED=repeated_builds_in_order)
+        return True
+
+    def count_after_move(self, depth: int) -> str:
+        return "WAYS(PIECES(c, L1, L2, L3), K)"
+
+
+class LaterBuildsWriter(_BuildsWriter):
     """The kernels of a move, its worker's build, then `LaterBuilds` (the module docstring): per
     move, `c` the first build's squares and `RU` the squares around the worker that did not move
     (`U` on `PU`, -1 where it may not build) that are free once the move is made."""
@@ -283,22 +306,16 @@ class LaterBuildsWriter(Writer):
         super().__init__(compiler, step, fusion)
         assert fusion.later is not None
         self.later: LaterBuilds = fusion.later
+        self.arguments = f"w, c, U, RU, {self.later.times}, H, st.tokens"
         #: The name of the guard's levels, by level (set by `begin`).
         self.levels_ok = ""
-
-    def fits(self) -> bool:
-        """One first build of the next piece (`c`), no force, no board win, and no other seat's
-        ban on builds (which would read the pieces of the later builds square by square)."""
-        fusion = self.fusion
-        return (super().fits() and not self.forcing and fusion.again is None and fusion.automatic is None
-                and fusion.last is None and not fusion.regions and not fusion.winnable and self.writes_c()
-                and not any(ban.verb is Verb.BUILD for ban in self.compiler.bans))
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
             return False
         levels = self.source.constant(tuple(h in self.later.levels for h in range(4)), "LEVELS_OK")
-        self.source.constants.update(PIECES=pieces, WAYS=ways, AROUND_U=AROUND_BITS)
+        self.source.constants.update(PIECES=pieces, WAYS=ways, AROUND_U=AROUND_BITS, DRAWN=later_builds,
+                                     LISTED=later_builds_in_order)
         self.levels_ok = levels
         return True
 
@@ -313,52 +330,19 @@ class LaterBuildsWriter(Writer):
         source.line(depth + 2, "U = x")
         source.line(depth + 2, f"PU = POS[x] if {self.levels_ok}[H[POS[x]]] else -1")
 
-    def around_unmoved(self, depth: int) -> None:
+    def after_move(self, depth: int) -> None:
         """`RU`: the squares around `PU` free once the worker has moved to `t`."""
         self.source.line(depth, "RU = AROUND_U[PU] & (ALL ^ (BO | DOMELIKE | 1 << t)) if PU >= 0 else 0")
 
-    def draw(self) -> Kernel | None:
-        if not self.begin("def draw(walk, rng):"):
-            return None
+    def count_after_move(self, depth: int) -> str:
         source, times = self.source, self.later.times
-        body, moved = self.counting_moves()
-        self.builds(body, True)
-        self.around_unmoved(body)
-        source.line(body, "if RU and c:")
-        source.line(body + 1, "P = PIECES(RU, L1, L2, L3)")
-        source.line(body + 1, f"n = WAYS(P, {times + 1}) - WAYS(PIECES(RU & ~c, L1, L2, L3), {times + 1})"
-                              f" + (c & ~RU).bit_count() * WAYS(P, {times})")
-        source.line(body, "else:")
-        source.line(body + 1, "n = c.bit_count()")
-        self.added(body, "n", f"w << 5 | {moved}")
-        self.unless_met("total", "break")
-        moved = self.drawn_one_move()
-        self.moved(1)
-        self.builds(1, True)
-        self.around_unmoved(1)
-        source.line(1, f"steps, built = LATER(index, w, c, U, RU, {times}, H, st.tokens)")
-        source.line(1, f"return (ACTIONS('move', w)[{moved}], *steps), (*moved, *built)")
-        source.constants["LATER"] = later_builds
-        kernel: Kernel = source.function("draw")
-        return kernel
-
-    def turns(self) -> Lister | None:
-        if not self.begin("def turns(walk, listed):"):
-            return None
-        source = self.source
-        body, _ = self.listing_moves()
-        self.moved(body)
-        self.builds(body, True)
-        self.around_unmoved(body)
-        source.line(body, f"for steps, built in LATER_ALL(w, c, U, RU, {self.later.times}, H, st.tokens):")
-        source.line(body + 1, "turn = (move, *steps)")
-        source.line(body + 1, "out.append(turn)")
-        self.list_turn(body + 1)
-        self.unless_met("out", "break")
-        source.line(1, "return out")
-        source.constants["LATER_ALL"] = later_builds_in_order
-        lister: Lister = source.function("turns")
-        return lister
+        source.line(depth, "if RU and c:")
+        source.line(depth + 1, "P = PIECES(RU, L1, L2, L3)")
+        source.line(depth + 1, f"n = WAYS(P, {times + 1}) - WAYS(PIECES(RU & ~c, L1, L2, L3), {times + 1})"
+                               f" + (c & ~RU).bit_count() * WAYS(P, {times})")
+        source.line(depth, "else:")
+        source.line(depth + 1, "n = c.bit_count()")
+        return "n"
 
     def serves(self) -> Callable[[Walk], bool]:
         """Whether the team has at most two workers on the board (else more than one did not

@@ -201,25 +201,7 @@ class RepeatedMoves(TwoMoves):
         self.outcomes(1, win, built, count_only=True)
         self.drawn()
         source.line(1, "w, path, home = code")
-        source.line(1, "t = path[-1]")
-        self.drawn_move()
-        source.line(1, "steps, moved = PATH(w, path, H)")
-        source.line(1, "if len(path) == 2:")
-        if self.wins is not None:
-            source.line(2, f"if {self.wins}:")
-            source.line(3, "return steps, None")
-        source.line(1, "else:")
-        source.line(2, "a = path[-2]")
-        source.line(2, "ah = H[a]")
-        if self.win_squares2:
-            source.line(2, f"W2 = {self.win_squares2}")
-        if self.wins2 is not None:
-            source.line(2, f"if {self.wins2}:")
-            source.line(3, "return steps, None")
-        self.drawn_build(whole)
-        source.constants["PATH"] = moves_along
-        kernel: Kernel = source.function("draw")
-        return kernel
+        return self.drawn_path(whole)
 
     def draw_flooded(self) -> Kernel:
         """The draw counted by `flood`: the index falls in one worker's outcomes, which the
@@ -250,6 +232,12 @@ class RepeatedMoves(TwoMoves):
         finally:
             self.workers = workers
         source.line(1, "w, path, home = found")
+        return self.drawn_path(whole)
+
+    def drawn_path(self, whole: bool) -> Kernel:
+        """End a draw: with the drawn outcome's worker `w`, its `path` and `home` set, its moves
+        (the turn ends on a winning one) and its build."""
+        source = self.source
         source.line(1, "t = path[-1]")
         self.drawn_move()
         source.line(1, "steps, moved = PATH(w, path, H)")
