@@ -22,7 +22,7 @@ from ...dsl.vocabulary import Step, StepPattern, Verb
 from ..engine.actions import actions
 from ..model.state import Action, Event
 from .conditions import Lowering
-from .masks import MaskLowering
+from .masks import MaskLowering, loop_over_targets
 from .two_moves import TwoMoves
 from .writer import Kernel, Lister
 
@@ -135,7 +135,6 @@ class RepeatedMoves(TwoMoves):
         (`HB`, `HD`, `HOMEWIN`). Each worker's entry keeps them as they were before it."""
         source, whole = self.source, self.writes_c()
         trigger = self.trigger()
-        final = " & R" if self.required else ""
         source.line(1, "total = 0")
         if not self.only_count:
             source.line(1, "ends = []")
@@ -153,20 +152,17 @@ class RepeatedMoves(TwoMoves):
         source.line(2, "ENDS = M & ~WONS")
         source.line(2, f"FRONT = ENDS & ({trigger})")
         source.line(2, "VIS = 0")
-        source.line(2, "while FRONT:")
-        source.line(3, "low = FRONT & -FRONT")
-        source.line(3, "FRONT ^= low")
+        loop_over_targets(source, 2, "FRONT", "FRONT", "a", "ah")
         source.line(3, "VIS |= low")
-        source.line(3, "a = low.bit_length() - 1")
-        source.line(3, "ah = H[a]")
         source.line(3, f"T2 = {self.targets2}")
         source.line(3, f"W2 = T2 & {self.win_squares2 or 0}")
         source.line(3, "WONS |= W2")
         source.line(3, "T2 &= ~W2")
         source.line(3, "ENDS |= T2")
         source.line(3, f"FRONT |= T2 & ({trigger}) & ~VIS")
-        source.line(2, f"WONS &= ALL{final}")
-        source.line(2, f"ENDS &= ALL{final}")
+        if self.required:  # (where the obligations let the worker end)
+            source.line(2, "WONS &= R")
+            source.line(2, "ENDS &= R")
         source.line(2, "HERE = 1 << o")
         source.line(2, "if WONS & HERE:")
         source.line(3, "WONS ^= HERE")
@@ -180,10 +176,7 @@ class RepeatedMoves(TwoMoves):
         self.builds(3, True)
         self.new_at_home(3, whole)
         source.line(3, "total += c.bit_count()" if whole else "total += B.bit_count() + D.bit_count()")
-        source.line(2, "while ENDS:")
-        source.line(3, "low = ENDS & -ENDS")
-        source.line(3, "ENDS ^= low")
-        source.line(3, "t = low.bit_length() - 1")
+        loop_over_targets(source, 2, "ENDS", "ENDS")
         self.builds(3, True)
         source.line(3, "total += c.bit_count()" if whole else "total += B.bit_count() + D.bit_count()")
         if not self.only_count:
@@ -213,18 +206,18 @@ class RepeatedMoves(TwoMoves):
         source.line(1, "DW, (HB, HD, HOMEWIN) = code")
         source.line(1, "found = None")
 
-        def win(depth: int, code: str) -> None:
-            source.line(depth, "if not index:")
+        def met(depth: int, code: str, count: str) -> None:
+            """`count` outcomes met: the one drawn is among them, or the index goes past them."""
+            source.line(depth, f"if index < {count}:")
             source.line(depth + 1, f"found = {code}")
             source.line(depth + 1, "break")
-            source.line(depth, "index -= 1")
+            source.line(depth, f"index -= {count}")
+
+        def win(depth: int, code: str) -> None:
+            met(depth, code, "1")
 
         def built(depth: int, code: str) -> None:
-            source.line(depth, "n = c.bit_count()" if whole else "n = B.bit_count() + D.bit_count()")
-            source.line(depth, "if index < n:")
-            source.line(depth + 1, f"found = {code}")
-            source.line(depth + 1, "break")
-            source.line(depth, "index -= n")
+            met(depth, code, "c.bit_count()" if whole else "(B.bit_count() + D.bit_count())")
         whole = self.writes_c()
         workers, self.workers = self.workers, "(DW,)"
         try:
