@@ -35,9 +35,9 @@ from support import REPO
 #: possible'), a reaction to moves (Harpies).
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
-KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Chronus", "Clio", "Demeter",
-                "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus", "Limus", "Minotaur",
-                "Morpheus", "Pan", "Pegasus", "Persephone", "Poseidon", "Triton", "Zeus")
+KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Castor & Pollux", "Chronus",
+                "Clio", "Demeter", "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus",
+                "Limus", "Minotaur", "Morpheus", "Pan", "Pegasus", "Persephone", "Poseidon", "Triton", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 

@@ -34,7 +34,7 @@ from .later_builds import LaterBuildsWriter, RepeatedBuildsWriter
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
-from .writer import Counter, Drawn, Kernel, Listed, Lister, Writer
+from .writer import Counter, Drawn, Kernel, Listed, Lister, Outcomes, Writer
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -50,17 +50,20 @@ class Kernels:
     wins some build of the turn may make hold, which they judge only where none holds as the
     turn starts (a position set up so: the engine then leaves the turn to the chain)."""
 
-    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins", "serves")
+    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins", "serves", "outcomes")
 
     def __init__(self, draw: Kernel, count: Counter, turns: Lister, can_win: Callable[[Walk], bool],
                  lowers_obligations: bool, board_wins: Callable[[Walk], int | None] | None = None,
-                 serves: Callable[[Walk], bool] | None = None) -> None:
+                 serves: Callable[[Walk], bool] | None = None, outcomes: Outcomes | None = None) -> None:
         self.draw, self.count, self.turns, self.can_win = draw, count, turns, can_win
         self.lowers_obligations = lowers_obligations
         self.board_wins = board_wins
         #: Whether they serve a position (None: every one); the engine leaves the others to the
         #: chain.
         self.serves = serves
+        #: What the turns they find may add to the board and whether they win (None: not known),
+        #: which tells one program's turns from another's (`alternatives`).
+        self.outcomes = outcomes
 
 
 def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
@@ -100,7 +103,7 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
     if draw is None or count is None or turns is None or can_win is None:
         return None
     return Kernels(draw, count, turns, can_win, writer.lowers_obligations,
-                   compiler.board_wins if writer.fusion.winnable else None, writer.serves())
+                   compiler.board_wins if writer.fusion.winnable else None, writer.serves(), writer.outcome_kinds())
 
 
 def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...]) -> Kernels:
@@ -155,7 +158,73 @@ def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...])
             return kernels.can_win(walk)
         finally:
             taken_back(walk, before)
-    return Kernels(draw, count, turns, can_win, kernels.lowers_obligations, kernels.board_wins, kernels.serves)
+    return Kernels(draw, count, turns, can_win, kernels.lowers_obligations, kernels.board_wins, kernels.serves,
+                   kernels.outcomes)
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "after_gains", "move_then_build"]
+
+
+class _Drawn:
+    """The generator a program's draw is given once the index is drawn among every program's
+    outcomes: its one `randrange` returns the index within that program's."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def randrange(self, total: int) -> int:
+        assert self.index < total, "a program's count changed between its count and its draw"
+        return self.index
+
+
+def alternatives(programs: list[Kernels | None]) -> Kernels | None:
+    """The kernels of a seat with several turn programs, each with kernels (None where one has
+    none). The listing takes the programs one after another and keeps a turn whose outcome was
+    not met before; a turn of one program is never a turn of another where no two programs' turns
+    add the same number of building pieces and both win or both do not (`Kernels.outcomes`: two
+    numbers of pieces are two boards, a won game is not one going on). So the outcomes are
+    counted program by program, one index is drawn over their sum, and the program it falls in
+    draws that turn. A position one program's kernels do not serve is left to the chain."""
+    found = [kernels for kernels in programs if kernels is not None]
+    signatures = [kernels.outcomes for kernels in found]
+    if len(found) != len(programs) or any(signature is None for signature in signatures):
+        return None
+    seen: set[tuple[int, bool]] = set()
+    for signature in signatures:
+        assert signature is not None
+        if seen & signature:
+            return None  # (two programs may find one outcome: the listing would keep it once)
+        seen |= signature
+    served = [kernels.serves for kernels in found if kernels.serves is not None]
+
+    def serves(walk: Walk) -> bool:
+        return all(serve(walk) for serve in served)
+
+    def count(walk: Walk) -> int:
+        return sum(kernels.count(walk) for kernels in found)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        counts = [kernels.count(walk) for kernels in found]
+        total = sum(counts)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        for kernels, n in zip(found, counts, strict=True):
+            if index < n:
+                return kernels.draw(walk, _Drawn(index))  # type: ignore[arg-type]  # (its one randrange)
+            index -= n
+        raise AssertionError("an index beyond the programs' counts")
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        return [turn for kernels in found for turn in kernels.turns(walk, listed)]
+
+    def can_win(walk: Walk) -> bool:
+        return any(kernels.can_win(walk) for kernels in found)
+    board_wins = [kernels.board_wins for kernels in found if kernels.board_wins is not None]
+    return Kernels(draw, count, turns, can_win, all(kernels.lowers_obligations for kernels in found),
+                   board_wins[0] if board_wins else None, serves if served else None, seen)  # type: ignore[arg-type]
+
+
+__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "after_gains", "alternatives",
+           "move_then_build"]

@@ -158,6 +158,8 @@ class RemoveAfterWriter(LastChoice):
     first, then each worker's spaces in square order, those an earlier worker offered left out
     (`removal_turns`)."""
 
+    one_piece = False  # (a block taken off, or not)
+
     undoes = True
     reads = "RM, TOK"
 

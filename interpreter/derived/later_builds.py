@@ -215,6 +215,8 @@ class _BuildsWriter(Writer):
     the squares' caps (`count_after_move`), the drawn move's outcome found by `DRAWN`, and each
     move's outcomes listed by `LISTED`, from the names `arguments` gives them."""
 
+    one_piece = False  # (as many builds as the turn makes)
+
     #: The arguments of `DRAWN` after the index, and of `LISTED`.
     arguments = ""
 

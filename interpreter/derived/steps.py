@@ -85,6 +85,7 @@ from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
+from .each_worker import each_worker
 from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
@@ -227,6 +228,9 @@ class DerivedCompiler(StepCompiler):
             chain.automatic = automatic  # type: ignore[attr-defined]
         elif last is not None:
             chain.last_step = last  # type: ignore[attr-defined]  # (the kernels count it: kernel.py)
+        elif step.actor.role is Role.EVERY and after is finish and rest is finish:
+            # (a program that is each worker's step alone: each_worker.py)
+            chain.kernel = each_worker(self, step)  # type: ignore[attr-defined]
         elif step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
             what = "an automatic step" if step.modality is Modality.AUTOMATIC else "a step"
             self.kept.append(f"{what} of the verb '{step.verb.value}' ({_short(step.where)}): no lowering yet")

@@ -35,6 +35,8 @@ class TwoBuilds(Writer):
     and only the drawn move's are looked at one by one (`two_builds`). A first build that makes
     a board win hold (`WB`) ends the turn: it has no second, so the pairs count A without WB."""
 
+    one_piece = False  # (one build or two)
+
     def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
         super().__init__(compiler, step, fusion)
         assert fusion.again is not None

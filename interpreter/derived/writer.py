@@ -76,6 +76,9 @@ Counter = Callable[[Walk], int]
 #: {turn: (its events, the team it makes win)}, as a listing keeps them for a caller that plays them.
 Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
 Lister = Callable[[Walk, Listed | None], list[tuple[Action, ...]]]
+#: What the turns of a program add to the board and whether they win: (building pieces added,
+#: won) for each kind of outcome they may have (kernel.py's `alternatives` reads them).
+Outcomes = frozenset[tuple[int, bool]]
 
 
 def drawn_build(worker: int, origin: int, target: int, here: int, there: int, victim: int, dest: int, index: int,
@@ -95,6 +98,10 @@ class Writer:
     """Writes the kernels' text: what each function reads at the turn's start (`begin`), the
     loop over the workers and the squares each move reaches (`each_move`), the way a move takes
     (`choose`) and the squares of the build after it (`builds`)."""
+
+    #: Whether each turn adds one building piece (kernel.py's `Kernels.outcomes`), where it does
+    #: not win first.
+    one_piece = True
 
     def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
         self.compiler, self.step, self.fusion = compiler, step, fusion
@@ -573,6 +580,14 @@ class Writer:
         kernel: Kernel = source.function("draw")
         return kernel
 
+    def outcome_kinds(self) -> Outcomes | None:
+        """The pieces the turns add and whether they win (`Kernels.outcomes`): one piece, none
+        where a move wins (the turn ends there), one where a build makes a board win hold."""
+        if not self.one_piece:
+            return None
+        return frozenset({(1, False), *(((0, True),) if any(way.can_win for way in self.ways) else ()),
+                          *(((1, True),) if self.fusion.winnable else ())})
+
     def serves(self) -> Callable[[Walk], bool] | None:
         """Which positions the kernels serve (None: every one; the engine leaves the others to
         the chain)."""
@@ -744,4 +759,5 @@ def _pointwise(part: Condition) -> bool:
     return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Writer", "builds_in_order", "drawn_build", "last_build"]
+__all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Outcomes", "Writer", "builds_in_order", "drawn_build",
+           "last_build"]

@@ -42,7 +42,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.kernel import Kernels, Listed, after_gains
+from ..derived.kernel import Kernels, Listed, after_gains, alternatives
 from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
@@ -329,8 +329,8 @@ class Engine:
                                        for reaction in other.reactions])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self.derivations[seat] = lowered
-            if len(derived) == 1:
-                self.kernels[seat] = getattr(derived[0], "kernel", None)
+            self.kernels[seat] = (getattr(derived[0], "kernel", None) if len(derived) == 1 else
+                                  alternatives([getattr(chain, "kernel", None) for chain in derived]))
 
         def run(walk: Walk) -> bool:
             enumerators = self.enumerators[seat]
@@ -642,7 +642,8 @@ class Engine:
         lines = [f"listing turns: {listing}", f"random turn: {drawing}",
                  *(derivation.report() if derivation is not None else [])]
         if derivation is not None and self.kernels[seat] is None:
-            why = ("the seat has more than one turn program" if len(self.seat_rules[seat].programs) > 1
+            why = ("the seat has more than one turn program, and not every one has kernels, or two may find one "
+                   "outcome (derived/kernel.py's alternatives)" if len(self.seat_rules[seat].programs) > 1
                    else derivation.unkernelled[0] if derivation.unkernelled
                    else "its turn is not a move (or two) followed by the moved worker's counted build")
             lines.append(f"not drawn whole (derived/kernel.py): {why}")

@@ -1,0 +1,433 @@
+"""The kernels of a turn program whose one step each of the seat's workers takes once, in the
+order the player picks (`Role.EVERY`: 'each of your workers builds', 'each of your workers
+moves'), where the seat has two workers on the board.
+
+The generated code lowers the step's parts to squares as bits, per worker (`masks`); what the
+two orders make is then counted from those sets by the functions here, the same for every card.
+The step's filters and the other seats' bans must read only the square they judge and the
+acting worker's own values (and, for builds, where workers stand, which no build changes): so
+one worker's step changes the other's squares only where that step went (a square built one
+level higher; a square left free, one taken).
+
+* **Builds.** A the first worker's squares, B the second's, `A1` and `B1` those where each may
+  build once a block is on the square. The first worker first builds x in A, then the second y
+  in B without x, or on x itself where x is in B1 below level 3. The other order meets every
+  pair on two squares again (the same board), and adds only a second block on a square where
+  the second worker may start and the first follow (`B & A1`), not met before: so
+  |A||B| - |A ∩ B| + |A ∩ B1| + |(B ∩ A1) \\ (A ∩ B1)| outcomes.
+* **Moves.** `A` and `B` the targets of each worker, each with the other worker in place. The
+  first worker first moves to a in A, then the second to b in B without a, or onto the first
+  one's square where it may (`behind_a`). The other order meets every pair again but those
+  where the first worker takes the second one's square (`behind_b`): |A||B| - |A ∩ B| +
+  behind_a |A| + behind_b |B| outcomes.
+
+A turn in which some move of either worker may win, or some builds may make a board win hold,
+is left to the chain (`serves`): a winning step ends the turn before the other worker's, which
+these counts do not follow. So do positions with more or fewer than two workers. Outcomes come
+in the generic listing's order, so a seeded draw is the listing's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from random import Random
+from typing import TYPE_CHECKING, TypeVar
+
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    Modality,
+    Near,
+    Not,
+    OccupiedBy,
+    Piece,
+    Region,
+    Role,
+    Step,
+    Verb,
+    WorkerSelector,
+)
+from ...dsl.vocabulary.parts import Condition
+from ..engine.actions import actions
+from ..engine.walk import Walk
+from ..model.board import ALL_BITS
+from ..model.state import Action, Event, GameState
+from .conditions import PROLOGUE, Lowering, View
+from .kernel import Kernels
+from .masks import LEVELS_AFTER_A_BLOCK, board_bits
+from .source import Source
+from .tally import Tokens, build_events
+from .writer import Drawn, Listed, _pointwise, one_more_tower
+
+if TYPE_CHECKING:
+    from ..engine.steps import WayParts
+    from .steps import DerivedCompiler
+
+T = TypeVar("T")
+
+#: What the lowered masks of two workers' builds say: (first worker, second worker, A, A1, B, B1).
+BuildMasks = tuple[int, int, int, int, int, int]
+#: What the lowered masks of two workers' moves say: (first worker, second worker, A, behind_b,
+#: B, behind_a, the squares either may win on with the other's square free).
+MoveMasks = tuple[int, int, int, bool, int, bool, int]
+
+
+def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
+    """The kernels of a program that is `step` alone, each of the seat's workers taking it (the
+    module docstring); None when its parts are not all lowered so."""
+    if step.actor.role is not Role.EVERY or step.modality is not Modality.MUST or compiler.rules.memory:
+        return None
+    if (step.effects or step.guard is not None or step.cost or step.per_game or step.token is not None
+            or step.target is not None or step.repeat.times != 1 or step.repeat.up_to):
+        return None
+    single = _single(step)
+    ways = compiler.way_parts(single)
+    if (len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None or ways[0].forces
+            or ways[0].once):
+        return None
+    if step.verb is Verb.BUILD:
+        return _each_builds(compiler, single, ways)
+    if step.verb is Verb.MOVE and not compiler.reactions:  # (a reaction to a move: not lowered here)
+        return _each_moves(compiler, single, ways)
+    return None
+
+
+def _single(step: Step) -> Step:
+    """The step as one worker takes it (the generic chain's `_every` makes the same)."""
+    return replace(step, actor=WorkerSelector(Role.THAT), modality=Modality.MUST)
+
+
+def _fixed_while_building(part: Condition) -> bool:
+    """Whether a condition on a build reads only what a build of the turn leaves as it was but on
+    the square it judges: that square, the builder's values, where workers stand."""
+    if isinstance(part, Not):
+        return _fixed_while_building(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_fixed_while_building(p) for p in part.parts)
+    return _pointwise(part) or isinstance(part, (Near, OccupiedBy))
+
+
+def _begin(compiler: DerivedCompiler, source: Source) -> None:
+    """The function's head: the board's bits, and the two workers (or None for another count)."""
+    source.line(0, "def masks(walk):")
+    for line in PROLOGUE:
+        source.lazy(1, line)
+    board_bits(source, 1)
+    source.line(1, f"ws = [w for w in st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ()) "
+                   "if POS[w] >= 0]")
+    source.line(1, "if len(ws) != 2:")
+    source.line(2, "return None")
+    source.line(1, "out = []")
+    source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
+
+
+def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
+    way = ways[0]
+    bans = [ban for ban in compiler.bans if ban.verb is Verb.BUILD]
+    if way.piece is not Piece.NEXT or not all(_fixed_while_building(p) for p in way.filters) or not all(
+            _fixed_while_building(p) for ban in bans for p in ban.filters):
+        return None
+    from .steps import Fusion
+    fusion = Fusion(step, ways, _never)
+    source = Source()
+    _begin(compiler, source)
+    flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    source.line(1, "for w in ws:")
+    source.line(2, "t = POS[w]")
+    source.line(2, "BO = BLOCKED")
+    source.hoisting_point(2)
+    for planes in (None, LEVELS_AFTER_A_BLOCK):
+        whole = (compiler.fused_masks(source, fusion, flags, 2, "BO", hoist=True, count_only=True)
+                 if planes is None else
+                 compiler.fused_masks(source, fusion, flags, 2, "BO", hoist=True, count_only=True, planes=planes))
+        if not whole:
+            return None
+        source.line(2, "out.append(c)" if planes is None else "out.append(c & ~L3)")
+    source.line(1, "return (ws[0], ws[1], *out)")
+    masks: Callable[[Walk], BuildMasks | None] = source.function("masks")
+    board_wins = compiler.board_wins
+    if board_wins is not None and compiler.winnable is None:
+        return None
+    wins = [one_more_tower(board_wins, more) for more in (1, 2)] if board_wins is not None else []
+
+    def lowered(walk: Walk) -> BuildMasks | None:
+        if board_wins is not None and (board_wins(walk) is not None or any(w(walk) is not None for w in wins)):
+            return None
+        return masks(walk)
+    served = _remembered(lowered)
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        return 0 if found is None else builds_counted(*found[2:])
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        total = builds_counted(*found[2:])
+        if not total:
+            return None
+        first, second, x, y = nth_pair_of_builds(rng.randrange(total), *found)
+        return two_builders(first, x, second, y, walk.state.heights, walk.state.tokens)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        out = []
+        st = walk.state
+        for first, second, x, y in pairs_of_builds(*found):
+            turn, events = two_builders(first, x, second, y, st.heights, st.tokens)
+            out.append(turn)
+            if listed is not None:
+                listed[turn] = (events, None)
+        return out
+    return Kernels(draw, count, turns, lambda walk: False, False, None, lambda walk: served(walk) is not None,
+                   frozenset({(2, False)}))
+
+
+def _remembered(lowered: Callable[[Walk], T]) -> Callable[[Walk], T]:
+    """`lowered`, whose answer for a walk is kept while its state is the same: the engine asks
+    whether the kernels serve a position, then for its count, then for a draw, on one walk."""
+    last: list[object] = [None, 0, None]
+
+    def remembered(walk: Walk) -> T:
+        if last[0] is walk and last[1] == walk.state.hash:
+            return last[2]  # type: ignore[return-value]
+        found = lowered(walk)
+        last[:] = walk, walk.state.hash, found
+        return found
+    return remembered
+
+
+def _never(walk: Walk) -> bool:  # pragma: no cover - a Fusion's closure the kernels never call
+    raise AssertionError("the kernels of each worker's build call no chain")
+
+
+def pairs_counted(first: int, second: int, same: int, home: int, unordered: bool) -> int:
+    """The number of pairs the first worker's step then the second's make, in the first
+    worker's order (`pairs_in_order`)."""
+    met = first & second
+    i = met.bit_count()
+    return (first.bit_count() * (second.bit_count() + home.bit_count()) - i + (first & same).bit_count()
+            - (i * (i - 1) >> 1 if unordered else 0))
+
+
+def _seconds(low: int, first: int, second: int, same: int, home: int, unordered: bool) -> int:
+    """The second worker's squares once the first took the square `low` (a bit): its own but
+    that one, that one where it may follow (`same`), the first worker's square where it may
+    take it once left (`home`); without those whose pair came first the other way round, where
+    the two workers are alike (the same board, `unordered`)."""
+    seconds = (second & ~low) | (same & low) | home
+    if unordered and second & low:
+        seconds &= ~(first & second & (low - 1))
+    return seconds
+
+
+def pairs_in_order(first: int, second: int, same: int, home: int, unordered: bool) -> list[tuple[int, int]]:
+    """The pairs of squares the first worker's step then the second's take, each a new outcome,
+    in the listing's order: the first's squares in square order, then the second's."""
+    out = []
+    squares = first
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        x = low.bit_length() - 1
+        seconds = _seconds(low, first, second, same, home, unordered)
+        while seconds:
+            bit = seconds & -seconds
+            seconds ^= bit
+            out.append((x, bit.bit_length() - 1))
+    return out
+
+
+def nth_pair(index: int, first: int, second: int, same: int, home: int, unordered: bool) -> tuple[int, int]:
+    """`pairs_in_order(...)[index]`, found without listing the others."""
+    squares = first
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        seconds = _seconds(low, first, second, same, home, unordered)
+        n = seconds.bit_count()
+        if index < n:
+            return low.bit_length() - 1, _nth_bit(seconds, index)
+        index -= n
+    raise IndexError(index)  # pragma: no cover - the counts say the index is in these pairs
+
+
+def builds_counted(a: int, a1: int, b: int, b1: int) -> int:
+    """The number of outcomes of two workers' builds (the module docstring)."""
+    return pairs_counted(a, b, b1, 0, True) + (b & a1 & ~(a & b1)).bit_count()
+
+
+def pairs_of_builds(wa: int, wb: int, a: int, a1: int, b: int, b1: int) -> list[tuple[int, int, int, int]]:
+    """The builds of two workers in the listing's order, as (first builder, second builder, the
+    first's square, the second's)."""
+    out = [(wa, wb, x, y) for x, y in pairs_in_order(a, b, b1, 0, True)]
+    late = b & a1 & ~(a & b1)
+    while late:
+        bit = late & -late
+        late ^= bit
+        y = bit.bit_length() - 1
+        out.append((wb, wa, y, y))
+    return out
+
+
+def nth_pair_of_builds(index: int, wa: int, wb: int, a: int, a1: int, b: int, b1: int) -> tuple[int, int, int, int]:
+    """`pairs_of_builds(...)[index]`, found without listing the others."""
+    n = pairs_counted(a, b, b1, 0, True)
+    if index < n:
+        return (wa, wb, *nth_pair(index, a, b, b1, 0, True))
+    y = _nth_bit(b & a1 & ~(a & b1), index - n)
+    return wb, wa, y, y
+
+
+def two_builders(first: int, x: int, second: int, y: int, heights: Sequence[int],
+                 tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of `first`'s build on `x`, then `second`'s on `y` (the next piece
+    each time: on the same square, on the block just built)."""
+    verb, built = build_events(first, x, heights[x] == 3, heights, tokens)
+    steps: tuple[Action, ...] = (actions(verb, first)[x],)
+    if y == x:
+        level = heights[x] + 1
+        return ((*steps, actions("build", second)[x]),
+                (*built, ("build", second, x, level + (level < 3), level == 3)))
+    verb, more = build_events(second, y, heights[y] == 3, heights, tokens)
+    return (*steps, actions(verb, second)[y]), (*built, *more)
+
+
+def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
+    bans = [ban for ban in compiler.bans if ban.verb is Verb.MOVE]
+    if not all(_pointwise(p) for p in ways[0].filters) or not all(_pointwise(p) for ban in bans for p in ban.filters):
+        return None
+    source = Source()
+    _begin(compiler, source)
+    view = View("w", "o", "t", "hh", "th")
+    flags = compiler.bans_in_force(source, Verb.MOVE, 1)
+    lowering = Lowering(source, compiler.judge)
+    placed = compiler.move_targets(source, lowering, ways, flags, view)
+    freed = compiler.move_targets(source, lowering, ways, flags, view, "BX")
+    if placed is None or freed is None:
+        return None
+    wins = compiler.move_win_test(source, view) if ways[0].can_win else None
+    win_bits = "0"
+    if wins is not None:
+        bits = compiler.move_win_bits(source, view)
+        if bits is None:
+            return None
+        win_bits = bits
+    source.line(1, "WIN = 0")
+    source.line(1, "for i, w in enumerate(ws):")
+    source.line(2, "o = POS[w]")
+    source.line(2, "hh = H[o]")
+    source.line(2, "other = POS[ws[1 - i]]")
+    source.line(2, "BX = BLOCKED ^ (1 << other)")
+    source.hoisting_point(2)
+    source.line(2, f"M = {placed[0]}")
+    source.line(2, f"MX = {freed[0]}")
+    source.line(2, "out.append(M)")
+    source.line(2, "out.append(bool(MX >> other & 1))")
+    source.line(2, f"WIN |= (M | MX) & ({win_bits})")
+    source.line(1, "return (ws[0], ws[1], *out, WIN)")
+    masks: Callable[[Walk], MoveMasks | None] = source.function("masks")
+
+    def lowered(walk: Walk) -> MoveMasks | None:
+        found = masks(walk)
+        return None if found is None or found[6] else found
+    served = _remembered(lowered)
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        if found is None:
+            return 0
+        wa, wb, a, behind_b, b, behind_a, _ = found
+        st = walk.state
+        return moves_counted(a, behind_b, b, behind_a, st.worker_pos, wa, wb, _alike(st, wa, wb))
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        wa, wb, a, behind_b, b, behind_a, _ = found
+        st = walk.state
+        alike = _alike(st, wa, wb)
+        total = moves_counted(a, behind_b, b, behind_a, st.worker_pos, wa, wb, alike)
+        if not total:
+            return None
+        pair = nth_pair_of_moves(rng.randrange(total), *found[:6], st.worker_pos, alike)
+        return two_movers(*pair, st)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        out = []
+        st = walk.state
+        for pair in pairs_of_moves(*found[:6], st.worker_pos, _alike(st, *found[:2])):
+            turn, events = two_movers(*pair, walk.state)
+            out.append(turn)
+            if listed is not None:
+                listed[turn] = (events, None)
+        return out
+
+    def can_win(walk: Walk) -> bool:
+        found = masks(walk)
+        return found is not None and bool(found[6])
+    return Kernels(draw, count, turns, can_win, False, None, lambda walk: served(walk) is not None,
+                   frozenset({(0, False)}))
+
+
+def moves_counted(a: int, behind_b: bool, b: int, behind_a: bool, positions: Sequence[int], wa: int, wb: int,
+                  unordered: bool) -> int:
+    """The number of outcomes of two workers' moves (the module docstring): `behind_b` whether
+    the first may take the second's square once it has left, `behind_a` the other way round;
+    `unordered` where the two workers are alike (two moves that swap their targets leave one
+    board)."""
+    home = 1 << positions[wa] if behind_a else 0
+    return pairs_counted(a, b, 0, home, unordered) + (b.bit_count() if behind_b else 0)
+
+
+def pairs_of_moves(wa: int, wb: int, a: int, behind_b: bool, b: int, behind_a: bool,
+                   positions: Sequence[int], unordered: bool) -> list[tuple[int, int, int, int]]:
+    """The moves of two workers in the listing's order, as (first mover, its target, second
+    mover, its target): the first worker first, then the second first where the first takes
+    the second one's square after it."""
+    home = 1 << positions[wa] if behind_a else 0
+    out = [(wa, x, wb, y) for x, y in pairs_in_order(a, b, 0, home, unordered)]
+    if behind_b:
+        squares = b
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            out.append((wb, low.bit_length() - 1, wa, positions[wb]))
+    return out
+
+
+def nth_pair_of_moves(index: int, wa: int, wb: int, a: int, behind_b: bool, b: int, behind_a: bool,
+                      positions: Sequence[int], unordered: bool) -> tuple[int, int, int, int]:
+    """`pairs_of_moves(...)[index]`, found without listing the others."""
+    home = 1 << positions[wa] if behind_a else 0
+    n = pairs_counted(a, b, 0, home, unordered)
+    if index < n:
+        x, y = nth_pair(index, a, b, 0, home, unordered)
+        return wa, x, wb, y
+    return wb, _nth_bit(b, index - n), wa, positions[wb]
+
+
+def two_movers(first: int, x: int, second: int, y: int,
+               st: GameState) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of `first`'s move to `x`, then `second`'s to `y`."""
+    heights, positions = st.heights, st.worker_pos
+    o1, o2 = positions[first], positions[second]
+    return ((actions("move", first)[x], actions("move", second)[y]),
+            (("move", first, o1, x, heights[o1], heights[x]), ("move", second, o2, y, heights[o2], heights[y])))
+
+
+def _alike(st: GameState, wa: int, wb: int) -> bool:
+    """Whether two workers are one to the board (the outcome's key: engine.py), so that two
+    moves that swap their targets leave one board."""
+    return st.worker_class[wa] == st.worker_class[wb]
+
+
+def _nth_bit(bits: int, index: int) -> int:
+    """The square of the `index`-th bit of `bits`, in square order."""
+    for _ in range(index):
+        bits &= bits - 1
+    return (bits & -bits).bit_length() - 1

@@ -1,0 +1,154 @@
+"""Each of the seat's workers taking a step once, in the order the player picks, drawn whole by
+the derived code (interpreter/derived/each_worker.py), beside the plain turn (kernel.py's
+`alternatives`).
+
+The pairs the two orders make are compared with a brute-force listing written here from the
+rules' words (each order written out, a board met before passed over), the kernels with the
+generic chain on positions made by hand and counted by hand, and the comparison is shown to
+notice a count changed by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from test_kernel import kernel_agrees, position
+from test_tally import counted_games, found_apart
+
+from santorini.interpreter.derived import each_worker
+from santorini.interpreter.fast.counted import DEFERRED
+
+CASTOR = "Castor & Pollux"
+
+
+def _bits(bits: int) -> list[int]:
+    return [square for square in range(25) if bits >> square & 1]
+
+
+def brute_force_builds(a: int, a1: int, b: int, b1: int) -> list[frozenset[tuple[int, int]]]:
+    """Two workers' builds as the chain lists them: the first worker first, then the second
+    first; each outcome the pieces added per square, kept where not met before. `a1`, `b1`:
+    where each may build on a square the other just built on (below level 3)."""
+    seen: list[frozenset[tuple[int, int]]] = []
+    for first, second, again in ((a, b, b1), (b, a, a1)):
+        for x in _bits(first):
+            for y in _bits((second & ~(1 << x)) | (again & (1 << x))):
+                board = frozenset({(x, 2)} if x == y else {(x, 1), (y, 1)})
+                if board not in seen:
+                    seen.append(board)
+    return seen
+
+
+def brute_force_moves(a: int, b: int, home_a: int, home_b: int, behind_a: bool, behind_b: bool,
+                      alike: bool) -> list[tuple[int, int] | frozenset[int]]:
+    """Two workers' moves as the chain lists them: the first worker (on `home_a`) first, then
+    the second first, each one's targets in square order; each outcome where the two stand (a
+    set where the workers are alike), kept where not met before. `behind_a`: whether the second
+    may take the first one's square once it has left; `behind_b` the other way round."""
+    seen: list[tuple[int, int] | frozenset[int]] = []
+    for x in _bits(a):
+        for y in sorted([*_bits(b & ~(1 << x)), *([home_a] if behind_a else [])]):
+            outcome: tuple[int, int] | frozenset[int] = frozenset((x, y)) if alike else (x, y)
+            if outcome not in seen:
+                seen.append(outcome)
+    for y in _bits(b):
+        for x in sorted([*_bits(a & ~(1 << y)), *([home_b] if behind_b else [])]):
+            outcome = frozenset((x, y)) if alike else (x, y)
+            if outcome not in seen:
+                seen.append(outcome)
+    return seen
+
+
+def test_the_pairs_of_builds_are_the_brute_force_listing_in_order() -> None:
+    rng = random.Random("each worker builds")
+    for _ in range(300):
+        around = rng.sample(range(25), 10)
+        a = sum(1 << s for s in around[:6] if rng.random() < 0.7)
+        b = sum(1 << s for s in around[3:] if rng.random() < 0.7)
+        a1 = sum(1 << s for s in _bits(b) if rng.random() < 0.6)
+        b1 = sum(1 << s for s in _bits(a) if rng.random() < 0.6)
+        expected = brute_force_builds(a, a1, b, b1)
+        pairs = each_worker.pairs_of_builds(0, 1, a, a1, b, b1)
+        assert [frozenset({(x, 2)} if x == y else {(x, 1), (y, 1)}) for _, _, x, y in pairs] == expected
+        assert each_worker.builds_counted(a, a1, b, b1) == len(expected)
+        assert [each_worker.nth_pair_of_builds(i, 0, 1, a, a1, b, b1) for i in range(len(pairs))] == pairs
+
+
+@pytest.mark.parametrize("alike", [True, False])
+def test_the_pairs_of_moves_are_the_brute_force_listing_in_order(alike: bool) -> None:
+    rng = random.Random(f"each worker moves {alike}")
+    for _ in range(300):
+        home_a, home_b, *around = rng.sample(range(25), 10)
+        a = sum(1 << s for s in around[:6] if rng.random() < 0.7)
+        b = sum(1 << s for s in around[2:] if rng.random() < 0.7)
+        behind_a, behind_b = rng.random() < 0.5, rng.random() < 0.5
+        positions = [home_a, home_b]
+        expected = brute_force_moves(a, b, home_a, home_b, behind_a, behind_b, alike)
+        pairs = each_worker.pairs_of_moves(0, 1, a, behind_b, b, behind_a, positions, alike)
+        ends = [(x, y) if first == 0 else (y, x) for first, x, _, y in pairs]
+        assert [frozenset(end) if alike else end for end in ends] == expected
+        assert each_worker.moves_counted(a, behind_b, b, behind_a, positions, 0, 1, alike) == len(expected)
+        assert [each_worker.nth_pair_of_moves(i, 0, 1, a, behind_b, b, behind_a, positions, alike)
+                for i in range(len(pairs))] == pairs
+
+
+#: A1 on a1 may go to a2, b1, b2; A2 on c1 to b1, b2, c2 (domes on d1, d2, a3, b3, c3).
+ALIKE = """\
+name: each of the workers moves, or builds
+edition: bga
+players: [Castor & Pollux, {other}]
+board: |
+  0 0 0 0 0
+  0 0 0 0 0
+  0D 0D 0D 0 0
+  0 0 0 0D 0
+  0 0 0 0D 0
+workers: {{A1: a1, A2: c1, B1: e5, B2: e4}}
+to_move: A
+"""
+
+
+@pytest.mark.parametrize(("other", "outcomes"), [("Mortal", 37), ("Limus", 36), ("Hera", 37)])
+def test_each_worker_moves_or_builds_beside_the_plain_turn(tmp_path: Path, other: str, outcomes: int) -> None:
+    """'Alternative Turn: move with all of your workers, do not build' and '... do not move, build
+    with all of your workers', after the plain turn, drawn by the kernels against a Mortal and
+    against cards that bind the seat (Limus's ban of builds next to his workers; Hera's veto of
+    wins). By hand: the plain turn has 3 + 4 + 4 turns of A1 and 4 + 4 + 4 of A2 (23). Moving both
+    leaves two of a2, b1, b2, c2 taken, a set (A1 and A2 are alike): {a2 b1}, {a2 b2}, {a2 c2},
+    {b1 b2}, {b1 c2}, {b2 c2} (6). Building with both puts a piece around a1 and one around c1:
+    3 x 3 pairs, {b1 b2} once, b1 twice and b2 twice (8). 37 turns; against Limus, whose worker
+    on e4 stands next to d3, A2 on c2 may not build on d3: 36."""
+    state = position(tmp_path, ALIKE.format(other=other))
+    game, _ = kernel_agrees((CASTOR, other), state, outcomes)
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
+
+
+def test_a_position_where_a_move_may_win_is_left_to_the_chain(tmp_path: Path) -> None:
+    """A2 on level 2 beside a level-3 square: a move may win, which ends the turn before the
+    other worker's (the counts do not follow it), so the kernels leave the position to the chain
+    and draw nothing; the engine's turns are still the chain's."""
+    text = ALIKE.format(other="Limus").replace("  0 0 0 0D 0\n  0 0 0 0D 0\n", "  0 0 0 0D 0\n  0 0 2 3 0\n")
+    state = position(tmp_path, text)
+    game, generic = counted_games("bga", (CASTOR, "Limus"))
+    rng = random.Random(3)
+    assert game.engine._kernel_draw(state, rng) is DEFERRED
+    assert rng.random() == random.Random(3).random()  # (nothing drawn)
+    assert game.engine.turns(state) == generic.turns(state)
+
+
+def test_a_count_that_keeps_both_orders_of_alike_workers_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alike workers on two squares either way round are one board: a count that keeps both
+    orders counts and draws such a pair twice."""
+    monkeypatch.setattr(each_worker, "_seconds",
+                        lambda low, first, second, same, home, unordered: (second & ~low) | (same & low) | home)
+    assert found_apart("bga", (CASTOR, "Limus"), examples=25)
+
+
+def test_a_count_that_forgets_a_second_block_on_the_others_square_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second worker may build on the block the first just built: a count that leaves those
+    boards out lists too few."""
+    monkeypatch.setattr(each_worker, "_seconds",
+                        lambda low, first, second, same, home, unordered: (second & ~low) | home)
+    assert found_apart("bga", (CASTOR, "Limus"), examples=25)
