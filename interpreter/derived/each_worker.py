@@ -37,10 +37,12 @@ from typing import TYPE_CHECKING, TypeVar
 from ...dsl.vocabulary import (
     AllOf,
     AnyOf,
+    LastMoves,
     Modality,
     Near,
     Not,
     OccupiedBy,
+    Owner,
     Piece,
     Region,
     Role,
@@ -58,7 +60,7 @@ from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits
 from .source import Source
 from .tally import Tokens, build_events
-from .writer import Drawn, Listed, _pointwise, one_more_tower
+from .writer import Drawn, Listed, one_more_tower, pointwise, required_squares
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
@@ -98,14 +100,14 @@ def _single(step: Step) -> Step:
     return replace(step, actor=WorkerSelector(Role.THAT), modality=Modality.MUST)
 
 
-def _fixed_while_building(part: Condition) -> bool:
+def fixed_while_building(part: Condition) -> bool:
     """Whether a condition on a build reads only what a build of the turn leaves as it was but on
     the square it judges: that square, the builder's values, where workers stand."""
     if isinstance(part, Not):
-        return _fixed_while_building(part.part)
+        return fixed_while_building(part.part)
     if isinstance(part, (AnyOf, AllOf)):
-        return all(_fixed_while_building(p) for p in part.parts)
-    return _pointwise(part) or isinstance(part, (Near, OccupiedBy))
+        return all(fixed_while_building(p) for p in part.parts)
+    return pointwise(part) or isinstance(part, (Near, OccupiedBy))
 
 
 def _begin(compiler: DerivedCompiler, source: Source) -> None:
@@ -125,8 +127,8 @@ def _begin(compiler: DerivedCompiler, source: Source) -> None:
 def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
     way = ways[0]
     bans = [ban for ban in compiler.bans if ban.verb is Verb.BUILD]
-    if way.piece is not Piece.NEXT or not all(_fixed_while_building(p) for p in way.filters) or not all(
-            _fixed_while_building(p) for ban in bans for p in ban.filters):
+    if way.piece is not Piece.NEXT or not all(fixed_while_building(p) for p in way.filters) or not all(
+            fixed_while_building(p) for ban in bans for p in ban.filters):
         return None
     from .steps import Fusion
     fusion = Fusion(step, ways, _never)
@@ -155,7 +157,7 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
         if board_wins is not None and (board_wins(walk) is not None or any(w(walk) is not None for w in wins)):
             return None
         return masks(walk)
-    served = _remembered(lowered)
+    served = remembered(lowered)
 
     def count(walk: Walk) -> int:
         found = served(walk)
@@ -181,11 +183,13 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
             if listed is not None:
                 listed[turn] = (events, None)
         return out
-    return Kernels(draw, count, turns, lambda walk: False, False, None, lambda walk: served(walk) is not None,
+    # (an obligation on the workers' last moves binds no worker that does not move: met)
+    met = all(isinstance(bound.obligation.requirement, LastMoves) for bound in compiler.obligations)
+    return Kernels(draw, count, turns, lambda walk: False, met, None, lambda walk: served(walk) is not None,
                    frozenset({(2, False)}))
 
 
-def _remembered(lowered: Callable[[Walk], T]) -> Callable[[Walk], T]:
+def remembered(lowered: Callable[[Walk], T]) -> Callable[[Walk], T]:
     """`lowered`, whose answer for a walk is kept while its state is the same: the engine asks
     whether the kernels serve a position, then for its count, then for a draw, on one walk."""
     last: list[object] = [None, 0, None]
@@ -249,7 +253,7 @@ def nth_pair(index: int, first: int, second: int, same: int, home: int, unordere
         seconds = _seconds(low, first, second, same, home, unordered)
         n = seconds.bit_count()
         if index < n:
-            return low.bit_length() - 1, _nth_bit(seconds, index)
+            return low.bit_length() - 1, nth_bit(seconds, index)
         index -= n
     raise IndexError(index)  # pragma: no cover - the counts say the index is in these pairs
 
@@ -277,7 +281,7 @@ def nth_pair_of_builds(index: int, wa: int, wb: int, a: int, a1: int, b: int, b1
     n = pairs_counted(a, b, b1, 0, True)
     if index < n:
         return (wa, wb, *nth_pair(index, a, b, b1, 0, True))
-    y = _nth_bit(b & a1 & ~(a & b1), index - n)
+    y = nth_bit(b & a1 & ~(a & b1), index - n)
     return wb, wa, y, y
 
 
@@ -297,7 +301,7 @@ def two_builders(first: int, x: int, second: int, y: int, heights: Sequence[int]
 
 def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
     bans = [ban for ban in compiler.bans if ban.verb is Verb.MOVE]
-    if not all(_pointwise(p) for p in ways[0].filters) or not all(_pointwise(p) for ban in bans for p in ban.filters):
+    if not all(pointwise(p) for p in ways[0].filters) or not all(pointwise(p) for ban in bans for p in ban.filters):
         return None
     source = Source()
     _begin(compiler, source)
@@ -315,6 +319,7 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
         if bits is None:
             return None
         win_bits = bits
+    required = _required(compiler, source, view)
     source.line(1, "WIN = 0")
     source.line(1, "for i, w in enumerate(ws):")
     source.line(2, "o = POS[w]")
@@ -324,6 +329,10 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     source.hoisting_point(2)
     source.line(2, f"M = {placed[0]}")
     source.line(2, f"MX = {freed[0]}")
+    for flag, mask in required or ():  # (the squares other seats' obligations leave each worker)
+        source.line(2, f"if {flag}:")
+        source.line(3, f"M &= {mask}")
+        source.line(3, f"MX &= {mask}")
     source.line(2, "out.append(M)")
     source.line(2, "out.append(bool(MX >> other & 1))")
     source.line(2, f"WIN |= (M | MX) & ({win_bits})")
@@ -333,7 +342,7 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     def lowered(walk: Walk) -> MoveMasks | None:
         found = masks(walk)
         return None if found is None or found[6] else found
-    served = _remembered(lowered)
+    served = remembered(lowered)
 
     def count(walk: Walk) -> int:
         found = served(walk)
@@ -370,8 +379,30 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     def can_win(walk: Walk) -> bool:
         found = masks(walk)
         return found is not None and bool(found[6])
-    return Kernels(draw, count, turns, can_win, False, None, lambda walk: served(walk) is not None,
+    return Kernels(draw, count, turns, can_win, required is not None, None, lambda walk: served(walk) is not None,
                    frozenset({(0, False)}))
+
+
+def _required(compiler: DerivedCompiler, source: Source, view: View) -> list[tuple[str, str]] | None:
+    """The obligations other seats lay on the turn, each as a flag (its holder is in the game)
+    and the squares a worker's last move must end on (writer.py's `required_squares`), where
+    each reads only the worker's own start and end and the holder's workers, which no move of
+    this turn changes: so each worker's move is bound alone, whichever moves first. None where
+    one is not so (the engine then leaves a turn to the chain while it is in force)."""
+    required = []
+    for index, bound in enumerate(compiler.obligations):
+        requirement = bound.obligation.requirement
+        if (not isinstance(requirement, LastMoves) or bound.obligation.if_possible
+                or not all(pointwise(part) or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS)
+                           for part in (*requirement.started, *requirement.ended))):
+            return None
+        mask = required_squares(source, bound, view)
+        if mask is None:
+            return None
+        flag = f"ob{index}"
+        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
+        required.append((flag, mask))
+    return required
 
 
 def moves_counted(a: int, behind_b: bool, b: int, behind_a: bool, positions: Sequence[int], wa: int, wb: int,
@@ -408,7 +439,7 @@ def nth_pair_of_moves(index: int, wa: int, wb: int, a: int, behind_b: bool, b: i
     if index < n:
         x, y = nth_pair(index, a, b, 0, home, unordered)
         return wa, x, wb, y
-    return wb, _nth_bit(b, index - n), wa, positions[wb]
+    return wb, nth_bit(b, index - n), wa, positions[wb]
 
 
 def two_movers(first: int, x: int, second: int, y: int,
@@ -426,7 +457,7 @@ def _alike(st: GameState, wa: int, wb: int) -> bool:
     return st.worker_class[wa] == st.worker_class[wb]
 
 
-def _nth_bit(bits: int, index: int) -> int:
+def nth_bit(bits: int, index: int) -> int:
     """The square of the `index`-th bit of `bits`, in square order."""
     for _ in range(index):
         bits &= bits - 1

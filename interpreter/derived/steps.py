@@ -84,6 +84,7 @@ from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, S
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
+from .build_first import build_first
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .each_worker import each_worker
 from .invariance import levels_that_may_win, may_match_together, winning_expression
@@ -337,6 +338,8 @@ class DerivedCompiler(StepCompiler):
         may_win = any(way.can_win and may_match_together(way.filters, pattern.filters)
                       for way in ways for pattern in wins)
         take = _wrap(each, after, rest, optional, repeated, keyed=False, reads=reads, may_win=may_win)
+        if followed is not None and not optional and not repeated:
+            take.moves_then_builds = (step, followed)  # type: ignore[attr-defined]  # (for a build before it)
         if followed is not None and not optional and self._fuses(ways, forcing=True):
             # the whole turn in one function, where this move is the first step of the seat's
             # only program (the engine knows: kernel.py)
@@ -429,6 +432,10 @@ class DerivedCompiler(StepCompiler):
                                  automatic, winnable, last, later)
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
+        moving: tuple[Step, Fusion] | None = getattr(after, "moves_then_builds", None) if after is not None else None
+        if moving is not None and not optional and not repeated and not cost and after is rest:
+            # (a build before the move and the build after it: build_first.py)
+            take.kernel = build_first(self, step, ways, *moving)  # type: ignore[attr-defined]
         repeats = self._repeats(step, ways, cost) if repeated and rest is finish else None
         if (repeats is not None and winnable is not None and _by_the_mover(step, ways)
                 and self._fusable(step, ways)):
@@ -952,24 +959,27 @@ class DerivedCompiler(StepCompiler):
         return None if targets is None else targets[0]
 
     def move_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
-                     view: View, blocked: str = "BLOCKED") -> list[str] | None:
+                     view: View, blocked: str = "BLOCKED",
+                     planes: tuple[str, str, str, str] = LEVELS) -> list[str] | None:
         """Per way of a move, the squares it may reach as bits (`view.origin` its origin,
         `view.here` its level; `blocked` the squares of the domes and the other workers): a free
         square, or for a way that forces the worker there, a worker's square (where the worker
         may go is the force's to say, square by square). None unless every way goes around the
-        worker, with every filter and prohibition a bit lowering."""
+        worker, with every filter and prohibition a bit lowering. `planes`: the names of the
+        level bits the conditions read (MaskLowering's)."""
         if any(way.region is not Region.NEIGHBORING or way.actor is not None for way in ways):
             return None
         around = f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[{view.origin}]"
         banned = []
         for flag, ban in bans:
-            mask = MaskLowering(Lowering(source, ban.judge), None, blocked, verb=Verb.MOVE).all(ban.filters, view)
+            mask = MaskLowering(Lowering(source, ban.judge), None, blocked, verb=Verb.MOVE,
+                                planes=planes).all(ban.filters, view)
             if mask is None:
                 return None
             banned.append(f"~(({mask}) if {flag} else 0)")
         targets = []
         for way in ways:
-            mask = MaskLowering(lowering, None, blocked, verb=Verb.MOVE).all(way.filters, view)
+            mask = MaskLowering(lowering, None, blocked, verb=Verb.MOVE, planes=planes).all(way.filters, view)
             if mask is None:
                 return None
             # (the free squares written as the filter 'unoccupied' writes them, masks.py: one name)

@@ -138,8 +138,8 @@ class Writer:
             return False  # (a space the turn's log names: the kernel makes no move to read it from)
         return not self.forcing or (
             all(_against_opponents(ways[index]) for index in self.forcing)
-            and all(_pointwise(part) for way in self.fusion.ways for part in way.filters)
-            and all(_pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
+            and all(pointwise(part) for way in self.fusion.ways for part in way.filters)
+            and all(pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
 
     def begin(self, header: str) -> bool:
         """Start a function (`header`, its `def` line) and write what it reads once; False when
@@ -165,7 +165,7 @@ class Writer:
             # the move's own view is read the same after it)
             read_after = not (isinstance(requirement, Happened)
                               and all(view_only(p) for p in requirement.pattern.filters))
-            mask = None if self.forcing and read_after else _required_squares(source, bound, view)
+            mask = None if self.forcing and read_after else required_squares(source, bound, view)
             if mask is not None and not self.requirement_lowered(bound, mask):
                 mask = None
             if mask is None:
@@ -718,7 +718,7 @@ def builds_in_order(blocks: int, domes: int, blocks_first: int) -> list[tuple[in
     return out
 
 
-def _required_squares(source: Source, bound: Bound, view: View) -> str | None:
+def required_squares(source: Source, bound: Bound, view: View) -> str | None:
     """An obligation on the turn as the squares the turn's one move must end on (once per
     worker): 'a worker must move up this turn' (a move of the turn matches a pattern), 'a worker
     that started next to yours must end next to yours' (each moved worker's last move); None
@@ -747,17 +747,17 @@ def _against_opponents(way: WayParts) -> bool:
     return any(isinstance(part, OccupiedBy) and part.owner is Owner.OPPONENTS for part in way.filters)
 
 
-def _pointwise(part: Condition) -> bool:
+def pointwise(part: Condition) -> bool:
     """Whether a condition reads only the candidate square and the view, never where the other
     workers stand (a force moves one, which the per-worker values would not see)."""
     if isinstance(part, Not):
-        return _pointwise(part.part)
+        return pointwise(part.part)
     if isinstance(part, (AnyOf, AllOf)):
-        return all(_pointwise(p) for p in part.parts)
+        return all(pointwise(p) for p in part.parts)
     if isinstance(part, SpaceIs):
         return part.space is SpaceRef.TARGET
     return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Outcomes", "Writer", "builds_in_order", "drawn_build",
-           "last_build"]
+           "last_build", "pointwise", "required_squares"]

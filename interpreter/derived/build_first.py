@@ -1,0 +1,291 @@
+"""The kernels of a turn program that builds with a worker, then moves it, then builds with it
+again ('one of your workers builds; that worker moves, not up; that worker builds').
+
+The generated code lowers the parts to squares as bits, per worker on `o` (`masks`): `PRE` the
+first build's squares, `M0` the move's targets, `M1` those a block just built on the square
+adds (judged one level higher), and per target m the second build's squares after the move,
+`post0(m)`, and those a first block on the square adds, `post1(m)`. Every filter and ban must
+read only the square it judges and the acting worker's own values (or where workers stand, for
+builds), so that the first build on p changes the move's targets and the second build's squares
+only on p. The functions here count from those sets, the same for every card:
+
+* A first build on p, then a move to m: m in M0 other than p, or p itself where it is in M1
+  (the worker climbs onto the block just built); then the second build on post0(m) without p,
+  or on p where it is in post1(m).
+* Two builds on two squares x and y around both o and m leave one board in either order: the
+  listing meets it first with the lower square built first, and passes over the other. So a
+  worker has, per target m in M0, n·|post0| − |P ∩ post0| + |P ∩ post1| − i(i − 1)/2 outcomes
+  (P the first build's squares but m, n their number, i = |PRE ∩ post0|), and |post0(p)| more
+  for each p in PRE ∩ M1.
+
+The obligations other seats lay on the turn are lowered as the squares the move must end on
+(writer.py's `required_squares`; a first build does not change them, but on the square it
+builds, which a requirement that reads no level leaves alone).
+
+A move that may win (by the seat's wins and the move's filters) is refused: the turn ends there,
+before its second build, which these counts do not follow. A position where builds may make a
+board win hold is left to the chain (`serves`). Outcomes come in the generic listing's order
+(the workers, the first build, the move, the second build, each in square order), so a seeded
+draw is the listing's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import Owner, Piece, Region, Role, Step, Verb
+from ..engine.actions import actions
+from ..engine.walk import Walk
+from ..model.board import ALL_BITS
+from ..model.state import Action, Event, GameState
+from .conditions import PROLOGUE, Lowering, View
+from .each_worker import fixed_while_building, nth_bit, remembered
+from .invariance import may_match_together
+from .kernel import Kernels
+from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets
+from .source import Source
+from .tally import build_events
+from .writer import Drawn, Listed, one_more_tower, pointwise, required_squares
+
+if TYPE_CHECKING:
+    from ..engine.steps import WayParts
+    from .steps import DerivedCompiler, Fusion
+
+#: A name of the level planes in generated code (masks.LEVELS).
+_LEVELS = re.compile(r"\bL[0-3]\b")
+
+#: One worker's squares: (worker, its square, PRE, M0, M1, {target: (post0, post1)}).
+WorkerMasks = tuple[int, int, int, int, int, dict[int, tuple[int, int]]]
+
+
+def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move: Step,
+                fusion: Fusion) -> Kernels | None:
+    """The kernels of a program whose first step, `step`, is a build by one of the seat's
+    workers, followed by that worker's `move` and then its counted build (`fusion`); None when
+    the parts are not all lowered so (the module docstring)."""
+    move_ways = compiler.way_parts(move)
+    if (step.actor.role is not Role.CHOSEN or step.actor.sex is not None or step.actor.owner is not Owner.YOURS
+            or compiler.rules.memory or compiler.reactions or not fusion.beside_wins or len(ways) != 1
+            or len(move_ways) != 1 or len(fusion.ways) != 1):
+        return None
+    first, moving, second = ways[0], move_ways[0], fusion.ways[0]
+    for way in (first, moving, second):
+        if way.region is not Region.NEIGHBORING or way.actor is not None or way.forces or way.once:
+            return None
+    if first.piece is not Piece.NEXT or second.piece is not Piece.NEXT:
+        return None
+    build_bans = [ban for ban in compiler.bans if ban.verb is Verb.BUILD]
+    move_bans = [ban for ban in compiler.bans if ban.verb is Verb.MOVE]
+    if not all(fixed_while_building(part) for part in (*first.filters, *second.filters,
+                                                       *(p for ban in build_bans for p in ban.filters))):
+        return None
+    if not all(pointwise(part) for part in (*moving.filters, *(p for ban in move_bans for p in ban.filters))):
+        return None
+    wins = [win.pattern for win in compiler.rules.wins if win.pattern.verb is Verb.MOVE
+            and win.pattern.owner is not Owner.OPPONENTS]
+    if moving.can_win and any(may_match_together(moving.filters, pattern.filters) for pattern in wins):
+        return None  # (a winning move ends the turn before the second build)
+    written = _masks(compiler, step, ways, move_ways, fusion)
+    if written is None:
+        return None
+    masks, lowers = written
+    board_wins = compiler.board_wins
+    if board_wins is not None and compiler.winnable is None:
+        return None
+    towers = [one_more_tower(board_wins, more) for more in (1, 2)] if board_wins is not None else []
+
+    def lowered(walk: Walk) -> list[WorkerMasks] | None:
+        if board_wins is not None and (board_wins(walk) is not None or any(t(walk) is not None for t in towers)):
+            return None
+        return masks(walk)
+    served = remembered(lowered)
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        return 0 if found is None else sum(worker_count(*each[2:]) for each in found)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        counts = [worker_count(*each[2:]) for each in found]
+        total = sum(counts)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        for each, n in zip(found, counts, strict=True):
+            if index < n:
+                return turn_of(each, nth_outcome(index, *each[2:]), walk.state)
+            index -= n
+        raise AssertionError("an index beyond the workers' counts")
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        out = []
+        for each in found:
+            for outcome in outcomes_in_order(*each[2:]):
+                turn, events = turn_of(each, outcome, walk.state)
+                out.append(turn)
+                if listed is not None:
+                    listed[turn] = (events, None)
+        return out
+    return Kernels(draw, count, turns, lambda walk: False, lowers, None, lambda walk: served(walk) is not None,
+                   frozenset({(2, False)}))
+
+
+def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_ways: list[WayParts],
+           fusion: Fusion) -> tuple[Callable[[Walk], list[WorkerMasks]], bool] | None:
+    """The generated function of the sets of the module docstring, per worker of the seat on the
+    board, and whether it lowers the obligations other seats lay on the turn; None when a part
+    has no bit lowering."""
+    from .steps import Fusion
+    source = Source()
+    source.line(0, "def masks(walk):")
+    for line in PROLOGUE:
+        source.lazy(1, line)
+    board_bits(source, 1)
+    build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    move_flags = compiler.bans_in_force(source, Verb.MOVE, 1)
+    view = View("w", "o", "t", "hh", "th")
+    lowering = Lowering(source, compiler.judge)
+    targets = compiler.move_targets(source, lowering, move_ways, move_flags, view)
+    raised = compiler.move_targets(source, lowering, move_ways, move_flags, view, planes=LEVELS_AFTER_A_BLOCK)
+    if targets is None or raised is None:
+        return None
+    required: list[tuple[str, str]] = []
+    for index, bound in enumerate(compiler.obligations):
+        mask = required_squares(source, bound, view)
+        if mask is None or bound.obligation.if_possible or _LEVELS.search(mask):
+            required = []  # (not a set of squares, or one a first build on the target changes)
+            break
+        flag = f"ob{index}"
+        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
+        required.append((flag, mask))
+    lowers = len(required) == len(compiler.obligations)
+    first = Fusion(step, ways, fusion.take)
+    source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
+    source.line(1, "out = []")
+    source.line(1, f"for w in st.members.get({source.constant(compiler.judge.team, 'TEAM')}, ()):")
+    source.line(2, "o = POS[w]")
+    source.line(2, "if o < 0:")
+    source.line(3, "continue")
+    source.line(2, "hh = H[o]")
+    source.hoisting_point(2)
+    source.line(2, "t = o")  # (the first build's builder stands on its own square)
+    if not compiler.fused_masks(source, first, build_flags, 2, "BLOCKED", count_only=True):
+        return None
+    source.line(2, "PRE = c")
+    source.line(2, f"M0 = {targets[0]}")
+    source.line(2, f"M1 = {raised[0]} & ~L3")
+    for flag, mask in required:  # (the squares other seats' obligations leave the move)
+        source.line(2, f"if {flag}:")
+        source.line(3, f"M0 &= {mask}")
+        source.line(3, f"M1 &= {mask}")
+    source.line(2, "BO = BLOCKED ^ (1 << o)")
+    source.line(2, "after = {}")
+    body = loop_over_targets(source, 2, "M0 | (PRE & M1)")
+    for planes in (None, LEVELS_AFTER_A_BLOCK):
+        whole = (compiler.fused_masks(source, fusion, build_flags, body, "BO", count_only=True) if planes is None
+                 else compiler.fused_masks(source, fusion, build_flags, body, "BO", count_only=True, planes=planes))
+        if not whole:
+            return None
+        source.line(body, "post0 = c" if planes is None else "post1 = c & ~L3")
+    source.line(body, "after[t] = (post0, post1)")
+    source.line(2, "out.append((w, o, PRE, M0, M1, after))")
+    source.line(1, "return out")
+    function: Callable[[Walk], list[WorkerMasks]] = source.function("masks")
+    return function, lowers
+
+
+def worker_count(pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> int:
+    """The outcomes of one worker's turns (the module docstring's sum)."""
+    total = 0
+    for m, (post0, post1) in after.items():
+        bit = 1 << m
+        if m0 & bit:
+            others = pre & ~bit
+            i = (pre & post0).bit_count()
+            total += (others.bit_count() * post0.bit_count() - (others & post0).bit_count()
+                      + (others & post1).bit_count() - (i * (i - 1) >> 1))
+        if pre & m1 & bit:
+            total += post0.bit_count()
+    return total
+
+
+def _seconds(p: int, m: int, pre: int, after: dict[int, tuple[int, int]]) -> int:
+    """The second build's squares after a first on `p` and a move to `m`, each a new outcome."""
+    post0, post1 = after[m]
+    low = 1 << p
+    seconds = (post0 & ~low) | (post1 & low)
+    if post0 & low:  # (a pair built the other way round before: its first square lower)
+        seconds &= ~(pre & post0 & (low - 1))
+    return seconds
+
+
+def _moves(p: int, m0: int, m1: int) -> int:
+    """The move's targets after a first build on `p`."""
+    low = 1 << p
+    return (m0 & ~low) | (m1 & low)
+
+
+def outcomes_in_order(pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """One worker's turns in the listing's order, as (first build, move, second build)."""
+    out = []
+    firsts = pre
+    while firsts:
+        low = firsts & -firsts
+        firsts ^= low
+        p = low.bit_length() - 1
+        moves = _moves(p, m0, m1)
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
+            m = bit.bit_length() - 1
+            seconds = _seconds(p, m, pre, after)
+            while seconds:
+                last = seconds & -seconds
+                seconds ^= last
+                out.append((p, m, last.bit_length() - 1))
+    return out
+
+
+def nth_outcome(index: int, pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> tuple[int, int, int]:
+    """`outcomes_in_order(...)[index]`, found without listing the others."""
+    firsts = pre
+    while firsts:
+        low = firsts & -firsts
+        firsts ^= low
+        p = low.bit_length() - 1
+        moves = _moves(p, m0, m1)
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
+            m = bit.bit_length() - 1
+            seconds = _seconds(p, m, pre, after)
+            n = seconds.bit_count()
+            if index < n:
+                return p, m, nth_bit(seconds, index)
+            index -= n
+    raise IndexError(index)  # pragma: no cover - the counts say the index is in these outcomes
+
+
+def turn_of(each: WorkerMasks, outcome: tuple[int, int, int],
+            st: GameState) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of a worker's first build, move and second build."""
+    worker, origin = each[0], each[1]
+    p, m, c = outcome
+    heights: Sequence[int] = st.heights
+    verb, built = build_events(worker, p, heights[p] == 3, heights, st.tokens)
+    there = heights[m] + (m == p)
+    moved: Event = ("move", worker, origin, m, heights[origin], there)
+    if c == p:
+        level = heights[p] + 1
+        again: tuple[Event, ...] = (("build", worker, p, level + (level < 3), level == 3),)
+        last = "build"
+    else:
+        last, again = build_events(worker, c, heights[c] == 3, heights, st.tokens)
+    return ((actions(verb, worker)[p], actions("move", worker)[m], actions(last, worker)[c]),
+            (*built, moved, *again))
