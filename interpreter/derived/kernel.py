@@ -24,10 +24,10 @@ from collections.abc import Callable
 from random import Random
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Step
+from ...dsl.vocabulary import Modality, Step, Verb
 from ..engine.effects import apply_counter, undo_counter
 from ..engine.walk import Walk
-from ..model.state import Action, Event
+from ..model.state import Action, Event, GameState, apply_events
 from .after_build import TokenAfter
 from .last_choice import RemoveAfterWriter, TokenAfterWriter
 from .later_builds import LaterBuildsWriter, RepeatedBuildsWriter
@@ -52,7 +52,7 @@ class Kernels:
 
     __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins", "serves", "outcomes")
 
-    def __init__(self, draw: Kernel, count: Counter, turns: Lister, can_win: Callable[[Walk], bool],
+    def __init__(self, draw: Kernel, count: Counter, turns: Lister, can_win: Callable[[Walk], bool] | None,
                  lowers_obligations: bool, board_wins: Callable[[Walk], int | None] | None = None,
                  serves: Callable[[Walk], bool] | None = None, outcomes: Outcomes | None = None) -> None:
         self.draw, self.count, self.turns, self.can_win = draw, count, turns, can_win
@@ -153,15 +153,66 @@ def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...])
         return out
 
     def can_win(walk: Walk) -> bool:
+        assert kernels.can_win is not None
         _, before = gained(walk)
         try:
             return kernels.can_win(walk)
         finally:
             taken_back(walk, before)
-    return Kernels(draw, count, turns, can_win, kernels.lowers_obligations, kernels.board_wins, kernels.serves,
-                   kernels.outcomes)
+    return Kernels(draw, count, turns, can_win if kernels.can_win is not None else None, kernels.lowers_obligations,
+                   kernels.board_wins, kernels.serves, kernels.outcomes)
 
 
+
+
+#: What a seat's automatic end-of-turn steps add to a turn (the engine's `_turn_end`): (the state
+#: after the turn's steps, its events, the worker of its last step) -> the events they add, or
+#: None where they end the game (the engine then plays the turn step by step).
+TurnEnd = Callable[[GameState, tuple[Event, ...], int], tuple[Event, ...] | None]
+
+
+def ends_without_choice(step: Step) -> bool:
+    """Whether an end-of-turn step happens with no choice and only takes workers off the board
+    (building where they stood) or makes a team lose: it stops no turn, adds none, and leaves the
+    seat's own workers and the squares its turn built as they were, so the turns' outcomes stay
+    as many and as distinct (two boards that differ in the seat's workers or in a square built
+    while free still differ after it); `after_turn_ends` takes it in."""
+    return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+
+
+def after_turn_ends(kernels: Kernels, turn_end: TurnEnd) -> Kernels:
+    """The kernels of a turn followed by end-of-turn steps of which `ends_without_choice`: the
+    same count and list, each turn drawn or listed with what the steps add to its events
+    (judged on a copy of the state after it). Whether a turn wins is left to the chain (a step
+    may make a team lose), and so are its obligations."""
+    def ended(state: GameState, steps: tuple[Action, ...], events: tuple[Event, ...]) -> tuple[Event, ...] | None:
+        after = state.copy()
+        apply_events(after, events)
+        extra = turn_end(after, events, steps[-1][1])
+        return None if extra is None else (*events, *extra)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        drawn = kernels.draw(walk, rng)
+        if drawn is None:
+            return None
+        steps, events = drawn
+        if events is None:  # (one the engine plays step by step)
+            return drawn
+        return steps, ended(walk.state, steps, events)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        out = kernels.turns(walk, listed)
+        if listed is not None:
+            for turn, (events, winner) in list(listed.items()):
+                if winner is not None:
+                    continue  # (a winning move: the turn ends there)
+                whole = ended(walk.state, turn, events)
+                if whole is None:
+                    del listed[turn]  # (played step by step)
+                else:
+                    listed[turn] = (whole, None)
+        return out
+    return Kernels(draw, kernels.count, turns, None, False, kernels.board_wins, kernels.serves, None)
 
 
 class _Drawn:
@@ -220,11 +271,14 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
         return [turn for kernels in found for turn in kernels.turns(walk, listed)]
 
     def can_win(walk: Walk) -> bool:
-        return any(kernels.can_win(walk) for kernels in found)
+        return any(kernels.can_win(walk) for kernels in found if kernels.can_win is not None)
+    if any(kernels.can_win is None for kernels in found):
+        can_win = None  # type: ignore[assignment]  # (left to the chain)
     board_wins = [kernels.board_wins for kernels in found if kernels.board_wins is not None]
     return Kernels(draw, count, turns, can_win, all(kernels.lowers_obligations for kernels in found),
                    board_wins[0] if board_wins else None, serves if served else None, seen)  # type: ignore[arg-type]
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "after_gains", "alternatives",
+__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd", "after_gains",
+           "after_turn_ends", "alternatives", "ends_without_choice",
            "move_then_build"]

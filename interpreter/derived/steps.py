@@ -88,7 +88,7 @@ from .build_first import build_first
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .each_worker import each_worker
 from .invariance import levels_that_may_win, may_match_together, winning_expression
-from .kernel import move_then_build
+from .kernel import ends_without_choice, move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
 from .repeated_moves import MovesAgain
 from .source import Source
@@ -232,6 +232,9 @@ class DerivedCompiler(StepCompiler):
         elif step.actor.role is Role.EVERY and after is finish and rest is finish:
             # (a program that is each worker's step alone: each_worker.py)
             chain.kernel = each_worker(self, step)  # type: ignore[attr-defined]
+        elif ends_without_choice(step):
+            # (an end-of-turn step the engine adds to the events of each turn the kernels find)
+            self.lowered.append(f"{step.verb.value} ({_short(step.where)}): run on each turn found")
         elif step.verb not in (Verb.MOVE, Verb.BUILD) or step.modality is Modality.AUTOMATIC:
             what = "an automatic step" if step.modality is Modality.AUTOMATIC else "a step"
             self.kept.append(f"{what} of the verb '{step.verb.value}' ({_short(step.where)}): no lowering yet")

@@ -42,7 +42,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.kernel import Kernels, Listed, after_gains, alternatives
+from ..derived.kernel import Kernels, Listed, after_gains, after_turn_ends, alternatives, ends_without_choice
 from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
@@ -483,11 +483,12 @@ class Engine:
             return False
         return enumerate_outcomes
 
-    def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler) -> StepFn:
+    def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler,
+                         with_ends: bool = True) -> StepFn:
         """A program's chain: its steps, each with the follow-ups its verb triggers, then the
-        seat's end-of-turn steps."""
+        seat's end-of-turn steps (unless not `with_ends`)."""
         chain: StepFn = finish
-        for step in reversed(rules.turn_ends):
+        for step in reversed(rules.turn_ends if with_ends else ()):
             chain = compiler.compile(step, chain, chain)
         for step in reversed(program.steps):
             step = self._replaced(step, rules)
@@ -504,6 +505,13 @@ class Engine:
                 for followup in befores:
                     before = dataclasses.replace(followup.step, actor=step.actor)
                     chain = compiler.compile(before, bound, chain)
+        if (with_ends and rules.turn_ends and isinstance(compiler, DerivedCompiler)
+                and all(ends_without_choice(step) for step in rules.turn_ends)):
+            # (the turn's kernels without the end-of-turn steps, which add to its events)
+            bare: Kernels | None = getattr(self._compile_program(program, rules, compiler, with_ends=False), "kernel",
+                                           None)
+            if bare is not None:
+                chain.kernel = after_turn_ends(bare, self._turn_end(rules))  # type: ignore[attr-defined]
         if rules.turn_starts:
             kernels: Kernels | None = getattr(chain, "kernel", None)
             chain = gain_step(tuple(rules.turn_starts), chain)
@@ -790,7 +798,8 @@ class Engine:
         `random_turn`)."""
         def pick(state: GameState, team: int, up: bool, down: bool, rng: Random, free: int) -> object:
             return self._kernel_draw(state, rng)
-        pick.event_kinds = frozenset({"move", "force", "build", "token"})  # type: ignore[attr-defined]
+        pick.event_kinds = (frozenset({"move", "force", "build", "token"})  # type: ignore[attr-defined]
+                            if not self.seat_rules[seat].turn_ends else None)  # (None: not told, checked)
         pick.reads_history = bool(self.obligations) or self.restricting  # type: ignore[attr-defined]
         return pick
 
@@ -822,7 +831,7 @@ class Engine:
             return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
         if self.kernels[state.to_move] is not None:
             kernels, walk = self._kernel_walk(state)
-            if walk is not None:
+            if walk is not None and kernels.can_win is not None:
                 return kernels.can_win(walk)
         won = False
 
