@@ -111,20 +111,20 @@ def test_a_wrong_lowering_of_a_binding_is_caught(monkeypatch: pytest.MonkeyPatch
 def test_each_seat_says_how_its_turns_are_found() -> None:
     """Engine.paths names what lists a seat's turns and what the derived engine left to the
     generic chain: another seat's obligation, a step kind with no lowering yet."""
-    game = _pair("Prometheus", "Aphrodite", True)
+    game = _pair("Hermes", "Aphrodite", True)
     assert game is not None
-    prometheus = game.engine.paths(0)
-    assert prometheus[0] == "listing turns: the derived code"
-    assert any(line.startswith("lowered:") and "build (prometheus.yaml" in line for line in prometheus)
-    assert "generic: another seat's obligation, judged on each whole turn by the generic test" in prometheus
+    hermes = game.engine.paths(0)
+    assert hermes[0] == "listing turns: the derived code"
+    assert any(line.startswith("lowered:") and "move (hermes.yaml" in line for line in hermes)
+    assert "generic: another seat's obligation, judged on each whole turn by the generic test" in hermes
     game = _pair("Demeter", "Aphrodite", True)
     assert game is not None
     demeter = game.engine.paths(0)
     assert demeter[0] == "listing turns: the whole turn by the derived code (derived/kernel.py)"
     assert "another seat's obligation: lowered as the squares the move must end on (derived/kernel.py)" in demeter
-    medusa = _pair("Medusa", MORTAL, True)
-    assert medusa is not None
-    assert any("the verb 'remove'" in line and "no lowering yet" in line for line in medusa.engine.paths(0))
+    charon = _pair("Charon", MORTAL, True)
+    assert charon is not None
+    assert any("the verb 'force'" in line and "no lowering yet" in line for line in charon.engine.paths(0))
     generic = _pair(MORTAL, MORTAL, False)
     assert generic is not None and generic.engine.paths(0) == ["every traversal: the generic chain (fast paths off)"]
 
@@ -135,14 +135,14 @@ def test_show_and_bench_print_each_seats_paths() -> None:
     from click.testing import CliRunner
 
     from santorini.interpreter.cli.cli import main
-    shown = CliRunner().invoke(main, ["show", "Medusa", "--pack", "bga"])
+    shown = CliRunner().invoke(main, ["show", "Charon", "--pack", "bga"])
     assert shown.exit_code == 0, shown.output
     speed = shown.output.split("Speed (its seat against a Mortal):\n", 1)[1]
-    assert "listing turns: the derived code" in speed and "the verb 'remove'" in speed
-    bench = CliRunner().invoke(main, ["bench", "--gods", "Prometheus", "Aphrodite", "--seconds", "0.2"])
+    assert "listing turns: the derived code" in speed and "the verb 'force'" in speed
+    bench = CliRunner().invoke(main, ["bench", "--gods", "Hermes", "Aphrodite", "--seconds", "0.2"])
     assert bench.exit_code == 0, bench.output
     first, second = bench.output.splitlines()[:2]
-    assert first.startswith("seat A (Prometheus): listing turns: the derived code")
+    assert first.startswith("seat A (Hermes): listing turns: the derived code")
     assert second.startswith("seat B (Aphrodite): listing turns: the plain turn's lister")
 
 

@@ -37,8 +37,8 @@ BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Perseph
 #: Cards of bga that draw with a kernel, the Mortal first.
 KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Castor & Pollux", "Chronus",
                 "Clio", "Demeter", "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus",
-                "Limus", "Maenads", "Medusa", "Minotaur", "Morpheus", "Pan", "Pegasus", "Persephone", "Poseidon",
-                "Prometheus", "Triton", "Zeus")
+                "Jason", "Limus", "Maenads", "Medusa", "Minotaur", "Morpheus", "Pan", "Pegasus", "Persephone",
+                "Poseidon", "Prometheus", "Triton", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 

@@ -31,7 +31,6 @@ draw is the listing's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import TYPE_CHECKING
@@ -42,20 +41,17 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
-from .each_worker import fixed_while_building, nth_bit, remembered
+from .each_worker import fixed_while_building, listing, nth_bit, remembered
 from .invariance import may_match_together
 from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets
 from .source import Source
 from .tally import build_events
-from .writer import Drawn, Listed, one_more_tower, pointwise, required_squares
+from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
     from .steps import DerivedCompiler, Fusion
-
-#: A name of the level planes in generated code (masks.LEVELS).
-_LEVELS = re.compile(r"\bL[0-3]\b")
 
 #: One worker's squares: (worker, its square, PRE, M0, M1, {target: (post0, post1)}).
 WorkerMasks = tuple[int, int, int, int, int, dict[int, tuple[int, int]]]
@@ -92,15 +88,12 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
     if written is None:
         return None
     masks, lowers = written
-    board_wins = compiler.board_wins
-    if board_wins is not None and compiler.winnable is None:
+    near = board_win_near(compiler, 2)
+    if near is None:
         return None
-    towers = [one_more_tower(board_wins, more) for more in (1, 2)] if board_wins is not None else []
 
     def lowered(walk: Walk) -> list[WorkerMasks] | None:
-        if board_wins is not None and (board_wins(walk) is not None or any(t(walk) is not None for t in towers)):
-            return None
-        return masks(walk)
+        return None if near(walk) else masks(walk)
     served = remembered(lowered)
 
     def count(walk: Walk) -> int:
@@ -124,16 +117,10 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
     def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
         found = served(walk)
         assert found is not None
-        out = []
-        for each in found:
-            for outcome in outcomes_in_order(*each[2:]):
-                turn, events = turn_of(each, outcome, walk.state)
-                out.append(turn)
-                if listed is not None:
-                    listed[turn] = (events, None)
-        return out
+        return listing((turn_of(each, outcome, walk.state) for each in found
+                        for outcome in outcomes_in_order(*each[2:])), listed)
     return Kernels(draw, count, turns, lambda walk: False, lowers, None, lambda walk: served(walk) is not None,
-                   frozenset({(2, False)}))
+                   frozenset({(2, 0, False)}))
 
 
 def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_ways: list[WayParts],
@@ -155,16 +142,9 @@ def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_way
     raised = compiler.move_targets(source, lowering, move_ways, move_flags, view, planes=LEVELS_AFTER_A_BLOCK)
     if targets is None or raised is None:
         return None
-    required: list[tuple[str, str]] = []
-    for index, bound in enumerate(compiler.obligations):
-        mask = required_squares(source, bound, view)
-        if mask is None or bound.obligation.if_possible or _LEVELS.search(mask):
-            required = []  # (not a set of squares, or one a first build on the target changes)
-            break
-        flag = f"ob{index}"
-        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
-        required.append((flag, mask))
-    lowers = len(required) == len(compiler.obligations)
+    # (an obligation that reads a level: a first build on the target changes it)
+    required = obligations_as_squares(compiler, source, view, levels=False)
+    lowers = required is not None
     first = Fusion(step, ways, fusion.take)
     source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
     source.line(1, "out = []")
@@ -180,7 +160,7 @@ def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_way
     source.line(2, "PRE = c")
     source.line(2, f"M0 = {targets[0]}")
     source.line(2, f"M1 = {raised[0]} & ~L3")
-    for flag, mask in required:  # (the squares other seats' obligations leave the move)
+    for flag, mask in required or ():  # (the squares other seats' obligations leave the move)
         source.line(2, f"if {flag}:")
         source.line(3, f"M0 &= {mask}")
         source.line(3, f"M1 &= {mask}")

@@ -29,7 +29,7 @@ in the generic listing's order, so a seeded draw is the listing's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from random import Random
 from typing import TYPE_CHECKING, TypeVar
@@ -60,7 +60,7 @@ from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits
 from .source import Source
 from .tally import Tokens, build_events
-from .writer import Drawn, Listed, one_more_tower, pointwise, required_squares
+from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
@@ -148,15 +148,12 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
         source.line(2, "out.append(c)" if planes is None else "out.append(c & ~L3)")
     source.line(1, "return (ws[0], ws[1], *out)")
     masks: Callable[[Walk], BuildMasks | None] = source.function("masks")
-    board_wins = compiler.board_wins
-    if board_wins is not None and compiler.winnable is None:
+    near = board_win_near(compiler, 2)
+    if near is None:
         return None
-    wins = [one_more_tower(board_wins, more) for more in (1, 2)] if board_wins is not None else []
 
     def lowered(walk: Walk) -> BuildMasks | None:
-        if board_wins is not None and (board_wins(walk) is not None or any(w(walk) is not None for w in wins)):
-            return None
-        return masks(walk)
+        return None if near(walk) else masks(walk)
     served = remembered(lowered)
 
     def count(walk: Walk) -> int:
@@ -175,18 +172,25 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
     def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
         found = served(walk)
         assert found is not None
-        out = []
         st = walk.state
-        for first, second, x, y in pairs_of_builds(*found):
-            turn, events = two_builders(first, x, second, y, st.heights, st.tokens)
-            out.append(turn)
-            if listed is not None:
-                listed[turn] = (events, None)
-        return out
+        return listing((two_builders(first, x, second, y, st.heights, st.tokens)
+                        for first, second, x, y in pairs_of_builds(*found)), listed)
     # (an obligation on the workers' last moves binds no worker that does not move: met)
     met = all(isinstance(bound.obligation.requirement, LastMoves) for bound in compiler.obligations)
     return Kernels(draw, count, turns, lambda walk: False, met, None, lambda walk: served(walk) is not None,
-                   frozenset({(2, False)}))
+                   frozenset({(2, 0, False)}))
+
+
+def listing(made: Iterable[tuple[tuple[Action, ...], tuple[Event, ...]]],
+            listed: Listed | None) -> list[tuple[Action, ...]]:
+    """The turns `made` (each with its events) as a kernel lists them, their events kept in
+    `listed` where given (none of them wins: the kernels here leave such positions to the chain)."""
+    out = []
+    for turn, events in made:
+        out.append(turn)
+        if listed is not None:
+            listed[turn] = (events, None)
+    return out
 
 
 def remembered(lowered: Callable[[Walk], T]) -> Callable[[Walk], T]:
@@ -312,13 +316,9 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     freed = compiler.move_targets(source, lowering, ways, flags, view, "BX")
     if placed is None or freed is None:
         return None
-    wins = compiler.move_win_test(source, view) if ways[0].can_win else None
-    win_bits = "0"
-    if wins is not None:
-        bits = compiler.move_win_bits(source, view)
-        if bits is None:
-            return None
-        win_bits = bits
+    win_bits = compiler.win_squares(source, view, ways[0].can_win)
+    if win_bits is None:
+        return None
     required = _required(compiler, source, view)
     source.line(1, "WIN = 0")
     source.line(1, "for i, w in enumerate(ws):")
@@ -367,42 +367,30 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
         found = served(walk)
         assert found is not None
-        out = []
         st = walk.state
-        for pair in pairs_of_moves(*found[:6], st.worker_pos, _alike(st, *found[:2])):
-            turn, events = two_movers(*pair, walk.state)
-            out.append(turn)
-            if listed is not None:
-                listed[turn] = (events, None)
-        return out
+        return listing((two_movers(*pair, st) for pair in pairs_of_moves(*found[:6], st.worker_pos,
+                                                                          _alike(st, *found[:2]))), listed)
 
     def can_win(walk: Walk) -> bool:
         found = masks(walk)
         return found is not None and bool(found[6])
     return Kernels(draw, count, turns, can_win, required is not None, None, lambda walk: served(walk) is not None,
-                   frozenset({(0, False)}))
+                   frozenset({(0, 0, False)}))
 
 
 def _required(compiler: DerivedCompiler, source: Source, view: View) -> list[tuple[str, str]] | None:
-    """The obligations other seats lay on the turn, each as a flag (its holder is in the game)
-    and the squares a worker's last move must end on (writer.py's `required_squares`), where
-    each reads only the worker's own start and end and the holder's workers, which no move of
-    this turn changes: so each worker's move is bound alone, whichever moves first. None where
-    one is not so (the engine then leaves a turn to the chain while it is in force)."""
-    required = []
-    for index, bound in enumerate(compiler.obligations):
+    """The obligations other seats lay on the turn as squares each worker's last move must end
+    on (writer.py's `obligations_as_squares`), where each binds a worker's last move and reads
+    only its start and end and the holder's workers, which no move of this turn changes: so each
+    worker's move is bound alone, whichever moves first. None where one is not so (the engine
+    then leaves a turn to the chain while it is in force)."""
+    for bound in compiler.obligations:
         requirement = bound.obligation.requirement
-        if (not isinstance(requirement, LastMoves) or bound.obligation.if_possible
-                or not all(pointwise(part) or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS)
-                           for part in (*requirement.started, *requirement.ended))):
+        if not isinstance(requirement, LastMoves) or not all(
+                pointwise(part) or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS)
+                for part in (*requirement.started, *requirement.ended)):
             return None
-        mask = required_squares(source, bound, view)
-        if mask is None:
-            return None
-        flag = f"ob{index}"
-        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
-        required.append((flag, mask))
-    return required
+    return obligations_as_squares(compiler, source, view)
 
 
 def moves_counted(a: int, behind_b: bool, b: int, behind_a: bool, positions: Sequence[int], wa: int, wb: int,

@@ -215,6 +215,47 @@ def after_turn_ends(kernels: Kernels, turn_end: TurnEnd) -> Kernels:
     return Kernels(draw, kernels.count, turns, None, False, kernels.board_wins, kernels.serves, None)
 
 
+def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kernels:
+    """The kernels of an alternative turn the seat announces ('use NAME'), at most once per game
+    where `once` names the card's mark: each turn begins with the announcement (and the mark),
+    and the turn has none once the mark is set."""
+    use: Action = ("use", -1, name)
+    said: tuple[Event, ...] = (("use", -1, name), *((("mark", seat, once),) if once is not None else ()))
+
+    def used(walk: Walk) -> bool:
+        return once is not None and (seat, once) in walk.state.marks
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        drawn = None if used(walk) else kernels.draw(walk, rng)
+        if drawn is None:
+            return None
+        steps, events = drawn
+        return (use, *steps), None if events is None else (*said, *events)
+
+    def count(walk: Walk) -> int:
+        return 0 if used(walk) else kernels.count(walk)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        if used(walk):
+            return []
+        found: Listed | None = {} if listed is not None else None
+        out = [(use, *turn) for turn in kernels.turns(walk, found)]
+        if listed is not None and found is not None:
+            for turn, (events, winner) in found.items():
+                listed[(use, *turn)] = ((*said, *events), winner)
+        return out
+
+    def can_win(walk: Walk) -> bool:
+        assert kernels.can_win is not None
+        return not used(walk) and kernels.can_win(walk)
+    inner = kernels.serves
+
+    def serves(walk: Walk) -> bool:
+        return used(walk) or inner is None or inner(walk)  # (used: no turn, whatever the position)
+    return Kernels(draw, count, turns, can_win if kernels.can_win is not None else None, kernels.lowers_obligations,
+                   kernels.board_wins, serves, kernels.outcomes)
+
+
 class _Drawn:
     """The generator a program's draw is given once the index is drawn among every program's
     outcomes: its one `randrange` returns the index within that program's."""
@@ -233,15 +274,16 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
     """The kernels of a seat with several turn programs, each with kernels (None where one has
     none). The listing takes the programs one after another and keeps a turn whose outcome was
     not met before; a turn of one program is never a turn of another where no two programs' turns
-    add the same number of building pieces and both win or both do not (`Kernels.outcomes`: two
-    numbers of pieces are two boards, a won game is not one going on). So the outcomes are
+    add the same numbers of building pieces and of workers and both win or both do not
+    (`Kernels.outcomes`: two numbers of pieces or workers are two boards, a won game is not one
+    going on). So the outcomes are
     counted program by program, one index is drawn over their sum, and the program it falls in
     draws that turn. A position one program's kernels do not serve is left to the chain."""
     found = [kernels for kernels in programs if kernels is not None]
     signatures = [kernels.outcomes for kernels in found]
     if len(found) != len(programs) or any(signature is None for signature in signatures):
         return None
-    seen: set[tuple[int, bool]] = set()
+    seen: set[tuple[int, int, bool]] = set()
     for signature in signatures:
         assert signature is not None
         if seen & signature:
@@ -255,8 +297,13 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
     def count(walk: Walk) -> int:
         return sum(kernels.count(walk) for kernels in found)
 
+    first, others = found[0], found[1:]
+
     def draw(walk: Walk, rng: Random) -> Drawn:
-        counts = [kernels.count(walk) for kernels in found]
+        later = [kernels.count(walk) for kernels in others]
+        if not any(later):  # (the first program's turns alone: its draw counts them itself)
+            return first.draw(walk, rng)
+        counts = [first.count(walk), *later]
         total = sum(counts)
         if not total:
             return None
@@ -280,5 +327,5 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd", "after_gains",
-           "after_turn_ends", "alternatives", "ends_without_choice",
+           "after_turn_ends", "after_use", "alternatives", "ends_without_choice",
            "move_then_build"]

@@ -90,6 +90,7 @@ from .each_worker import each_worker
 from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import ends_without_choice, move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
+from .placed_first import placed_first
 from .repeated_moves import MovesAgain
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
@@ -232,6 +233,9 @@ class DerivedCompiler(StepCompiler):
         elif step.actor.role is Role.EVERY and after is finish and rest is finish:
             # (a program that is each worker's step alone: each_worker.py)
             chain.kernel = each_worker(self, step)  # type: ignore[attr-defined]
+        elif step.verb is Verb.PLACE and getattr(after, "moves_then_builds", None) is not None and after is rest:
+            # (a worker placed from the card, then moved and built with: placed_first.py)
+            chain.kernel = placed_first(self, step, *after.moves_then_builds)  # type: ignore[attr-defined]
         elif ends_without_choice(step):
             # (an end-of-turn step the engine adds to the events of each turn the kernels find)
             self.lowered.append(f"{step.verb.value} ({_short(step.where)}): run on each turn found")
@@ -636,6 +640,13 @@ class DerivedCompiler(StepCompiler):
             self.called.extend(lowering.calls)
         vetoed = f" and not ({' or '.join(vetoes)})" if vetoes else ""
         return f"({' or '.join(wins)}){vetoed}"
+
+    def win_squares(self, source: Source, view: View, can_win: bool) -> str | None:
+        """The squares the move in `view` wins on, as bits ('0': none, where the way cannot win
+        or no win of the seat is a move's), or None where they are not bits."""
+        if not can_win or self.move_win_test(source, view) is None:
+            return "0"
+        return self.move_win_bits(source, view)
 
     def move_win_bits(self, source: Source, view: View) -> str | None:
         """`move_win_test` as the squares a move of `view.worker` from `view.origin` wins on, as

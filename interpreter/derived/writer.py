@@ -21,6 +21,7 @@ so a seeded draw is the listing's, which tests/test_kernel.py checks index by in
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
@@ -77,8 +78,8 @@ Counter = Callable[[Walk], int]
 Listed = dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]]
 Lister = Callable[[Walk, Listed | None], list[tuple[Action, ...]]]
 #: What the turns of a program add to the board and whether they win: (building pieces added,
-#: won) for each kind of outcome they may have (kernel.py's `alternatives` reads them).
-Outcomes = frozenset[tuple[int, bool]]
+#: workers added, won) for each kind of outcome they may have (kernel.py's `alternatives`).
+Outcomes = frozenset[tuple[int, int, bool]]
 
 
 def drawn_build(worker: int, origin: int, target: int, here: int, there: int, victim: int, dest: int, index: int,
@@ -585,8 +586,8 @@ class Writer:
         where a move wins (the turn ends there), one where a build makes a board win hold."""
         if not self.one_piece:
             return None
-        return frozenset({(1, False), *(((0, True),) if any(way.can_win for way in self.ways) else ()),
-                          *(((1, True),) if self.fusion.winnable else ())})
+        return frozenset({(1, 0, False), *(((0, 0, True),) if any(way.can_win for way in self.ways) else ()),
+                          *(((1, 0, True),) if self.fusion.winnable else ())})
 
     def serves(self) -> Callable[[Walk], bool] | None:
         """Which positions the kernels serve (None: every one; the engine leaves the others to
@@ -701,6 +702,39 @@ def one_more_tower(board_wins: Callable[[Walk], int | None] | None, more: int = 
     return winner
 
 
+def board_win_near(compiler: DerivedCompiler, builds: int) -> Callable[[Walk], bool] | None:
+    """Whether a board win holds, or `builds` more builds may make one hold (as many towers
+    completed: `one_more_tower`), for a kernel that leaves such positions to the chain; never,
+    without a board win; None where what builds do to the board's wins is not known."""
+    board_wins = compiler.board_wins
+    if board_wins is None:
+        return lambda walk: False
+    if compiler.winnable is None:
+        return None
+    towers = [one_more_tower(board_wins, more) for more in range(1, builds + 1)]
+    return lambda walk: board_wins(walk) is not None or any(tower(walk) is not None for tower in towers)
+
+
+def obligations_as_squares(compiler: DerivedCompiler, source: Source, view: View,
+                           levels: bool = True) -> list[tuple[str, str]] | None:
+    """The obligations other seats lay on the turn, each as a flag set in `source` (its holder
+    is in the game) and the squares the move in `view` must end on (`required_squares`); None
+    where one is not so (an 'if possible' one, or, without `levels`, one that reads a level)."""
+    required = []
+    for index, bound in enumerate(compiler.obligations):
+        mask = required_squares(source, bound, view)
+        if mask is None or bound.obligation.if_possible or (not levels and _LEVEL_PLANES.search(mask)):
+            return None
+        flag = f"ob{index}"
+        source.line(1, f"{flag} = {source.constant(bound.seat, 'SEAT')} not in st.out")
+        required.append((flag, mask))
+    return required
+
+
+#: A name of the level planes in generated code (masks.LEVELS).
+_LEVEL_PLANES = re.compile(r"\bL[0-3]\b")
+
+
 def builds_in_order(blocks: int, domes: int, blocks_first: int) -> list[tuple[int, bool]]:
     """The builds on the squares `blocks` (a block) and `domes` (a dome), in the listing's order
     (nth_build's): (square, whether it is a dome)."""
@@ -760,4 +794,4 @@ def pointwise(part: Condition) -> bool:
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Outcomes", "Writer", "builds_in_order", "drawn_build",
-           "last_build", "pointwise", "required_squares"]
+           "board_win_near", "last_build", "obligations_as_squares", "pointwise", "required_squares"]

@@ -42,7 +42,15 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ..derived.invariance import unchanged_by_a_build
-from ..derived.kernel import Kernels, Listed, after_gains, after_turn_ends, alternatives, ends_without_choice
+from ..derived.kernel import (
+    Kernels,
+    Listed,
+    after_gains,
+    after_turn_ends,
+    after_use,
+    alternatives,
+    ends_without_choice,
+)
 from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
@@ -519,7 +527,11 @@ class Engine:
                 chain.kernel = after_gains(kernels, rules.seat,  # type: ignore[attr-defined]
                                            tuple((c.counter.value, c.amount) for c in rules.turn_starts))
         if program.announced:
+            kernels = getattr(chain, "kernel", None)
             chain = use_step(program.name, chain, program.once_per_game)
+            if kernels is not None:  # (the derived code's: each turn after the announcement)
+                chain.kernel = after_use(kernels, rules.seat, program.name,  # type: ignore[attr-defined]
+                                         program.once_per_game)
         return chain
 
     @staticmethod
@@ -798,8 +810,14 @@ class Engine:
         `random_turn`)."""
         def pick(state: GameState, team: int, up: bool, down: bool, rng: Random, free: int) -> object:
             return self._kernel_draw(state, rng)
-        pick.event_kinds = (frozenset({"move", "force", "build", "token"})  # type: ignore[attr-defined]
-                            if not self.seat_rules[seat].turn_ends else None)  # (None: not told, checked)
+        rules = self.seat_rules[seat]
+        # (the kinds of event its turns have: those of moves and builds, unless a turn may also
+        # announce a program, place a worker or end with steps of its own; None: not told, each
+        # event is checked)
+        plain = not rules.turn_ends and not any(program.announced or any(step.verb is Verb.PLACE
+                                                                         for step in program.steps)
+                                                for program in rules.programs)
+        pick.event_kinds = frozenset({"move", "force", "build", "token"}) if plain else None  # type: ignore[attr-defined]
         pick.reads_history = bool(self.obligations) or self.restricting  # type: ignore[attr-defined]
         return pick
 

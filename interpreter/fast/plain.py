@@ -366,7 +366,7 @@ class PlainCount:
     """The plain turn's outcomes counted (as `plain_picker` counts them: the team's workers in
     order, each one's moves in neighbour order, a win one outcome, a move one per free square
     around its destination), for the pickers that count other programs after it
-    (reserve.py, every.py): `total`, and `draw(index)` for an index below it."""
+    (every.py): `total`, and `draw(index)` for an index below it."""
 
     __slots__ = ("st", "free", "total", "ends", "moves")
 

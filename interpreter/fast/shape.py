@@ -8,8 +8,8 @@ options into an opponent's space, a dome at any level, follow-ups, a few step co
 the `extended` parts, each counted by the pickers that list it: bans, vetoes, obligations and
 slides of other seats, move options with their own climb, other wins, automatic end-of-turn
 steps (masked.py, and its lean form masked_lean.py); a worker placed from the card
-(reserve.py); 'each of your workers moves / builds' (every.py); tokens read as domes; walks on
-a level (walks.py)). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
+'each of your workers moves / builds' (every.py); tokens read as domes; walks on a level
+(walks.py)). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
 a move made again, a block taken off, builds of the worker that did not move, builds paid from
 a counter, tokens put around the worker or on the square built) are not listed here. `fast_rules` builds that record from
 a seat's typed rules only when every part of them is in the tables below; a seat with any other
@@ -97,17 +97,6 @@ class MoveWay:
     once: str | None = None
 
 
-@dataclass(frozen=True)
-class ReserveTurn:
-    """'Once, place your extra worker on ... Then move and build with this worker': an announced
-    program, once per game (its `mark` on the card), whose worker waits on the card until then."""
-
-    name: str
-    mark: str
-    #: Where the worker may be placed (and the step's own filters: 'ground-level').
-    squares: Squares
-
-
 @dataclass
 class FastRules:
     climb: int
@@ -152,9 +141,6 @@ class FastRules:
     move_ways: list[MoveWay] = field(default_factory=list)
     #: A build option 'may build a block under itself'.
     build_under: bool = False
-    #: A once-per-game program that places a worker from the card, then moves and builds with it
-    #: (reserve.py counts this turn with the plain one).
-    reserve_turn: ReserveTurn | None = None
     #: Programs after the plain one, in order, of one step 'each of your workers moves' ('move')
     #: or 'each of your workers builds' ('build') (every.py counts these turns with the plain one).
     each_worker: tuple[str, ...] = ()
@@ -169,7 +155,7 @@ class FastRules:
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
                     or self.force_before or self.second_build is not None
-                    or self.reserve_turn is not None or bool(self.each_worker) or bool(self.dome_tokens))
+                    or bool(self.each_worker) or bool(self.dome_tokens))
 
     @property
     def beyond_climbs(self) -> bool:
@@ -180,7 +166,7 @@ class FastRules:
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
-            or self.second_build is not None or self.reserve_turn is not None or bool(self.each_worker)
+            or self.second_build is not None or bool(self.each_worker)
             or bool(self.dome_tokens)))
 
     @property
@@ -387,17 +373,14 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     if len(move.filters) != 1 or not isinstance(move.filters[0], LevelChange) or move.filters[0].op is not Compare.LE:
         return None
-    programs, reserve_turn, each_worker = [], None, []
+    programs, each_worker = [], []
     for program in rules.programs:
         every = _each_worker(program)
         if every is not None and programs:
             each_worker.append(every)
             continue
         if program.once_per_game is not None:
-            reserve_turn = _reserve_turn(rules, program) if reserve_turn is None else None
-            if reserve_turn is None:
-                return None
-            continue
+            return None  # (a once-per-game program: the derived code's kernels take it in, or the chain)
         steps = [_step(step) for step in program.steps]
         if any(step is None for step in steps):
             return None
@@ -484,8 +467,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None  # facts of a turn with several moves are not the board's: the chain keys them
     if second_build is not None and board_wins:
         return None  # (a first build that completes the winning tower ends the turn: no pair)
-    if _has_setup(rules) and reserve_turn is None:
-        return None  # (workers on the card that enter by another way)
+    if _has_setup(rules):
+        return None  # (workers that wait on the card: the derived code's kernels, or the chain)
     move_bans, build_bans, vetoes = bans
     move_bans = move_bans + obliged[0]
     return FastRules(climb=move.filters[0].amount, move_options=move_options, build_options=build_options,
@@ -493,7 +476,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
                      slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends),
-                     reserve_turn=reserve_turn, each_worker=tuple(each_worker), dome_tokens=dome_tokens,
+                     each_worker=tuple(each_worker), dome_tokens=dome_tokens,
                      dome_sex=dome_sex, force_before=force_before, second_build=second_build,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
@@ -503,26 +486,6 @@ def _automatic_end(step: Step) -> bool:
     makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
     where they are, so that the turns' outcomes stay as many and as distinct."""
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
-
-
-def _reserve_turn(rules: SeatRules, program: object) -> ReserveTurn | None:
-    """The program 'once, place your extra worker on <squares>; then move and build with this
-    worker', announced, exactly; else None."""
-    steps = program.steps
-    if not program.announced or len(steps) != 3:
-        return None
-    place = steps[0]
-    if not (place.verb is Verb.PLACE and place.actor == WorkerSelector(Role.RESERVE, Owner.YOURS)
-            and place.modality is Modality.MUST and place.repeat == ONCE and place.destination is not None
-            and place.destination.region is Region.ANYWHERE and place.destination.ref is None
-            and not (place.effects or place.cost) and place.target is None and place.guard is None
-            and place.token is None and place.per_game is None):
-        return None
-    if (_step(steps[1]), _step(steps[2])) != (StepSpec("move", "that", False, False, ()),
-                                              StepSpec("build", "that", False, False, ())):
-        return None
-    squares = _as_squares(rules, Verb.MOVE, (*place.destination.filters, *place.filters))
-    return None if squares is None else ReserveTurn(program.name, program.once_per_game, squares)
 
 
 def _each_worker(program: object) -> str | None:
