@@ -255,6 +255,14 @@ KNOWN_CASES = [
         {"edition": INVENTED, "players": ["Pyrgarche", "Mortal"], "board": "3D 3D 3D 0 0\n" + "0 0 0 0 0\n" * 4,
          "workers": {"A1": "e1", "A2": "e2", "B1": "b2", "B2": "a3"}, "to_move": "B"},
         id="inventions-Pyrgarche-three-towers-already"),
+    # Found by these comparisons and fixed since: a move made again 'each time your worker moves',
+    # under a guard on where the moved worker stands, which the kernels (repeated_moves.py) did not
+    # judge: A2's move up onto c1 (level 1) was followed by a second move.
+    pytest.param(
+        {"card": "Your Move:\n  if the moved worker is on the ground level, each time your worker moves, it may move.",
+         "players": ["CARD", "Mortal"], "board": "0D 0D 0D 0D 0D\n" * 3 + "0D 0D 1 0D 0D\n0 0 1 0 0D\n",
+         "workers": {"A1": "a1", "A2": "b1", "B1": "c2", "B2": "d1"}},
+        id="random-move-again-under-a-guard"),
     pytest.param(
         {"card": "Win Condition:\n  you also win if your worker moves not to an unoccupied space.",
          "players": ["CARD", "Mortal"], "board": FLAT, "workers": {"A1": "c3", "A2": "e3", "B1": "b4", "B2": "a1"}},

@@ -54,3 +54,4 @@ def test_kernels_that_forget_the_end_of_turn_steps_are_caught(monkeypatch: pytes
         return kernels
     monkeypatch.setattr(engine_module, "after_turn_ends", forgetful)
     assert found_apart("bga", ("Medusa", "Limus"), examples=25)
+

@@ -159,8 +159,17 @@ def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...])
             return kernels.can_win(walk)
         finally:
             taken_back(walk, before)
+    inner = kernels.serves
+
+    def serves(walk: Walk) -> bool:
+        assert inner is not None
+        _, before = gained(walk)
+        try:
+            return inner(walk)
+        finally:
+            taken_back(walk, before)
     return Kernels(draw, count, turns, can_win if kernels.can_win is not None else None, kernels.lowers_obligations,
-                   kernels.board_wins, kernels.serves, kernels.outcomes)
+                   kernels.board_wins, serves if inner is not None else None, kernels.outcomes)
 
 
 

@@ -42,7 +42,7 @@ from ..model.board import AROUND_BITS
 from ..model.state import Action, Event
 from .after_build import BuildsRepeated, LaterBuilds
 from .tally import Tokens, build_events
-from .writer import Kernel, Lister, Writer
+from .writer import Kernel, Lister, Writer, board_win_near
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -225,8 +225,25 @@ class _BuildsWriter(Writer):
         and no other seat's ban on builds (which would read each build's piece)."""
         fusion = self.fusion
         return (super().fits() and not self.forcing and fusion.again is None and fusion.automatic is None
-                and fusion.last is None and not fusion.regions and not fusion.winnable and self.writes_c()
+                and fusion.last is None and not fusion.regions and self.writes_c()
                 and not any(ban.verb is Verb.BUILD for ban in self.compiler.bans))
+
+    def most_builds(self, walk: Walk) -> int:
+        """The most builds a turn may make from this position (`serves` reads it)."""
+        raise NotImplementedError  # pragma: no cover - each writer says its own
+
+    def serves(self) -> Callable[[Walk], bool]:
+        """Whether the team has at most two workers on the board (else more than one did not
+        move: the position is left to the count), and no board win holds or may hold after the
+        turn's builds (which may raise one square to a complete tower: left to the chain)."""
+        team = self.compiler.judge.team
+        near = board_win_near(self.compiler, self.most_builds, anywhere=True)
+
+        def served(walk: Walk) -> bool:
+            st = walk.state
+            return (near is not None and sum(st.worker_pos[w] >= 0 for w in st.members.get(team, ())) <= 2
+                    and not near(walk))
+        return served
 
     def after_move(self, depth: int) -> None:
         """What the builds read after the move to `t`, besides `c`."""
@@ -298,6 +315,12 @@ class RepeatedBuildsWriter(_BuildsWriter):
     def count_after_move(self, depth: int) -> str:
         return "WAYS(PIECES(c, L1, L2, L3), K)"
 
+    def most_builds(self, walk: Walk) -> int:
+        repeats, seat = self.repeats, self.compiler.rules.seat
+        counters = walk.state.counters
+        bounds = [counters.get((seat, name), 0) // amount for name, amount in repeats.costs]
+        return min(bounds + ([repeats.times] if repeats.times is not None else []))
+
 
 class LaterBuildsWriter(_BuildsWriter):
     """The kernels of a move, its worker's build, then `LaterBuilds` (the module docstring): per
@@ -346,15 +369,8 @@ class LaterBuildsWriter(_BuildsWriter):
         source.line(depth + 1, "n = c.bit_count()")
         return "n"
 
-    def serves(self) -> Callable[[Walk], bool]:
-        """Whether the team has at most two workers on the board (else more than one did not
-        move: the position is left to the count)."""
-        team = self.compiler.judge.team
-
-        def at_most_two(walk: Walk) -> bool:
-            st = walk.state
-            return sum(st.worker_pos[w] >= 0 for w in st.members.get(team, ())) <= 2
-        return at_most_two
+    def most_builds(self, walk: Walk) -> int:
+        return 1 + self.later.times
 
 
 __all__ = ["LaterBuildsWriter", "RepeatedBuildsWriter", "builds_in_order", "later_builds", "later_builds_in_order",

@@ -54,7 +54,7 @@ from ..engine.steps import WayParts
 from ..engine.steps import _force_destination as force_destination
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS, BEYOND
-from ..model.state import Action, Event
+from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import unchanged_by_a_build
@@ -702,17 +702,63 @@ def one_more_tower(board_wins: Callable[[Walk], int | None] | None, more: int = 
     return winner
 
 
-def board_win_near(compiler: DerivedCompiler, builds: int) -> Callable[[Walk], bool] | None:
-    """Whether a board win holds, or `builds` more builds may make one hold (as many towers
-    completed: `one_more_tower`), for a kernel that leaves such positions to the chain; never,
-    without a board win; None where what builds do to the board's wins is not known."""
+def board_win_near(compiler: DerivedCompiler, builds: int | Callable[[Walk], int],
+                   anywhere: bool = False) -> Callable[[Walk], bool] | None:
+    """Whether a board win holds, or `builds` more builds (a number, or one read from the
+    position) may make one hold, for a kernel that leaves such positions to the chain; never,
+    without a board win; None where what builds do to the board's wins is not known. Each build
+    completes at most one tower, a dome on level 3: on a square of level 3 now (`one_more_tower`),
+    or, `anywhere`, where builds on one square may raise it to level 3 first (`towers_anywhere`)."""
     board_wins = compiler.board_wins
     if board_wins is None:
         return lambda walk: False
     if compiler.winnable is None:
         return None
+    if anywhere:
+        def raised(walk: Walk) -> bool:
+            most = towers_within(walk.state, builds(walk) if callable(builds) else builds)
+            return board_wins(walk) is not None or any(towers_anywhere(board_wins, walk, more) is not None
+                                                       for more in range(1, most + 1))
+        return raised
+    assert isinstance(builds, int)
     towers = [one_more_tower(board_wins, more) for more in range(1, builds + 1)]
     return lambda walk: board_wins(walk) is not None or any(tower(walk) is not None for tower in towers)
+
+
+def towers_within(st: GameState, builds: int) -> int:
+    """The most towers `builds` builds may complete: a square of level h takes 4 - h of them (its
+    blocks, then the dome), the highest squares first."""
+    costs = sorted(4 - st.heights[s] for s in range(25) if not st.domes[s])
+    towers = 0
+    for cost in costs:
+        if cost > builds:
+            break
+        builds -= cost
+        towers += 1
+    return towers
+
+
+def towers_anywhere(board_wins: Callable[[Walk], int | None], walk: Walk, more: int) -> int | None:
+    """The team a board win makes win once `more` more towers are complete, wherever they are
+    (those wins count complete towers and players only: derived/invariance.py): judged with domes
+    on level 3 put on as many squares that are not complete towers, and taken off again."""
+    st = walk.state
+    heights, domes = st.heights, st.domes
+    squares = sorted((s for s in range(25) if not (heights[s] == 3 and domes[s])), key=lambda s: -heights[s])[:more]
+    if len(squares) < more:
+        return None
+    before = [(s, heights[s], domes[s]) for s in squares]
+    for square in squares:
+        st.set_dome(square, False)
+        st.set_height(square, 3)
+        st.set_dome(square, True)
+    try:
+        return board_wins(walk)
+    finally:
+        for square, height, dome in before:
+            st.set_dome(square, False)
+            st.set_height(square, height)
+            st.set_dome(square, dome)
 
 
 def obligations_as_squares(compiler: DerivedCompiler, source: Source, view: View,
@@ -794,4 +840,5 @@ def pointwise(part: Condition) -> bool:
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Outcomes", "Writer", "builds_in_order", "drawn_build",
-           "board_win_near", "last_build", "obligations_as_squares", "pointwise", "required_squares"]
+           "board_win_near", "last_build", "obligations_as_squares", "pointwise", "required_squares", "towers_anywhere",
+           "towers_within"]

@@ -561,7 +561,8 @@ class Engine:
                     return after(walk)
                 return step(walk)
             step = compiler.compile(followup.step, again, after)
-            if followup.step.verb is Verb.MOVE:  # (the derived engine's kernels take it in: repeated_moves.py)
+            if followup.step.verb is Verb.MOVE and followup.step.guard is None:
+                # (the derived engine's kernels take it in: repeated_moves.py; a guard they do not judge)
                 again.moves_again = MovesAgain(followup.trigger, followup.step)  # type: ignore[attr-defined]
                 again.then = after  # type: ignore[attr-defined]
             return again
