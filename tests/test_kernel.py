@@ -36,9 +36,9 @@ from support import REPO
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
 KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Castor & Pollux", "Chronus",
-                "Clio", "Demeter", "Europa & Talus", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia", "Hypnus",
-                "Jason", "Limus", "Maenads", "Medusa", "Minotaur", "Morpheus", "Pan", "Pegasus", "Persephone",
-                "Poseidon", "Prometheus", "Triton", "Zeus")
+                "Clio", "Demeter", "Europa & Talus", "Graeae", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia",
+                "Hypnus", "Jason", "Limus", "Maenads", "Medusa", "Minotaur", "Morpheus", "Pan", "Pegasus",
+                "Persephone", "Poseidon", "Prometheus", "Selene", "Triton", "Zeus")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -74,8 +74,9 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     """A move and the moved worker's build, with any filters, bindings or facts kept, ways
     around the worker (into an opponent's space, forcing it: Apollo, Minotaur; with their own
     climb: Pegasus), and a second move the worker may make before it (Artemis), make a kernel; a
-    way over a worker, an optional build, a build by either worker or a once-per-game way do not,
-    and `santorini show` says which a seat gets, and why not. A second
+    way over a worker, an optional build or a once-per-game way do not, and `santorini show` says
+    which a seat gets, and why not. A build by workers of its own (the unmoved ones, Graeae; the
+    female one as well as the moved one, Selene) is taken in. A second
     build the worker may make after the first (Demeter, Hephaestus, Hestia) and builds by ways to
     different regions (Zeus, around and under himself) are taken in, and so are a token put on the
     square built, with the game's allowance (Clio), a token the seat may put around the worker

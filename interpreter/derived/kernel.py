@@ -31,6 +31,7 @@ from ..model.state import Action, Event, GameState, apply_events
 from .after_build import TokenAfter
 from .last_choice import RemoveAfterWriter, TokenAfterWriter
 from .later_builds import LaterBuildsWriter, RepeatedBuildsWriter
+from .other_builders import OtherBuilders
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
@@ -78,6 +79,10 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
         if second is not None:
             return None
         writer = RepeatedMoves(compiler, step, fusion, again)
+    elif fusion.builders:
+        if second is not None:
+            return None
+        writer = OtherBuilders(compiler, step, fusion)
     elif fusion.last is not None:
         if second is not None:
             return None

@@ -153,20 +153,23 @@ class Fusion:
     later: LaterBuilds | None = None
     #: The build made again and again, where it is (kernel.py).
     repeats: BuildsRepeated | None = None
+    #: Whether its ways name builders of their own (the worker that did not move, the female
+    #: worker), each building around where it stands once the move is made (other_builders.py).
+    builders: bool = False
 
     @property
     def beside_wins(self) -> bool:
         """Whether the build is the turn's last, one region's, but for builds that may win on
         the board (which a second move's kernel plays step by step: two_moves.py)."""
         return (self.again is None and not self.regions and self.automatic is None and self.last is None
-                and self.later is None and self.repeats is None)
+                and self.later is None and self.repeats is None and not self.builders)
 
     @property
     def plain(self) -> bool:
         """Whether the build is the turn's last, one region's, with no board win: the tally's
         fused count counts only those (the kernels count the others too)."""
         return (self.again is None and not self.regions and self.automatic is None and not self.winnable
-                and self.last is None and self.later is None and self.repeats is None)
+                and self.last is None and self.later is None and self.repeats is None and not self.builders)
 
 
 @dataclass(frozen=True)
@@ -437,6 +440,12 @@ class DerivedCompiler(StepCompiler):
             # worker that did not move may make after it)
             take.fusion = Fusion(step, ways, take, again, not _one_region(ways),  # type: ignore[attr-defined]
                                  automatic, winnable, last, later)
+        if (count is None and shortcut and not optional and not repeated and winnable is not None and after is finish
+                and step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED) and not _by_the_mover(step, ways)
+                and all(way.region is Region.NEIGHBORING
+                        and (way.actor is None or way.actor.role in (Role.CHOSEN, Role.UNMOVED)) for way in ways)):
+            # (the kernels count builds by workers other than the moved one: other_builders.py)
+            take.fusion = Fusion(step, ways, take, winnable=winnable, builders=True)  # type: ignore[attr-defined]
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
         moving: tuple[Step, Fusion] | None = getattr(after, "moves_then_builds", None) if after is not None else None
@@ -954,11 +963,11 @@ class DerivedCompiler(StepCompiler):
         lowering = Lowering(source, self.judge)
         if all(way.region is Region.NEIGHBORING for way in fusion.ways):
             workers = source.hoist(f"{vacated} & ~DOMES") if hoist else f"({vacated} & ~DOMES)"
-            return self._build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth,
+            return self.build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth,
                                      view, workers, vacated, hoist=hoist, count_only=count_only, planes=planes)[1]
         source.line(depth, f"MB = {vacated} ^ (1 << t)")
         source.line(depth, "MW = MB & ~DOMES")
-        self._build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth, view,
+        self.build_masks(source, lowering, fusion.ways, build_bans, ["True"] * len(fusion.ways), depth, view,
                           "MW", "MB", planes=planes)
         return False
 
@@ -1029,13 +1038,13 @@ class DerivedCompiler(StepCompiler):
         source.hoisting_point(2)
         usable = self._usable(source, lowering, step, ways, 2)
         view = View("w", "o", "s", "h", "h", "pc")
-        self.tested.extend(self._build_masks(source, lowering, ways, bans, usable, 2, view)[0])
+        self.tested.extend(self.build_masks(source, lowering, ways, bans, usable, 2, view)[0])
         source.line(2, "if B or D:")
         source.line(3, "tally.builds(walk, now, w, B, D, BF, tokens)")
         source.constants.update(P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK, ALL=ALL_BITS)
         return source.function("count")
 
-    def _build_masks(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
+    def build_masks(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
                      usable: list[str], depth: int, view: View, workers: str = "WORKERS",
                      blocked: str = "BLOCKED", hoist: bool = False, count_only: bool = False,
                      planes: tuple[str, str, str, str] = LEVELS) -> tuple[list[str], bool]:
@@ -1068,7 +1077,7 @@ class DerivedCompiler(StepCompiler):
             elif mask != "ALL":
                 terms.append(f"({mask})")
             for flag_name, ban in bans:
-                ban_lowering = Lowering(source, ban.judge)
+                ban_lowering = Lowering(source, ban.judge, hoisting=lowering.hoisting)
                 ban_masks = MaskLowering(ban_lowering, way.piece, blocked, planes=planes)
                 banned = ban_masks.all(ban.filters, view)
                 if banned is None:
