@@ -1,4 +1,4 @@
-"""A whole turn in one generated function: a move (or two), then the moved worker's build.
+"""A whole turn in generated functions, written from the seat's typed parts: the kernels.
 
 The fused count (steps.py) counts the build after a move inside the move's step, and gives the
 tally one record per move; the engine still walks to that step and decodes a record. When that
@@ -13,9 +13,16 @@ then its build, `two_moves.TwoMoves` for a second move the worker may make befor
 `two_builds.TwoBuilds` for a second build it may make after, `later_builds` for its build made
 again and again or followed by the builds of the worker that did not move, and `last_choice`
 for a last step the seat may take (a token put around the worker, a block taken off by
-another). What a turn may do after its build is described by after_build.py's parts. Every
-writer draws outcomes in the generic listing's order, so a seeded draw is the listing's, which
-tests/test_kernel.py checks index by index.
+another), and `other_builders` for a build its ways give to workers of their own. What a turn
+may do after its build is described by after_build.py's parts. Every writer draws outcomes in
+the generic listing's order, so a seeded draw is the listing's, which tests/test_kernel.py checks
+index by index.
+
+Other turn shapes have kernels of their own, made the same way: a build before the move
+(build_first.py), each worker's move or build (each_worker.py), a worker placed from the card
+(placed_first.py). The functions here wrap kernels for what comes around a turn: gains as it
+starts (`after_gains`), the announcement of an alternative turn (`after_use`), end-of-turn steps
+with no choice (`after_turn_ends`), and several programs side by side (`alternatives`).
 """
 
 from __future__ import annotations
