@@ -50,8 +50,26 @@ def test_the_end_of_turn_removal_is_in_the_turn_drawn(tmp_path: Path, other: str
 def test_kernels_that_forget_the_end_of_turn_steps_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kernels whose turns went without the end-of-turn steps' events would leave the opponent's
     workers that Medusa's gaze removes on the board."""
-    def forgetful(kernels: Kernels, turn_end: TurnEnd) -> Kernels:
+    def forgetful(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False) -> Kernels:
         return kernels
     monkeypatch.setattr(engine_module, "after_turn_ends", forgetful)
     assert found_apart("bga", ("Medusa", "Limus"), examples=25)
 
+
+
+def test_a_turn_that_wins_by_an_end_of_turn_step_is_found() -> None:
+    """Maenads: 'End of your turn: if 2 of your workers neighbor an opponent worker on opposite
+    sides, that opponent loses the game.' A1 on a2 moving to b3 flanks B1 (c3) with A2 (d3): in a
+    game of two, B loses and A wins. The kernels' search for a win sees moves and builds only, so
+    a seat whose end-of-turn steps may make a team lose is searched by the chain; Medusa's, which
+    only take workers off the board, by the kernels (with no win judged on the board)."""
+    from test_masked_picker import position as placed
+
+    fast, generic, state = placed(("Maenads", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {},
+                                  to_move=0)
+    assert fast.kernels[0] is not None and fast.kernels[0].can_win is None
+    assert generic.can_win(state) and fast.can_win(state)
+    medusa, _, _ = placed(("Medusa", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {}, to_move=0)
+    assert medusa.kernels[0] is not None and medusa.kernels[0].can_win is not None
+    chronus, _, _ = placed(("Medusa", "Chronus"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {}, to_move=0)
+    assert chronus.kernels[0] is not None and chronus.kernels[0].can_win is None

@@ -201,11 +201,13 @@ def ends_without_choice(step: Step) -> bool:
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
 
 
-def after_turn_ends(kernels: Kernels, turn_end: TurnEnd) -> Kernels:
+def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False) -> Kernels:
     """The kernels of a turn followed by end-of-turn steps of which `ends_without_choice`: the
     same count and list, each turn drawn or listed with what the steps add to its events
-    (judged on a copy of the state after it). Whether a turn wins is left to the chain (a step
-    may make a team lose), and so are its obligations."""
+    (judged on a copy of the state after it). Whether a turn wins is the kernels' where the steps
+    make no win (`wins_kept`: they only take workers off the board, and no win is judged on the
+    board, which their builds on the squares left could change), else the chain's (a step may
+    make a team lose); the obligations are the chain's."""
     def ended(state: GameState, steps: tuple[Action, ...], events: tuple[Event, ...]) -> tuple[Event, ...] | None:
         after = state.copy()
         apply_events(after, events)
@@ -233,7 +235,8 @@ def after_turn_ends(kernels: Kernels, turn_end: TurnEnd) -> Kernels:
                 else:
                     listed[turn] = (whole, None)
         return out
-    return Kernels(draw, kernels.count, turns, None, False, kernels.board_wins, kernels.serves, None)
+    return Kernels(draw, kernels.count, turns, kernels.can_win if wins_kept else None, False, kernels.board_wins,
+                   kernels.serves, None)
 
 
 def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kernels:

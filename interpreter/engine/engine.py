@@ -519,7 +519,8 @@ class Engine:
             bare: Kernels | None = getattr(self._compile_program(program, rules, compiler, with_ends=False), "kernel",
                                            None)
             if bare is not None:
-                chain.kernel = after_turn_ends(bare, self._turn_end(rules))  # type: ignore[attr-defined]
+                kept = compiler.board_wins is None and all(step.verb is Verb.REMOVE for step in rules.turn_ends)
+                chain.kernel = after_turn_ends(bare, self._turn_end(rules), kept)  # type: ignore[attr-defined]
         if rules.turn_starts:
             kernels: Kernels | None = getattr(chain, "kernel", None)
             chain = gain_step(tuple(rules.turn_starts), chain)
