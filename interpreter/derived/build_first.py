@@ -128,7 +128,7 @@ def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_way
     """The generated function of the sets of the module docstring, per worker of the seat on the
     board, and whether it lowers the obligations other seats lay on the turn; None when a part
     has no bit lowering."""
-    from .steps import Fusion
+    from .steps import Fusion  # (here: steps.py imports this module)
     source = Source()
     source.line(0, "def masks(walk):")
     for line in PROLOGUE:

@@ -130,7 +130,7 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
     if way.piece is not Piece.NEXT or not all(fixed_while_building(p) for p in way.filters) or not all(
             fixed_while_building(p) for ban in bans for p in ban.filters):
         return None
-    from .steps import Fusion
+    from .steps import Fusion  # (here: steps.py imports this module)
     fusion = Fusion(step, ways, _never)
     source = Source()
     _begin(compiler, source)

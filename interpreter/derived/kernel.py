@@ -341,13 +341,14 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
     def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
         return [turn for kernels in found for turn in kernels.turns(walk, listed)]
 
+    searches = [kernels.can_win for kernels in found if kernels.can_win is not None]
+
     def can_win(walk: Walk) -> bool:
-        return any(kernels.can_win(walk) for kernels in found if kernels.can_win is not None)
-    if any(kernels.can_win is None for kernels in found):
-        can_win = None  # type: ignore[assignment]  # (left to the chain)
+        return any(search(walk) for search in searches)
     board_wins = [kernels.board_wins for kernels in found if kernels.board_wins is not None]
-    return Kernels(draw, count, turns, can_win, all(kernels.lowers_obligations for kernels in found),
-                   board_wins[0] if board_wins else None, serves if served else None, seen)  # type: ignore[arg-type]
+    return Kernels(draw, count, turns, can_win if len(searches) == len(found) else None,  # (else the chain's)
+                   all(kernels.lowers_obligations for kernels in found), board_wins[0] if board_wins else None,
+                   serves if served else None, frozenset(seen))
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd", "after_gains",

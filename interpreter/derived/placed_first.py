@@ -25,6 +25,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Owner, Piece, Region, Role, Step, Verb
+from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
@@ -109,7 +110,7 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
                    frozenset({(1, 1, False)}))
 
 
-def _masks(compiler: DerivedCompiler, places: tuple[object, ...], move_ways: list[WayParts],
+def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: list[WayParts],
            fusion: Fusion) -> tuple[Callable[[Walk], PlacedMasks | None], bool] | None:
     """The generated function of the sets of the module docstring, and whether it lowers the
     obligations other seats lay on the turn; None when a part has no bit lowering."""
@@ -124,7 +125,7 @@ def _masks(compiler: DerivedCompiler, places: tuple[object, ...], move_ways: lis
     source.line(2, "return -1, [], {}, 0")  # (no worker waits: no turn)
     source.line(1, "w = waiting[0]")  # (the workers on a card are alike: the first one enters)
     lowering = Lowering(source, compiler.judge)
-    placed = MaskLowering(lowering, None).all(places, View("w", "-1", "s", "0", "h"))  # type: ignore[arg-type]
+    placed = MaskLowering(lowering, None).all(places, View("w", "-1", "s", "0", "h"))
     view = View("w", "o", "t", "hh", "th")
     move_flags = compiler.bans_in_force(source, Verb.MOVE, 1)
     build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
