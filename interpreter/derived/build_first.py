@@ -31,7 +31,7 @@ draw is the listing's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,7 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
-from .each_worker import fixed_while_building, listing, nth_bit, remembered
+from .each_worker import fixed_while_building, listing, nth_bit, remembered, squares_of
 from .invariance import may_match_together
 from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets
@@ -211,44 +211,25 @@ def _moves(p: int, m0: int, m1: int) -> int:
     return (m0 & ~low) | (m1 & low)
 
 
+def _groups(pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
+    """One worker's (first build, move, second builds as bits), in the listing's order."""
+    for p in squares_of(pre):
+        for m in squares_of(_moves(p, m0, m1)):
+            yield p, m, _seconds(p, m, pre, after)
+
+
 def outcomes_in_order(pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> list[tuple[int, int, int]]:
     """One worker's turns in the listing's order, as (first build, move, second build)."""
-    out = []
-    firsts = pre
-    while firsts:
-        low = firsts & -firsts
-        firsts ^= low
-        p = low.bit_length() - 1
-        moves = _moves(p, m0, m1)
-        while moves:
-            bit = moves & -moves
-            moves ^= bit
-            m = bit.bit_length() - 1
-            seconds = _seconds(p, m, pre, after)
-            while seconds:
-                last = seconds & -seconds
-                seconds ^= last
-                out.append((p, m, last.bit_length() - 1))
-    return out
+    return [(p, m, c) for p, m, seconds in _groups(pre, m0, m1, after) for c in squares_of(seconds)]
 
 
 def nth_outcome(index: int, pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> tuple[int, int, int]:
     """`outcomes_in_order(...)[index]`, found without listing the others."""
-    firsts = pre
-    while firsts:
-        low = firsts & -firsts
-        firsts ^= low
-        p = low.bit_length() - 1
-        moves = _moves(p, m0, m1)
-        while moves:
-            bit = moves & -moves
-            moves ^= bit
-            m = bit.bit_length() - 1
-            seconds = _seconds(p, m, pre, after)
-            n = seconds.bit_count()
-            if index < n:
-                return p, m, nth_bit(seconds, index)
-            index -= n
+    for p, m, seconds in _groups(pre, m0, m1, after):
+        n = seconds.bit_count()
+        if index < n:
+            return p, m, nth_bit(seconds, index)
+        index -= n
     raise IndexError(index)  # pragma: no cover - the counts say the index is in these outcomes
 
 

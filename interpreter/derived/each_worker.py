@@ -29,7 +29,7 @@ in the generic listing's order, so a seeded draw is the listing's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from random import Random
 from typing import TYPE_CHECKING, TypeVar
@@ -443,6 +443,14 @@ def _alike(st: GameState, wa: int, wb: int) -> bool:
     """Whether two workers are one to the board (the outcome's key: engine.py), so that two
     moves that swap their targets leave one board."""
     return st.worker_class[wa] == st.worker_class[wb]
+
+
+def squares_of(bits: int) -> Iterator[int]:
+    """The squares of `bits`, in square order."""
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        yield low.bit_length() - 1
 
 
 def nth_bit(bits: int, index: int) -> int:

@@ -20,7 +20,7 @@ order, so a seeded draw is the listing's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
-from .each_worker import fixed_while_building, listing, nth_bit, remembered
+from .each_worker import fixed_while_building, listing, nth_bit, remembered, squares_of
 from .kernel import Kernels
 from .masks import MaskLowering, board_bits, loop_over_targets
 from .source import Source
@@ -167,33 +167,25 @@ def placed_count(after: dict[int, int]) -> int:
     return sum(squares.bit_count() for squares in after.values())
 
 
+def _targets(firsts: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """(place, target) for each target not met before, in the listing's order."""
+    for place, new in firsts:
+        for m in squares_of(new):
+            yield place, m
+
+
 def placed_in_order(firsts: list[tuple[int, int]], after: dict[int, int]) -> list[tuple[int, int, int]]:
     """The turns in the listing's order, as (place, target, build square)."""
-    out = []
-    for place, new in firsts:
-        while new:
-            low = new & -new
-            new ^= low
-            m = low.bit_length() - 1
-            squares = after[m]
-            while squares:
-                bit = squares & -squares
-                squares ^= bit
-                out.append((place, m, bit.bit_length() - 1))
-    return out
+    return [(place, m, s) for place, m in _targets(firsts) for s in squares_of(after[m])]
 
 
 def nth_placed(index: int, firsts: list[tuple[int, int]], after: dict[int, int]) -> tuple[int, int, int]:
     """`placed_in_order(...)[index]`, found without listing the others."""
-    for place, new in firsts:
-        while new:
-            low = new & -new
-            new ^= low
-            m = low.bit_length() - 1
-            n = after[m].bit_count()
-            if index < n:
-                return place, m, nth_bit(after[m], index)
-            index -= n
+    for place, m in _targets(firsts):
+        n = after[m].bit_count()
+        if index < n:
+            return place, m, nth_bit(after[m], index)
+        index -= n
     raise IndexError(index)  # pragma: no cover - the counts say the index is in these turns
 
 
