@@ -114,7 +114,7 @@ def test_each_seat_says_how_its_turns_are_found() -> None:
     game = _pair("Hermes", "Aphrodite", True)
     assert game is not None
     hermes = game.engine.paths(0)
-    assert hermes[0] == "listing turns: the derived code"
+    assert hermes[0] == "listing turns: the whole turn by the derived code (derived/kernel.py)"
     assert any(line.startswith("lowered:") and "move (hermes.yaml" in line for line in hermes)
     assert "generic: another seat's obligation, judged on each whole turn by the generic test" in hermes
     game = _pair("Demeter", "Aphrodite", True)
@@ -142,7 +142,8 @@ def test_show_and_bench_print_each_seats_paths() -> None:
     bench = CliRunner().invoke(main, ["bench", "--gods", "Hermes", "Aphrodite", "--seconds", "0.2"])
     assert bench.exit_code == 0, bench.output
     first, second = bench.output.splitlines()[:2]
-    assert first.startswith("seat A (Hermes): listing turns: the derived code")
+    assert first.startswith("seat A (Hermes): listing turns: the whole turn by the derived code")
+    assert "generic: another seat's obligation, judged on each whole turn by the generic test" in first
     assert second.startswith("seat B (Aphrodite): listing turns: the plain turn's lister")
 
 
@@ -366,11 +367,13 @@ def test_what_levels_alone_say_a_move_cannot_match() -> None:
 
 
 def test_a_search_for_a_win_skips_steps_that_cannot_win(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hermes's walks 'not up or down' cannot win, and its build cannot: can_win searches its
-    other turn only, and still finds a win there; told that nothing can win, it finds none."""
+    """Hermes's walks 'not up or down' cannot win, and its build cannot: the derived chain's
+    can_win (its kernels set aside, which search their own way) searches its other turn only,
+    and still finds a win there; told that nothing can win, it finds none."""
     game = _pair("Hermes", MORTAL, True)
     generic = _pair("Hermes", MORTAL, False)
     assert game is not None and generic is not None
+    game.engine.kernels[0] = None
     state = game.state
     for square, height in (("a3", 2), ("a4", 3), ("c3", 1)):
         state.set_height(parse_square(square), height)
@@ -379,7 +382,9 @@ def test_a_search_for_a_win_skips_steps_that_cannot_win(monkeypatch: pytest.Monk
     from santorini.interpreter.derived import steps
     monkeypatch.setattr(steps, "may_match_together", lambda *conditions: False)
     blind = _pair("Hermes", MORTAL, True)
-    assert blind is not None and not blind.engine.can_win(state)
+    assert blind is not None
+    blind.engine.kernels[0] = None
+    assert not blind.engine.can_win(state)
 
 
 def test_a_build_that_takes_a_token_off_is_keyed_as_the_generic_chain_keys_it() -> None:

@@ -17,7 +17,17 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast_paths import MORTAL, PERFT_WORK_PER_CARD, PHASES, SCALE, SEEDS, assert_agree, disagreement, states
+from test_fast_paths import (
+    MORTAL,
+    PERFT_WORK_PER_CARD,
+    PHASES,
+    SCALE,
+    SEEDS,
+    assert_agree,
+    compiled,
+    disagreement,
+    states,
+)
 from test_tally import counted_games, counting, found_apart
 
 from santorini.interpreter.derived import last_choice, later_builds, repeated_moves, two_builds, two_moves, writer
@@ -25,6 +35,7 @@ from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game
+from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.games.scenario import load_scenario
 from santorini.interpreter.model.board import ALL_BITS
 from santorini.interpreter.model.state import GameState
@@ -36,9 +47,12 @@ from support import REPO
 BINDERS = ("Aphrodite", "Athena", "Harpies", "Hera", "Hypnus", "Limus", "Persephone")
 #: Cards of bga that draw with a kernel, the Mortal first.
 KERNEL_CARDS = (MORTAL, "Aphrodite", "Apollo", "Ares", "Artemis", "Athena", "Atlas", "Castor & Pollux", "Chronus",
-                "Clio", "Demeter", "Europa & Talus", "Graeae", "Hades", "Harpies", "Hephaestus", "Hera", "Hestia",
-                "Hypnus", "Jason", "Limus", "Maenads", "Medusa", "Minotaur", "Morpheus", "Pan", "Pegasus",
+                "Clio", "Demeter", "Europa & Talus", "Graeae", "Hades", "Harpies", "Hephaestus", "Hera", "Hermes",
+                "Hestia", "Hypnus", "Jason", "Limus", "Maenads", "Medusa", "Minotaur", "Morpheus", "Pan", "Pegasus",
                 "Persephone", "Poseidon", "Prometheus", "Selene", "Triton", "Zeus")
+#: Walks beside the usual turn, and a dome at any level for both: the walks' build has two ways.
+WALKS_WITH_A_DOME = ("Your Turn:\n  your workers may move any number of times, not up or down.\n"
+                     "  one of your workers builds.\nYour Build:\n  your worker may build a dome at any level.\n")
 #: Positions drawn for each pairing.
 POSITIONS = 6 * SCALE
 
@@ -83,17 +97,21 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     after the build (Europa & Talus) or a block the worker that did not move may take off (Ares),
     a move made again each time it matches (Triton), and a win judged on the board (Chronus).
     Several programs are drawn whole where each has kernels (a build before the move and after
-    it, Prometheus; each worker's move or build, Castor & Pollux), not where one has none
-    (Hermes's walks); so are turns followed by end-of-turn steps with no choice that take workers
-    off the board (Medusa) or make a team lose (Maenads), their events added to each turn's."""
+    it, Prometheus; each worker's move or build, Castor & Pollux; walks beside the usual turn,
+    Hermes), not where one has none (walks whose build may be a dome at any level); so are turns
+    followed by end-of-turn steps with no choice that take workers off the board (Medusa) or make
+    a team lose (Maenads), their events added to each turn's."""
     for card in KERNEL_CARDS:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Iris", "Hermes", "Bellerophon"):
+    for card in ("Iris", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
-    for card, why in (("Hermes", "the seat has more than one turn program, and not every one has kernels"),
-                      ("Iris", "a way that is not squares around the worker as bits"),
+    domed = Engine(load_pack("bga").base.power, [[compiled(WALKS_WITH_A_DOME, "Walker")], []])
+    assert domed.kernels[0] is None
+    assert ("not drawn whole (derived/kernel.py): the seat has more than one turn program, and not every one has "
+            "kernels") in "\n".join(domed.paths(0))
+    for card, why in (("Iris", "a way that is not squares around the worker as bits"),
                       ("Bellerophon", "a way that sets a mark")):
         game, _ = counted_games("bga", (card, MORTAL))
         paths = game.engine.paths(0)

@@ -110,8 +110,9 @@ def fixed_while_building(part: Condition) -> bool:
     return pointwise(part) or isinstance(part, (Near, OccupiedBy))
 
 
-def _begin(compiler: DerivedCompiler, source: Source) -> None:
-    """The function's head: the board's bits, and the two workers (or None for another count)."""
+def begin_masks(compiler: DerivedCompiler, source: Source) -> None:
+    """The head of a generated `masks(walk)`: the board's bits, and the seat's two workers on
+    the board as `ws` (the function returns None for another number of them)."""
     source.line(0, "def masks(walk):")
     for line in PROLOGUE:
         source.lazy(1, line)
@@ -133,7 +134,7 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
     from .steps import Fusion  # (here: steps.py imports this module)
     fusion = Fusion(step, ways, _never)
     source = Source()
-    _begin(compiler, source)
+    begin_masks(compiler, source)
     flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     source.line(1, "for w in ws:")
     source.line(2, "t = POS[w]")
@@ -308,7 +309,7 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     if not all(pointwise(p) for p in ways[0].filters) or not all(pointwise(p) for ban in bans for p in ban.filters):
         return None
     source = Source()
-    _begin(compiler, source)
+    begin_masks(compiler, source)
     view = View("w", "o", "t", "hh", "th")
     flags = compiler.bans_in_force(source, Verb.MOVE, 1)
     lowering = Lowering(source, compiler.judge)

@@ -42,7 +42,7 @@ from .other_builders import OtherBuilders
 from .repeated_moves import MovesAgain, RepeatedMoves
 from .two_builds import TwoBuilds
 from .two_moves import TwoMoves
-from .writer import Counter, Drawn, Kernel, Listed, Lister, Outcomes, Writer
+from .writer import Counter, Drawn, Kernel, Listed, Lister, MovesBuilt, Outcomes, Writer
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -58,11 +58,14 @@ class Kernels:
     wins some build of the turn may make hold, which they judge only where none holds as the
     turn starts (a position set up so: the engine then leaves the turn to the chain)."""
 
-    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins", "serves", "outcomes")
+    __slots__ = ("draw", "count", "turns", "can_win", "lowers_obligations", "board_wins", "serves", "outcomes",
+                 "moves_built", "after")
 
     def __init__(self, draw: Kernel, count: Counter, turns: Lister, can_win: Callable[[Walk], bool] | None,
                  lowers_obligations: bool, board_wins: Callable[[Walk], int | None] | None = None,
-                 serves: Callable[[Walk], bool] | None = None, outcomes: Outcomes | None = None) -> None:
+                 serves: Callable[[Walk], bool] | None = None, outcomes: Outcomes | None = None,
+                 moves_built: MovesBuilt | None = None,
+                 after: Callable[[Kernels], Kernels | None] | None = None) -> None:
         self.draw, self.count, self.turns, self.can_win = draw, count, turns, can_win
         self.lowers_obligations = lowers_obligations
         self.board_wins = board_wins
@@ -72,6 +75,13 @@ class Kernels:
         #: What the turns they find may add to the board and whether they win (None: not known),
         #: which tells one program's turns from another's (`alternatives`).
         self.outcomes = outcomes
+        #: Where each turn is one move and the moved worker's build: per move, the squares it
+        #: builds on (`Writer.moves_built`), which a later program's turns may meet again.
+        self.moves_built = moves_built
+        #: Where these turns may leave boards an earlier program's turns leave: the two programs'
+        #: kernels as one, the earlier's turns first and these without the boards met there
+        #: (None where the earlier's turns are not known so), for `alternatives`.
+        self.after = after
 
 
 def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
@@ -115,7 +125,8 @@ def move_then_build(compiler: DerivedCompiler, step: Step, fusion: Fusion,
     if draw is None or count is None or turns is None or can_win is None:
         return None
     return Kernels(draw, count, turns, can_win, writer.lowers_obligations,
-                   compiler.board_wins if writer.fusion.winnable else None, writer.serves(), writer.outcome_kinds())
+                   compiler.board_wins if writer.fusion.winnable else None, writer.serves(), writer.outcome_kinds(),
+                   writer.moves_built())
 
 
 def after_gains(kernels: Kernels, seat: int, gains: tuple[tuple[str, int], ...]) -> Kernels:
@@ -280,7 +291,7 @@ def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kerne
                    kernels.board_wins, serves, kernels.outcomes)
 
 
-class _Drawn:
+class IndexDrawn:
     """The generator a program's draw is given once the index is drawn among every program's
     outcomes: its one `randrange` returns the index within that program's."""
 
@@ -302,17 +313,31 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
     (`Kernels.outcomes`: two numbers of pieces or workers are two boards, a won game is not one
     going on). So the outcomes are
     counted program by program, one index is drawn over their sum, and the program it falls in
-    draws that turn. A position one program's kernels do not serve is left to the chain."""
-    found = [kernels for kernels in programs if kernels is not None]
-    signatures = [kernels.outcomes for kernels in found]
-    if len(found) != len(programs) or any(signature is None for signature in signatures):
+    draws that turn. A position one program's kernels do not serve is left to the chain.
+    Programs whose turns may leave the same boards are taken together where the later one's
+    kernels know how to leave out the earlier one's boards (`Kernels.after`: its program comes
+    right after the earlier one)."""
+    if any(kernels is None or kernels.outcomes is None for kernels in programs):
         return None
+    found: list[Kernels] = []
     seen: set[tuple[int, int, bool]] = set()
-    for signature in signatures:
-        assert signature is not None
-        if seen & signature:
-            return None  # (two programs may find one outcome: the listing would keep it once)
+    for kernels in programs:
+        assert kernels is not None and kernels.outcomes is not None
+        signature = kernels.outcomes
+        if seen & signature:  # (two programs may find one outcome: the listing keeps it once)
+            earlier = found[-1] if found else None
+            if (kernels.after is None or earlier is None or earlier.outcomes is None
+                    or any(other.outcomes is None or other.outcomes & signature for other in found[:-1])):
+                return None
+            together = kernels.after(earlier)
+            if together is None:
+                return None
+            found[-1] = together
+        else:
+            found.append(kernels)
         seen |= signature
+    if len(found) == 1:
+        return found[0]
     served = [kernels.serves for kernels in found if kernels.serves is not None]
 
     def serves(walk: Walk) -> bool:
@@ -334,7 +359,7 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
         index = rng.randrange(total)
         for kernels, n in zip(found, counts, strict=True):
             if index < n:
-                return kernels.draw(walk, _Drawn(index))  # type: ignore[arg-type]  # (its one randrange)
+                return kernels.draw(walk, IndexDrawn(index))  # type: ignore[arg-type]  # (its one randrange)
             index -= n
         raise AssertionError("an index beyond the programs' counts")
 

@@ -94,6 +94,7 @@ from .placed_first import placed_first
 from .repeated_moves import MovesAgain
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
+from .walks import walks
 
 
 @dataclass(frozen=True)
@@ -374,6 +375,10 @@ class DerivedCompiler(StepCompiler):
         second = getattr(after, "second", None) if after is not None and not optional and not repeated else None
         if second is not None and self._fuses(ways) and not self.rules.memory:
             take.kernel = move_then_build(self, step, second[1], second[0])  # type: ignore[attr-defined]
+        last: tuple[Step, list[WayParts]] | None = getattr(rest, "last_build", None) if repeated else None
+        if last is not None:
+            # (moves any number of times, then one of the workers' build: walks.py)
+            take.kernel = walks(self, step, *last)  # type: ignore[attr-defined]
         return take
 
     def lowered_slide(self) -> Slide | None:
@@ -448,6 +453,8 @@ class DerivedCompiler(StepCompiler):
             take.fusion = Fusion(step, ways, take, winnable=winnable, builders=True)  # type: ignore[attr-defined]
         if optional and not repeated and after is finish and rest is finish:
             take.again = self._again(step, ways, cost)  # type: ignore[attr-defined]
+        if after is finish and rest is finish and not optional and not repeated and not cost:
+            take.last_build = (step, ways)  # type: ignore[attr-defined]  # (the last step of moves before it: walks.py)
         moving: tuple[Step, Fusion] | None = getattr(after, "moves_then_builds", None) if after is not None else None
         if moving is not None and not optional and not repeated and not cost and after is rest:
             # (a build before the move and the build after it: build_first.py)
@@ -983,16 +990,17 @@ class DerivedCompiler(StepCompiler):
 
     def move_targets(self, source: Source, lowering: Lowering, ways: list[WayParts], bans: list[tuple[str, Ban]],
                      view: View, blocked: str = "BLOCKED",
-                     planes: tuple[str, str, str, str] = LEVELS) -> list[str] | None:
+                     planes: tuple[str, str, str, str] = LEVELS, region: str | None = None) -> list[str] | None:
         """Per way of a move, the squares it may reach as bits (`view.origin` its origin,
         `view.here` its level; `blocked` the squares of the domes and the other workers): a free
         square, or for a way that forces the worker there, a worker's square (where the worker
         may go is the force's to say, square by square). None unless every way goes around the
         worker, with every filter and prohibition a bit lowering. `planes`: the names of the
-        level bits the conditions read (MaskLowering's)."""
+        level bits the conditions read (MaskLowering's). `region`: the squares in place of those
+        around the worker (`ALL`: where its moves may go from any square of its level)."""
         if any(way.region is not Region.NEIGHBORING or way.actor is not None for way in ways):
             return None
-        around = f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[{view.origin}]"
+        around = region or f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[{view.origin}]"
         banned = []
         for flag, ban in bans:
             mask = MaskLowering(Lowering(source, ban.judge), None, blocked, verb=Verb.MOVE,

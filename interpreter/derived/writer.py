@@ -80,6 +80,9 @@ Lister = Callable[[Walk, Listed | None], list[tuple[Action, ...]]]
 #: What the turns of a program add to the board and whether they win: (building pieces added,
 #: workers added, won) for each kind of outcome they may have (kernel.py's `alternatives`).
 Outcomes = frozenset[tuple[int, int, bool]]
+#: (walk at the turn's start) -> for each move that does not win, (worker, target, the squares
+#: of the moved worker's one build after it, as bits): `Writer.moves_built`.
+MovesBuilt = Callable[[Walk], list[tuple[int, int, int]]]
 
 
 def drawn_build(worker: int, origin: int, target: int, here: int, there: int, victim: int, dest: int, index: int,
@@ -632,6 +635,30 @@ class Writer:
         lister: Lister = source.function("turns")
         return lister
 
+    def moves_built(self) -> MovesBuilt | None:
+        """Per move that does not win, the squares of the moved worker's build after it, as
+        (worker, target, bits): what a later program whose turns may leave the same boards
+        leaves out (kernel.py's `alternatives`). Only where each turn is one move of a worker
+        that forces and slides no one and one block or dome by that worker on one of those
+        squares (a writer that adds more to its turns does not say); else None."""
+        fusion = self.fusion
+        if (type(self) is not Writer or self.forcing or self.slide is not None or not fusion.beside_wins
+                or not self.writes_c() or not self.begin("def moves_built(walk):") or self.possible is not None):
+            return None
+        source = self.source
+        source.line(1, "out = []")
+        body = self.each_move(1)
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "continue")
+        whole = self.builds(body, True)
+        assert whole  # (writes_c)
+        source.line(body, "if c:")
+        source.line(body + 1, "out.append((w, t, c))")
+        source.line(1, "return out")
+        function: MovesBuilt = source.function("moves_built")
+        return function
+
     def can_win(self) -> Callable[[Walk], bool] | None:
         """Whether some turn wins at once: a winning move (among those an 'if possible'
         obligation leaves, when some turn meets it)."""
@@ -839,6 +866,6 @@ def pointwise(part: Condition) -> bool:
     return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "Outcomes", "Writer", "builds_in_order", "drawn_build",
-           "board_win_near", "last_build", "obligations_as_squares", "pointwise", "required_squares", "towers_anywhere",
-           "towers_within"]
+__all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "MovesBuilt", "Outcomes", "Writer", "builds_in_order",
+           "drawn_build", "board_win_near", "last_build", "obligations_as_squares", "pointwise", "required_squares",
+           "towers_anywhere", "towers_within"]

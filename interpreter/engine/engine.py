@@ -63,7 +63,6 @@ from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lis
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, fast_rules, known_prohibition
 from ..fast.shape import Program as FastProgram
-from ..fast.walks import walks_picker
 from ..model.board import ZOBRIST
 from ..model.state import GameState, TurnRecord, apply_events
 from .conditions import Judge, Test
@@ -177,7 +176,7 @@ class Engine:
         self.pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
                          if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
-                         or counted_picker(shape) or walks_picker(shape)) if shape and hand_tuned_pickers else None
+                         or counted_picker(shape)) if shape and hand_tuned_pickers else None
                         for seat, shape in enumerate(shapes)]
         #: Each seat drawn by counting its outcomes with the derived code (derived/tally.py),
         #: where no hand-tuned picker or lister of the plain turn serves it. A seat whose turn

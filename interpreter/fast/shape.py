@@ -8,10 +8,10 @@ options into an opponent's space, a dome at any level, follow-ups, a few step co
 the `extended` parts, each counted by the pickers that list it: bans, vetoes, obligations and
 slides of other seats, move options with their own climb, other wins, automatic end-of-turn
 steps (masked.py, and its lean form masked_lean.py); a worker placed from the card
-'each of your workers moves / builds' (every.py); tokens read as domes; walks on a level
-(walks.py)). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
+'each of your workers moves / builds' (every.py); tokens read as domes). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
 a move made again, a block taken off, builds of the worker that did not move, builds paid from
-a counter, tokens put around the worker or on the square built) are not listed here. `fast_rules` builds that record from
+a counter, tokens put around the worker or on the square built, walks on a level) are not
+listed here. `fast_rules` builds that record from
 a seat's typed rules only when every part of them is in the tables below; a seat with any other
 part, or bound by another seat's part not listed here, gets None and runs on the generic step
 chain. Each picker takes a seat only when its own list covers every extended part the seat has

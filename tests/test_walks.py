@@ -1,13 +1,14 @@
-"""The walks on a level counted (fast/walks.py): 'if your workers do not move up or down, they
-may each move any number of times (even zero), and then either builds'.
+"""Walks on a level drawn whole (interpreter/derived/walks.py): 'if your workers do not move up or
+down, they may each move any number of times (even zero), and then either builds'.
 
 Positions made for the count: a corridor of one level, a corridor with a side square where the
 two workers can pass each other, a worker boxed in, workers that cannot walk at all, and random
-positions, flat or built up. On each the fast engine must agree with the generic chain
-(`disagreement`: outcomes, order, every index of the counted draw, the state after each turn),
-the count must be what is counted here by hand, and the turns must be what the text says: no
-walk goes up or down, a turn with a move up or down is the plain turn. And the gate takes the
-seat with exactly these two programs, nothing more."""
+positions, flat or built up. On each the derived kernels must agree with the generic chain
+(`disagreement`: outcomes, order, every index of the draw, the state after each turn), the
+count must be what is counted here by hand, and the turns must be what the text says: no walk
+goes up or down, a turn with a move up or down is the usual turn. Positions the kernels leave to
+the chain (workers told apart, a lone worker, walks that may go down) are named, and agree too.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fast_paths import _Drawn, _left, compiled, disagreement, games, positions
 from test_masked_picker import position
+from test_tally import counted_games, found_apart
 
+from santorini.interpreter.derived import walks
 from santorini.interpreter.engine.engine import Engine
-from santorini.interpreter.fast.walks import LevelWalks, walks_picker
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import NEIGHBOURS, SQUARES, parse_square, square_name
@@ -42,10 +44,17 @@ def walled(workers: dict[str, str], open_squares: str, heights: dict[str, int] |
     return position(cards, workers, heights or {}, walls(workers, open_squares), to_move=0, females=females)
 
 
-def agree(fast: Engine, generic: Engine, state: GameState) -> list[tuple]:
-    """Check that the walks picker draws this seat's turn and agrees with the generic chain;
-    return the generic chain's turns."""
-    assert isinstance(fast.pickers[state.to_move], LevelWalks)
+def served(engine: Engine, state: GameState) -> bool:
+    """Whether the kernels of the seat to move draw its turn on `state` (else the chain does)."""
+    seat = state.to_move
+    assert engine.kernelled[seat], "the seat should be drawn by its kernels"
+    return engine._kernel_walk(state)[1] is not None
+
+
+def agree(fast: Engine, generic: Engine, state: GameState, drawn_whole: bool = True) -> list[tuple]:
+    """Check that the kernels draw this seat's turn (or, not `drawn_whole`, leave it to the
+    chain) and agree with the generic chain; return the generic chain's turns."""
+    assert served(fast, state) is drawn_whole
     problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
     assert problem is None, problem
     return generic.turns(state)
@@ -143,9 +152,10 @@ def test_an_opponent_that_forbids_moving_up_binds_the_plain_moves() -> None:
     follows_the_text(state, turns)
 
 
-def test_workers_of_two_classes_and_a_lone_worker_are_counted_too() -> None:
+def test_workers_of_two_classes_and_a_lone_worker_are_left_to_the_chain() -> None:
     """Workers told apart (a female and a male) swapped are another state, not the same one; a
-    team with one worker on the board walks alone: both are drawn from the chain's own search."""
+    team with one worker on the board walks alone: the kernels count neither, the chain lists
+    both."""
     open_squares = "b2 d2 b3 d3 d1"  # around c2 and c3; d1 on level 1
     fast, generic, state = walled({"A1": "c2", "B1": "a1", "A2": "c3", "B2": "e5"}, open_squares, {"d1": 1},
                                   females=("A1",))
@@ -153,34 +163,51 @@ def test_workers_of_two_classes_and_a_lone_worker_are_counted_too() -> None:
     for worker, square in ((0, 13), (2, 7), (0, 12)):
         swapped.relocate(worker, square)
     assert swapped.hash != state.hash
-    turns = agree(fast, generic, state)
+    turns = agree(fast, generic, state, drawn_whole=False)
     assert 20 < len(turns) < 200
     follows_the_text(state, turns)
     fast, generic, state = walled({"A1": "c2", "B1": "a1", "B2": "e5"}, open_squares + " c3", {"d1": 1})
-    turns = agree(fast, generic, state)
+    turns = agree(fast, generic, state, drawn_whole=False)
     assert 5 < len(turns) < 50 and all(worker == 0 for steps in turns for _, worker, _ in steps)
 
 
-def test_the_gate_takes_the_two_programs_and_nothing_more() -> None:
+def test_the_kernels_take_the_walks_beside_the_usual_turn_and_nothing_more() -> None:
+    """Hermes in every pack, and the same text as an author's card, is drawn whole; so it is
+    against an opponent whose parts bind it (Hera's veto of wins on the perimeter, Hypnus's ban
+    on the highest worker's moves, Limus's ban on builds). A dome at any level or a second build
+    after the walks' build leaves the walks to the chain; walks that may go down are drawn
+    whole only where no worker can step down."""
     for pack in ("bga", "pantheon", "first-edition"):
         engine = new_game(load_pack(pack), parse_players(["Hermes", "Mortal"])).engine
-        assert isinstance(engine.pickers[0], LevelWalks), pack
-        assert walks_picker(engine.shapes[1]) is None  # (the Mortal's turn is the plain one alone)
+        assert engine.kernelled[0] and engine.pickers[0] is None, pack
+    for opponent in ("Hera", "Hypnus", "Limus"):
+        assert new_game(load_pack("bga"), parse_players(["Hermes", opponent])).engine.kernelled[0], opponent
     base = load_pack("bga").base.power
-    assert walks_picker(Engine(base, [[compiled(WALKS, WALKER)], []]).shapes[0]) is not None
+    assert Engine(base, [[compiled(WALKS, WALKER)], []]).kernels[0] is not None
     second_build = "after your worker builds, it may build one additional time, not on the same space."
     for extra in ("Your Build:\n  your worker may build a dome at any level.\n", f"Your Build:\n  {second_build}\n"):
-        shape = Engine(base, [[compiled(WALKS + extra, WALKER)], []]).shapes[0]
-        assert shape is None or walks_picker(shape) is None, extra
-    down = WALKS.replace("not up or down", "not up")  # walks that may go down: not walks on a level
-    assert walks_picker(Engine(base, [[compiled(down, WALKER)], []]).shapes[0]) is None
-    # an opponent's part the record holds beside them (Hera's veto of wins on the perimeter):
-    # the turn stays listed
-    assert new_game(load_pack("bga"), parse_players(["Hermes", "Hera"])).engine.pickers[0] is None
+        assert Engine(base, [[compiled(WALKS + extra, WALKER)], []]).kernels[0] is None, extra
+    down = WALKS.replace("not up or down", "not up")
+    game, generic = games("bga", ("Hermes", "Mortal"))
+    fast = Engine(base, [[compiled(down, WALKER)], [card.power for card in game.cards[1]]],
+                  teams=[seat.team for seat in game.state.seats])
+    generic = Engine(base, [[compiled(down, WALKER)], [card.power for card in game.cards[1]]],
+                     teams=[seat.team for seat in game.state.seats], fast=False)
+    flat = GameState(seats=game.state.seats, team_letters=game.state.team_letters)
+    for index, name in enumerate(("b3", "c4", "d3", "c2")):
+        flat.add_worker(index % 2, index // 2 + 1, parse_square(name))
+    assert served(fast, flat)
+    stepped = flat.copy()
+    stepped.set_height(parse_square("b3"), 1)  # (A1 may step down from b3: the chain's)
+    assert not served(fast, stepped)
+    for state in (flat, stepped):
+        assert disagreement(fast, generic, state, seeds=[1, 2]) is None
 
 
 @pytest.mark.parametrize("cards", [("Hermes", "Mortal"), ("Mortal", "Hermes"), ("Hermes", "Athena"),
-                                   ("Hermes", "Minotaur"), ("Apollo", "Hermes")])
+                                   ("Hermes", "Minotaur"), ("Apollo", "Hermes"), ("Hermes", "Hypnus"),
+                                   ("Limus", "Hermes"), ("Hermes", "Chronus"), ("Clio", "Hermes"),
+                                   ("Hermes", "Europa & Talus"), ("Hera", "Hermes"), ("Hermes", "Aphrodite")])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(place=positions())
 def test_random_positions_agree_with_the_chain(cards: tuple[str, str], place) -> None:  # noqa: ANN001
@@ -188,7 +215,7 @@ def test_random_positions_agree_with_the_chain(cards: tuple[str, str], place) ->
     state = place.on(GameState(seats=game.state.seats, team_letters=game.state.team_letters))
     hermes = cards.index("Hermes")
     state.to_move = hermes
-    assert game.engine.pickers[hermes] is not None
+    assert game.engine.kernelled[hermes]
     problem = disagreement(game.engine, generic, state, seeds=[1, 2, 3])
     assert problem is None, problem
     follows_the_text(state, generic.turns(state))
@@ -240,3 +267,24 @@ def test_the_flat_start_reaches_every_set_of_two_squares() -> None:
     assert len(turns) == expected
     for index in range(len(turns)):
         assert game.engine.random_turn(state, _Drawn(index)) == turns[index], index
+
+
+def test_walks_that_keep_the_usual_turns_boards_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison notices a search that forgets to leave out the boards the usual turn
+    listed first (the count still leaves them out: the indices then fall on other turns)."""
+    counted_games("bga", ("Hermes", "Limus"))  # (the cached games are made before the change)
+    search = walks._search
+    monkeypatch.setattr(walks, "_search", lambda at, out, index, found: search(at, {}, index, found))
+    assert found_apart("bga", ("Hermes", "Limus"), examples=25)
+
+
+def test_a_count_of_the_walks_off_by_one_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison notices a count of the walks one too many."""
+    counted_games("bga", ("Hermes", "Mortal"))
+    count = walks.counted
+    monkeypatch.setattr(walks, "counted", lambda at: count(at) + 1)
+    try:
+        apart = found_apart("bga", ("Hermes", "Mortal"), examples=25)
+    except AssertionError as error:  # (a draw past the outcomes there are: the search says so)
+        apart = "a counted walk was not found" in str(error)
+    assert apart

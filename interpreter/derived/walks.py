@@ -1,0 +1,437 @@
+"""The kernels of moves repeated any number of times by workers chosen anew, each on its own
+level, then a build by one of the seat's workers: a move step of `Role.EACH` with no bound on its
+repetitions, whose filters keep the mover's level, then a build of `Role.CHOSEN`.
+
+The chain searches such a turn depth first (engine/steps.py, the repeated step's `again`): at
+each state it lists the builds first, then each worker's moves in the team's order, squares in
+order, and it explores a state once per (board, last worker to move) (`_first_visit`). Nothing
+is built before the build, so an outcome is where the two workers stand (a set, for two workers
+of one class: the board's key) and one build next to either.
+
+**The parts as squares.** Per worker, the squares its moves may reach anywhere on the board
+(`T`, its own and the other worker's squares taken as free): the step's filters and the other
+seats' bans must read only the square and the mover's level, and must keep the worker on its
+level (T holds only squares of that level, and its own square: so every move can be made back).
+Each worker then walks in its *component* of T (a flood fill on bits). The build's squares (`BB`)
+must read only the square, and the other seats' bans on builds only the square and the holders'
+own workers: no move of the turn changes either.
+
+**The count.** Two workers of one class in one component reach every set of two of its squares
+(unlabelled pebbles on a connected graph can always be rearranged); in two components, every
+pair of a square of each. So for each square s of BB the outcomes are the configurations not on
+s with a worker next to s: C(k, 2) - C(k - m, 2) for the k squares of the component off s, m of
+them next to s (k1 k2 - (k1 - m1)(k2 - m2) for two components).
+
+**Beside an earlier program.** A turn program listed before this one (the usual turn) may leave
+the same boards: a worker one step from its start on its level, the other on its start, and a
+build next to the one that moved. The earlier program's kernels say per move which squares its
+build takes (`Kernels.moves_built`); those outcomes are taken off the count, and off the
+configuration they belong to when the draw and the listing walk the chain's order
+(`Kernels.after`).
+
+The draw walks the chain's order only as far as its index: for each square the other worker
+stands on, the squares each worker's moves to have been explored (the next move is the lowest bit
+of a mask), counting the new builds of each configuration the first time it is reached. A turn's
+steps are the search's path to where its build is found.
+
+Positions left to the chain (`serves`): more or fewer than two workers, workers of two classes,
+a filter or ban that lets a worker leave its level or not come back, a move that may win, a
+build that may make a board win hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from random import Random
+from typing import TYPE_CHECKING
+
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    Modality,
+    Near,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    Region,
+    Role,
+    StandsHighest,
+    Step,
+    Verb,
+)
+from ...dsl.vocabulary.parts import Condition
+from ..engine.actions import actions
+from ..engine.walk import Walk
+from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, grown
+from ..model.state import Action, Event, GameState
+from .conditions import Lowering, View
+from .each_worker import begin_masks, listing, nth_bit, remembered
+from .kernel import IndexDrawn, Kernels
+from .masks import MaskLowering
+from .source import Source
+from .tally import build_events
+from .writer import Drawn, Listed, MovesBuilt, board_win_near, pointwise
+
+if TYPE_CHECKING:
+    from ..engine.steps import WayParts
+    from .steps import DerivedCompiler
+
+#: What the generated masks say of a position: (first worker, second worker, T1, the squares the
+#: first may win on, T2, the second's, BB).
+Masks = tuple[int, int, int, int, int, int, int]
+
+#: A position the kernels serve: (first worker, its start, its component, T1, second worker, its
+#: start, its component, T2, BB, whether the two share a component).
+Walked = tuple[int, int, int, int, int, int, int, int, int, bool]
+
+#: The outcomes an earlier program leaves at a configuration (the two squares as bits): the build
+#: squares to leave out there.
+Excluded = dict[int, int]
+
+
+def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[WayParts]) -> Kernels | None:
+    """The kernels of a program that is `step`, a move any number of times by workers chosen
+    anew, then `build` by one of the seat's workers (the module docstring); None where the parts
+    are not all lowered so."""
+    if (step.verb is not Verb.MOVE or step.actor.role is not Role.EACH or step.repeat.times is not None
+            or step.effects or step.guard is not None or step.cost or step.per_game or step.token is not None
+            or step.target is not None or compiler.reactions or compiler.rules.memory):
+        return None
+    if (build.actor.role is not Role.CHOSEN or build.actor.sex is not None or build.modality is not Modality.MUST
+            or build.effects or build.guard is not None or build.cost or build.per_game or build.token is not None
+            or build.target is not None or build.repeat.times != 1 or build.repeat.up_to):
+        return None
+    ways = compiler.way_parts(step)
+    if (len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None or ways[0].forces
+            or ways[0].once or step.actor.sex is not None or not all(pointwise(p) for p in ways[0].filters)):
+        return None
+    if (len(build_ways) != 1 or build_ways[0].region is not Region.NEIGHBORING or build_ways[0].actor is not None
+            or build_ways[0].forces or build_ways[0].once or build_ways[0].piece is not Piece.NEXT
+            or not all(pointwise(p) for p in build_ways[0].filters)):
+        return None
+    if not all(_fixed(part) for ban in compiler.bans for part in ban.filters):
+        return None
+    near = board_win_near(compiler, 1)
+    masks = _masks(compiler, ways, build_ways[0])
+    if near is None or masks is None:
+        return None
+    found = masks
+
+    def lowered(walk: Walk) -> Walked | None:
+        if near(walk):
+            return None
+        got = found(walk)
+        return None if got is None else _walked(walk.state, got)
+    served = remembered(lowered)
+
+    def count(walk: Walk) -> int:
+        at = served(walk)
+        return 0 if at is None else counted(at)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        at = served(walk)
+        assert at is not None
+        total = counted(at)
+        return walk_turn(walk.state, at, {}, rng.randrange(total)) if total else None
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        at = served(walk)
+        assert at is not None
+        return listing(every_walk(walk.state, at, {}), listed)
+
+    def after(earlier: Kernels) -> Kernels | None:
+        if earlier.moves_built is None:
+            return None
+        return _after(earlier, earlier.moves_built, served, not compiler.obligations)
+
+    return Kernels(draw, count, turns, lambda walk: False, not compiler.obligations, None,
+                   lambda walk: served(walk) is not None, frozenset({(1, 0, False)}), after=after)
+
+
+def _after(earlier: Kernels, moves_built: MovesBuilt, served: Callable[[Walk], Walked | None],
+           lowers_obligations: bool) -> Kernels:
+    """The kernels of the earlier program's turns, then the walks' turns that leave boards the
+    earlier's do not (`Kernels.after`); `lowers_obligations`, whether the walks' judge the
+    obligations other seats lay on the turn."""
+    def excluded(walk: Walk, at: Walked) -> tuple[Excluded, int]:
+        out: Excluded = {}
+        w1, s1, _, t1, w2, s2, _, t2, bb, _ = at
+        for worker, target, built in moves_built(walk):
+            if worker == w1 and t1 >> target & 1:
+                key = 1 << target | 1 << s2
+            elif worker == w2 and t2 >> target & 1:
+                key = 1 << target | 1 << s1
+            else:
+                continue  # (a move off the level: no walk ends there)
+            out[key] = out.get(key, 0) | built
+        overlap = 0
+        for key, built in out.items():
+            a = (key & -key).bit_length() - 1
+            b = (key ^ 1 << a).bit_length() - 1
+            overlap += (built & (AROUND_BITS[a] | AROUND_BITS[b]) & bb & ~key).bit_count()
+        return out, overlap
+
+    def new(walk: Walk) -> tuple[Walked, Excluded, int]:
+        at = served(walk)
+        assert at is not None
+        out, overlap = excluded(walk, at)
+        return at, out, counted(at) - overlap
+
+    def count(walk: Walk) -> int:
+        return earlier.count(walk) + new(walk)[2]
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        at, out, n = new(walk)
+        if not n:
+            return earlier.draw(walk, rng)
+        first = earlier.count(walk)
+        index = rng.randrange(first + n)
+        if index < first:
+            return earlier.draw(walk, IndexDrawn(index))  # type: ignore[arg-type]  # (its one randrange)
+        return walk_turn(walk.state, at, out, index - first)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        at, out, _ = new(walk)
+        return [*earlier.turns(walk, listed), *listing(every_walk(walk.state, at, out), listed)]
+    inner = earlier.serves
+
+    def serves(walk: Walk) -> bool:
+        return served(walk) is not None and (inner is None or inner(walk))
+    assert earlier.outcomes is not None
+    return Kernels(draw, count, turns, earlier.can_win, earlier.lowers_obligations and lowers_obligations,
+                   earlier.board_wins, serves,
+                   earlier.outcomes | {(1, 0, False)})
+
+
+def _fixed(part: Condition) -> bool:
+    """Whether a ban's condition reads only the square it judges, the step's levels, the levels
+    the workers stand on and its holder's own workers, none of which a walk changes."""
+    if isinstance(part, Not):
+        return _fixed(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(_fixed(p) for p in part.parts)
+    return (pointwise(part) or isinstance(part, StandsHighest)
+            or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS))
+
+
+def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts) -> Callable[[Walk], Masks | None] | None:
+    """The generated function of a position's squares as bits (`Masks`), or None where a part
+    has no bit lowering."""
+    source = Source()
+    begin_masks(compiler, source)
+    source.line(1, "OWN = (1 << POS[ws[0]]) | (1 << POS[ws[1]])")
+    source.line(1, "BX = BLOCKED & ~OWN")
+    move_bans = compiler.bans_in_force(source, Verb.MOVE, 1)
+    build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    view = View("w", "o", "t", "hh", "th")
+    source.line(1, "for w in ws:")
+    source.line(2, "o = POS[w]")
+    source.line(2, "hh = H[o]")
+    source.hoisting_point(2)
+    targets = compiler.move_targets(source, Lowering(source, compiler.judge), ways, move_bans, view, "BX",
+                                    region="ALL")
+    wins = compiler.win_squares(source, view, ways[0].can_win)
+    if targets is None or wins is None:
+        return None
+    source.line(2, f"out.append({targets[0]})")
+    source.line(2, f"out.append({wins})")
+    # the build's squares: its filters and the bans read neither the builder nor where it stands
+    source.line(1, "w = ws[0]")
+    source.line(1, "t = POS[w]")
+    source.hoisting_point(1)
+    build_view = View("w", "t", "s", "h", "h", "pc")
+    terms = ["OPEN", "~(BLOCKED & ~DOMES & ~OWN)"]
+    mask = MaskLowering(Lowering(source, compiler.judge), Piece.NEXT, "BX").all(build.filters, build_view)
+    if mask is None:
+        return None
+    if mask != "ALL":
+        terms.append(f"({mask})")
+    for flag, ban in build_bans:
+        banned = MaskLowering(Lowering(source, ban.judge), Piece.NEXT, "BX").all(ban.filters, build_view)
+        if banned is None:
+            return None
+        terms.append(f"(~({banned}) if {flag} else ALL)")
+    source.line(1, f"return (ws[0], ws[1], *out, {' & '.join(terms)})")
+    function: Callable[[Walk], Masks | None] = source.function("masks")
+    return function
+
+
+def _walked(st: GameState, masks: Masks) -> Walked | None:
+    """The position as the kernels serve it (`Walked`), or None where the chain must (the
+    module docstring)."""
+    w1, w2, t1, win1, t2, win2, bb = masks
+    if st.worker_class[w1] != st.worker_class[w2]:
+        return None
+    s1, s2 = st.worker_pos[w1], st.worker_pos[w2]
+    # (a worker that cannot move stands in the other's way all along)
+    if not t1:
+        t2 &= ~(1 << s1)
+    if not t2:
+        t1 &= ~(1 << s2)
+    levels = st.level_field
+    for start, reach in ((s1, t1), (s2, t2)):
+        if reach and (not reach >> start & 1 or reach & ~(levels >> 25 * st.heights[start] & ALL_BITS)):
+            return None  # (a worker that may leave its level, or not come back to its square)
+    r1 = _component(s1, t1)
+    one = bool(r1 >> s2 & 1)
+    if one:
+        if t1 != t2:
+            return None
+        r2 = r1
+    else:
+        r2 = _component(s2, t2)
+        if r1 & r2:
+            return None
+    if r1 & win1 or r2 & win2:
+        return None  # (a move that may win ends the turn there)
+    return w1, s1, r1, t1, w2, s2, r2, t2, bb, one
+
+
+def _component(square: int, squares: int) -> int:
+    """The squares of `squares` (bits) connected to `square` by steps between them."""
+    start = reached = SQUARE_BITS[square]
+    while True:
+        larger = grown(reached) & squares | start
+        if larger == reached:
+            return reached
+        reached = larger
+
+
+def counted(at: Walked) -> int:
+    """The number of distinct outcomes of the walks (the module docstring)."""
+    _, _, r1, _, _, _, r2, _, bb, one = at
+    total = 0
+    if one:
+        size = r1.bit_count()
+        near = grown(r1) & bb
+        while near:
+            low = near & -near
+            near ^= low
+            off = size - (1 if r1 & low else 0)
+            apart = off - (AROUND_BITS[low.bit_length() - 1] & r1).bit_count()
+            total += (off * (off - 1) - apart * (apart - 1)) >> 1
+        return total
+    size1, size2 = r1.bit_count(), r2.bit_count()
+    near = (grown(r1) | grown(r2)) & bb
+    while near:
+        low = near & -near
+        near ^= low
+        around = AROUND_BITS[low.bit_length() - 1]
+        off1 = size1 - (1 if r1 & low else 0)
+        off2 = size2 - (1 if r2 & low else 0)
+        total += off1 * off2 - (off1 - (around & r1).bit_count()) * (off2 - (around & r2).bit_count())
+    return total
+
+
+def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, ...], int, int, int]] | None
+            ) -> tuple[tuple[int, ...], int, int, int] | None:
+    """The walks' new outcomes in the chain's order, as (the path there, as where the two
+    workers stood before each move, each as the first worker's square | the second's << 5;
+    where they stand now, so; the builder; the square built): the `index`-th of them, or, with
+    `found`, every one of them added to it (and None)."""
+    around, bit = AROUND_BITS, SQUARE_BITS
+    w1, s1, _, t1, w2, s2, _, t2, bb, _ = at
+    # explored1[b]: the squares a such that the first worker's move to a with the second on b
+    # has been explored (seen the other way round as well: the two are of one class), and b
+    # itself (no move goes onto the other worker); explored2[a] likewise for the second worker's
+    # moves to b with the first on a; met[b]: the a of the configurations reached
+    explored1, explored2, met = list(bit), list(bit), [0] * 25
+    at1, at2 = s1, s2
+    met[at2] |= bit[at1]
+    met[at1] |= bit[at2]
+    trail: list[int] = []
+    push, pop = trail.append, trail.pop
+    while True:
+        key = bit[at1] | bit[at2]
+        builds = bb & ~key & ~out.get(key, 0) if out else bb & ~key
+        builds1 = around[at1] & builds
+        builds2 = around[at2] & builds & ~builds1
+        if found is not None:
+            for builder, squares in ((w1, builds1), (w2, builds2)):
+                while squares:
+                    low = squares & -squares
+                    squares ^= low
+                    found.append((tuple(trail), at1 | at2 << 5, builder, low.bit_length() - 1))
+        elif builds:
+            n = (builds1 | builds2).bit_count()
+            if index < n:
+                n = builds1.bit_count()
+                if index < n:
+                    return tuple(trail), at1 | at2 << 5, w1, nth_bit(builds1, index)
+                return tuple(trail), at1 | at2 << 5, w2, nth_bit(builds2, index - n)
+            index -= n
+        while True:  # on to the next configuration not yet reached
+            onward = around[at1] & t1 & ~explored1[at2]
+            if onward:
+                low = onward & -onward
+                push(at1 | at2 << 5)
+                explored1[at2] |= low
+                at1 = low.bit_length() - 1
+                explored1[at1] |= bit[at2]
+                if not met[at2] & low:
+                    met[at2] |= low
+                    met[at1] |= bit[at2]
+                    break
+                continue
+            onward = around[at2] & t2 & ~explored2[at1]
+            if onward:
+                low = onward & -onward
+                push(at1 | at2 << 5)
+                explored2[at1] |= low
+                at2 = low.bit_length() - 1
+                explored2[at2] |= bit[at1]
+                if not met[at1] & low:
+                    met[at1] |= low
+                    met[at2] |= bit[at1]
+                    break
+                continue
+            if not trail:
+                if found is None:  # pragma: no cover - the count and the walk agree
+                    raise AssertionError("a counted walk was not found")
+                return None
+            back = pop()
+            at1, at2 = back & 31, back >> 5
+
+
+def walk_turn(st: GameState, at: Walked, out: Excluded, index: int) -> Drawn:
+    """The walks' `index`-th new outcome in the chain's order, as (steps, events)."""
+    found = _search(at, out, index, None)
+    assert found is not None
+    return _turn(st, at[0], at[4], *found)
+
+
+def every_walk(st: GameState, at: Walked, out: Excluded) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
+    """Every new outcome of the walks in the chain's order, as (steps, events)."""
+    found: list[tuple[tuple[int, ...], int, int, int]] = []
+    _search(at, out, 0, found)
+    for trail, last, builder, square in found:
+        yield _turn(st, at[0], at[4], trail, last, builder, square)
+
+
+def _turn(st: GameState, first: int, second: int, trail: tuple[int, ...], last: int, builder: int,
+          square: int) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """(steps, events) of the walk through the configurations of `trail` to `last` (each as
+    where the first worker stands | where the second does << 5), then the build."""
+    heights = st.heights
+    moves1, moves2 = actions("move", first), actions("move", second)
+    steps: list[Action] = []
+    events: list[Event] = []
+    path = (*trail, last)
+    before = path[0]
+    for after in path[1:]:
+        if (before ^ after) & 31:
+            origin, to = before & 31, after & 31
+            steps.append(moves1[to])
+            events.append(("move", first, origin, to, heights[origin], heights[to]))
+        else:
+            origin, to = before >> 5, after >> 5
+            steps.append(moves2[to])
+            events.append(("move", second, origin, to, heights[origin], heights[to]))
+        before = after
+    verb, built = build_events(builder, square, heights[square] == 3, heights, st.tokens)
+    steps.append(actions(verb, builder)[square])
+    return tuple(steps), (*events, *built)
+
+
+__all__ = ["counted", "every_walk", "walk_turn", "walks"]
