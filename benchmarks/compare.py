@@ -332,8 +332,9 @@ def all_cards(pack_name: str) -> list[str]:
 
 
 def counted_seats(pack_name: str, gods: Sequence[str]) -> str:
-    """The seats of a game of `gods` whose random turn the engine draws by counting (it has a
-    picker: interpreter/fast/plain.py, counted.py) rather than from the list of every outcome
+    """The seats of a game of `gods` whose random turn the engine draws by counting (a picker:
+    interpreter/fast/plain.py, counted.py; or the derived code's kernels or count:
+    interpreter/derived/kernel.py, tally.py) rather than from the list of every outcome
     (`Engine.turns`): 'A, B', 'A', 'B' or 'none' ('?' if the engine does not say). A listed
     seat is what most often keeps a card far under its target. The game is set up at S0, as
     the measured games are: SetupError if the cards' setup rules do not allow it."""
@@ -341,7 +342,10 @@ def counted_seats(pack_name: str, gods: Sequence[str]) -> str:
     pickers = getattr(engine, "pickers", None)
     if pickers is None:
         return "?"
-    return ", ".join(chr(ord("A") + seat) for seat, picker in enumerate(pickers) if picker is not None) or "none"
+    kernelled = getattr(engine, "kernelled", [False] * len(pickers))
+    counting = getattr(engine, "counting", [False] * len(pickers))
+    return ", ".join(chr(ord("A") + seat) for seat, picker in enumerate(pickers)
+                     if picker is not None or kernelled[seat] or counting[seat]) or "none"
 
 
 def resolve_cards(pack_name: str, names: Sequence[str], players: int = 2

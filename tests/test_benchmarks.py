@@ -116,7 +116,7 @@ def test_all_cards_of_a_pack_by_tier_with_their_targets():
     assert all(why.startswith(("not a 2-player card", "cannot start from S0: SetupError: ")) for why in skipped.values())
     assert set(cards) | set(skipped) == set(names)
     assert cards["Hermes"].target == 0.1 and cards["Apollo"].target == 0.5
-    assert cards["Apollo"].counted == "A, B" and cards["Hermes"].counted == "A, B"  # (walks.py counts Hermes's)
+    assert cards["Apollo"].counted == "A, B" and cards["Hermes"].counted == "A, B"  # (derived/walks.py: Hermes's)
     assert all(card.target == 0.25 for card in cards.values() if card.tier in ("advanced", "hero"))
     assert compare.parse_args(["--all-cards"]).all_cards
     with pytest.raises(SystemExit):

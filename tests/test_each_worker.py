@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from test_kernel import kernel_agrees, position
-from test_tally import counted_games, found_apart
+from test_tally import found_apart
 
 from santorini.interpreter.derived import each_worker
-from santorini.interpreter.fast.counted import DEFERRED
+from santorini.interpreter.model.board import parse_square
 
 CASTOR = "Castor & Pollux"
 
@@ -125,17 +125,25 @@ def test_each_worker_moves_or_builds_beside_the_plain_turn(tmp_path: Path, other
     assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
 
 
-def test_a_position_where_a_move_may_win_is_left_to_the_chain(tmp_path: Path) -> None:
-    """A2 on level 2 beside a level-3 square: a move may win, which ends the turn before the
-    other worker's (the counts do not follow it), so the kernels leave the position to the chain
-    and draw nothing; the engine's turns are still the chain's."""
+def test_a_position_where_a_move_may_win_is_drawn_whole(tmp_path: Path) -> None:
+    """A2 on c1 (level 2) beside d1 (level 3): its move there wins and ends the turn. By hand,
+    moving both: A1 first to b1, a2 or b2 (no win), then A2 to b1, b2, c2 or d1 but where A1
+    went: 3 + 4 + 3 pairs, of which A1 on b2 and A2 on b1 is the board of A1 on b1 and A2 on b2
+    (the two are alike): 9 boards, the three with A2 on d1 won; A2 first adds none (its move to
+    d1 is the usual turn's win, listed before; the others meet boards of A1 first). So the turns
+    of two moves are 9, the win of one move is the usual turn's alone, and the kernels draw every
+    index as the chain lists it."""
     text = ALIKE.format(other="Limus").replace("  0 0 0 0D 0\n  0 0 0 0D 0\n", "  0 0 0 0D 0\n  0 0 2 3 0\n")
     state = position(tmp_path, text)
-    game, generic = counted_games("bga", (CASTOR, "Limus"))
-    rng = random.Random(3)
-    assert game.engine._kernel_draw(state, rng) is DEFERRED
-    assert rng.random() == random.Random(3).random()  # (nothing drawn)
-    assert game.engine.turns(state) == generic.turns(state)
+    game, generic = kernel_agrees((CASTOR, "Limus"), state)
+    turns = game.engine.turns(state)
+    both = [turn for turn in turns if len(turn) == 2 and all(step[0] == "move" for step in turn)]
+    assert len(both) == 9
+    d1 = parse_square("d1")
+    assert sum(1 for turn in both if turn[1][2] == d1) == 3
+    a2 = state.worker_names.index("A2")
+    assert [turn for turn in turns if len(turn) == 1 and turn[0][0] == "move"] == [(("move", a2, d1),)]
+    assert game.engine.can_win(state) and generic.can_win(state)
 
 
 def test_a_count_that_keeps_both_orders_of_alike_workers_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -86,7 +86,7 @@ def test_the_comparison_catches_a_listed_build_with_wrong_events(monkeypatch: py
         bad = ("build", build[1], build[2], int(build[3]) + 1, build[4])  # type: ignore[call-overload]
         return tuple(bad if event is build else event for event in events), winner
     monkeypatch.setattr(steps, "built_events", wrong)
-    game, generic = games("bga", ("Hermes", MORTAL))
+    game, generic = games("bga", ("Iris", MORTAL))  # (its turns listed by the derived chain: no kernels)
     engine = type(game.engine)(game.pack.base.power, [[c.power for c in seat] for seat in game.cards])
     state = started(game)
     differ = []

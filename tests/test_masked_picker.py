@@ -15,7 +15,6 @@ import pytest
 from test_fast_paths import disagreement, games
 
 from santorini.dsl.vocabulary import Sex
-from santorini.interpreter.fast.bits import free_bits
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import parse_square, square_name
@@ -306,12 +305,12 @@ def test_what_happens_at_the_end_of_the_turn_with_no_choice() -> None:
 COUNTED = {"Hera": "B", "Limus": "B", "Hypnus": "B", "Aphrodite": "B", "Persephone": "B", "Harpies": "B",
            "Zeus": "A", "Iris": "A", "Bellerophon": "A", "Eros": "A", "Bia": "A", "Graeae": "A",
            "Medusa": "A", "Maenads": "A", "Chronus": "AB", "Pegasus": "A", "Selene": "A", "Charon": "A", "Hestia": "A",
-           "Castor & Pollux": "A", "Europa & Talus": "B", "Clio": "B"}
+           "Europa & Talus": "B", "Clio": "B"}
 #: The cards whose own seat against a Mortal has no hand-tuned picker: the derived code's kernels
 #: draw its turn (a move made again, a block taken off, builds paid from coins, the unmoved
 #: worker's builds, a token put after the build or on the square built, a worker placed from
-#: the card beside the plain turn).
-KERNELLED = ("Ares", "Clio", "Europa & Talus", "Jason", "Morpheus", "Poseidon", "Triton")
+#: the card beside the plain turn, each worker's move or build beside it, walks beside it).
+KERNELLED = ("Ares", "Castor & Pollux", "Clio", "Europa & Talus", "Hermes", "Jason", "Morpheus", "Poseidon", "Triton")
 
 
 @pytest.mark.parametrize("card", sorted(COUNTED))
@@ -329,7 +328,7 @@ def test_the_masked_picker_serves_the_seats_it_is_for(card: str) -> None:
 @pytest.mark.parametrize("card", KERNELLED)
 def test_the_kernels_draw_the_seats_no_hand_tuned_picker_serves(card: str) -> None:
     engine = new_game(load_pack("bga"), parse_players([card, "Mortal"])).engine
-    assert engine.shapes[0] is None and engine.pickers[0] is None and engine.kernelled[0], card
+    assert engine.pickers[0] is None and engine.kernelled[0], card
 
 
 #: The seats whose only parts are masks of squares (bans, vetoes, other wins of a move, complete
@@ -538,8 +537,7 @@ def test_each_worker_moves_or_each_builds_with_workers_alike() -> None:
     and one around c1: 3 x 3 pairs, {b1 b2} once, b1 twice and b2 twice allowed (8). 37 turns."""
     fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c1", "B2": "e4"},
                                     {}, domes=("d1", "d2", "a3", "b3", "c3"), to_move=0)
-    from santorini.interpreter.fast.every import EveryWorkerTurns
-    assert isinstance(fast.pickers[0], EveryWorkerTurns)
+    assert fast.kernelled[0] and fast._kernel_walk(state)[1] is not None  # (drawn whole: derived/each_worker.py)
     agree(fast, generic, state)
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
     assert len(turns) == 37, turns
@@ -649,15 +647,16 @@ def test_a_token_on_each_block_built_up_to_three_and_one_built_on_leaves() -> No
 
 
 def test_a_picker_defers_a_state_it_does_not_count_to_the_list() -> None:
-    """every.py counts teams of one or two workers; with three (no shipped setup has them) it
-    answers DEFERRED, draws nothing, and the engine draws from the list of turns instead: the
-    same turns at every index, in the random games of the playout too."""
+    """The kernels of each worker's move or build count teams of two workers; with three (no
+    shipped setup has them) they answer DEFERRED, draw nothing, and the engine draws from the
+    list of turns instead: the same turns at every index, in the random games of the playout
+    too."""
     from santorini.interpreter.fast.counted import DEFERRED
 
     fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c1", "B2": "e4",
                                                                     "A3": "c3"}, {"b2": 1}, to_move=0)
     rng = random.Random(4)
-    assert fast.pickers[0](state, state.seats[0].team, False, False, rng, free_bits(state)) is DEFERRED
+    assert fast._kernel_draw(state, rng) is DEFERRED
     assert rng.random() == random.Random(4).random()  # (nothing drawn)
     agree(fast, generic, state)
     for seed in range(3):

@@ -21,10 +21,16 @@ level higher; a square left free, one taken).
   where the first worker takes the second one's square (`behind_b`): |A||B| - |A ∩ B| +
   behind_a |A| + behind_b |B| outcomes.
 
-A turn in which some move of either worker may win, or some builds may make a board win hold,
-is left to the chain (`serves`): a winning step ends the turn before the other worker's, which
-these counts do not follow. So do positions with more or fewer than two workers. Outcomes come
-in the generic listing's order, so a seeded draw is the listing's.
+* **Moves that may win.** A winning move ends the turn before the other worker's, which the
+  counts above do not follow: where some move of either worker may win, the moves are listed in
+  the chain's order instead (`moves_with_wins`), each board once (won or not). Beside an earlier
+  program (the usual turn), a first move that wins leaves the board of that program's win, and
+  so does a pair whose second move wins where the two stand as after one of its winning moves:
+  those boards, told by its kernels (`Kernels.moves_built`), are left out (`Kernels.after`).
+
+Builds that may make a board win hold, and positions with more or fewer than two workers, are
+left to the chain (`serves`). Outcomes come in the generic listing's order, so a seeded draw is
+the listing's.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
-from .kernel import Kernels
+from .kernel import Fresh, Kernels, after_moves_built
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits
 from .source import Source
 from .tally import Tokens, build_events
@@ -71,8 +77,9 @@ T = TypeVar("T")
 #: What the lowered masks of two workers' builds say: (first worker, second worker, A, A1, B, B1).
 BuildMasks = tuple[int, int, int, int, int, int]
 #: What the lowered masks of two workers' moves say: (first worker, second worker, A, behind_b,
-#: B, behind_a, the squares either may win on with the other's square free).
-MoveMasks = tuple[int, int, int, bool, int, bool, int]
+#: the squares the first may win on, B, behind_a, the squares the second may win on; each with
+#: the other's square free).
+MoveMasks = tuple[int, int, int, bool, int, int, bool, int]
 
 
 def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
@@ -321,7 +328,6 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
     if win_bits is None:
         return None
     required = _required(compiler, source, view)
-    source.line(1, "WIN = 0")
     source.line(1, "for i, w in enumerate(ws):")
     source.line(2, "o = POS[w]")
     source.line(2, "hh = H[o]")
@@ -336,47 +342,127 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
         source.line(3, f"MX &= {mask}")
     source.line(2, "out.append(M)")
     source.line(2, "out.append(bool(MX >> other & 1))")
-    source.line(2, f"WIN |= (M | MX) & ({win_bits})")
-    source.line(1, "return (ws[0], ws[1], *out, WIN)")
+    source.line(2, f"out.append((M | MX) & ({win_bits}))")
+    source.line(1, "return (ws[0], ws[1], *out)")
     masks: Callable[[Walk], MoveMasks | None] = source.function("masks")
 
-    def lowered(walk: Walk) -> MoveMasks | None:
-        found = masks(walk)
-        return None if found is None or found[6] else found
-    served = remembered(lowered)
+    served = remembered(masks)
+
+    def fresh(walk: Walk, moves_built: Callable[[], list[tuple[int, int, int]]]) -> Fresh:
+        found = served(walk)
+        assert found is not None
+        st = walk.state
+        wa, wb, a, behind_b, win_a, b, behind_a, win_b = found
+        alike = _alike(st, wa, wb)
+        if not win_a | win_b:  # (no move wins: the closed forms, and no board of a win met before)
+            n = moves_counted(a, behind_b, b, behind_a, st.worker_pos, wa, wb, alike)
+            return (n, lambda index: two_movers(*nth_pair_of_moves(index, wa, wb, a, behind_b, b, behind_a,
+                                                                   st.worker_pos, alike), st),
+                    lambda listed: listing((two_movers(*pair, st) for pair in pairs_of_moves(
+                        wa, wb, a, behind_b, b, behind_a, st.worker_pos, alike)), listed))
+        positions = st.worker_pos
+        seen = {_board(wa, wb, positions, worker, target, alike) for worker, target, built in moves_built()
+                if built < 0}  # (the boards of the earlier program's wins)
+        moves = moves_with_wins(found, positions, alike, seen)
+        team = compiler.judge.team
+        return (len(moves), lambda index: _drawn(st, moves[index]),
+                lambda listed: listing_won((_moved(st, move) for move in moves), listed, team))
 
     def count(walk: Walk) -> int:
-        found = served(walk)
-        if found is None:
-            return 0
-        wa, wb, a, behind_b, b, behind_a, _ = found
-        st = walk.state
-        return moves_counted(a, behind_b, b, behind_a, st.worker_pos, wa, wb, _alike(st, wa, wb))
+        return fresh(walk, list)[0]
 
     def draw(walk: Walk, rng: Random) -> Drawn:
-        found = served(walk)
-        assert found is not None
-        wa, wb, a, behind_b, b, behind_a, _ = found
-        st = walk.state
-        alike = _alike(st, wa, wb)
-        total = moves_counted(a, behind_b, b, behind_a, st.worker_pos, wa, wb, alike)
-        if not total:
-            return None
-        pair = nth_pair_of_moves(rng.randrange(total), *found[:6], st.worker_pos, alike)
-        return two_movers(*pair, st)
+        n, nth, _ = fresh(walk, list)
+        return nth(rng.randrange(n)) if n else None
 
     def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
-        found = served(walk)
-        assert found is not None
-        st = walk.state
-        return listing((two_movers(*pair, st) for pair in pairs_of_moves(*found[:6], st.worker_pos,
-                                                                          _alike(st, *found[:2]))), listed)
+        return fresh(walk, list)[2](listed)
 
     def can_win(walk: Walk) -> bool:
-        found = masks(walk)
-        return found is not None and bool(found[6])
+        found = served(walk)
+        if found is None or not found[4] | found[7]:
+            return False
+        st = walk.state  # (a square a worker wins on once the other has left: if it can leave)
+        return any(move[4] for move in moves_with_wins(found, st.worker_pos, _alike(st, found[0], found[1]), set()))
+    outcomes = frozenset({(0, 0, False), (0, 0, True)})
+
+    def after(earlier: Kernels) -> Kernels | None:
+        return after_moves_built(earlier, fresh, lambda walk: served(walk) is not None, required is not None,
+                                 outcomes, can_win)
     return Kernels(draw, count, turns, can_win, required is not None, None, lambda walk: served(walk) is not None,
-                   frozenset({(0, 0, False)}))
+                   outcomes, after=after)
+
+
+#: Where each worker's moves leave the two (the first worker's square, the second's: a set for
+#: two workers alike) and whether the turn is won: an outcome's identity.
+Board = tuple[int, int, bool]
+#: One turn of each worker's move: (first mover, its target, second mover, its target, or -1
+#: where the first move wins and ends the turn, whether the turn is won).
+Moved = tuple[int, int, int, int, bool]
+
+
+def _board(wa: int, wb: int, positions: Sequence[int], worker: int, target: int, alike: bool,
+           won: bool = True) -> Board:
+    """The board of `worker`'s move to `target`, the other worker where it stands."""
+    first, second = (target, positions[wb]) if worker == wa else (positions[wa], target)
+    return (min(first, second), max(first, second), won) if alike else (first, second, won)
+
+
+def moves_with_wins(found: MoveMasks, positions: Sequence[int], alike: bool, seen: set[Board]) -> list[Moved]:
+    """Each worker's move in the listing's order, where a move may win (`seen`: the boards met
+    before, which it adds to): the first worker first, each of its targets in square order; a
+    move that wins ends the turn there; else each target of the other worker's move, its own
+    square taken and the first one's left (`behind`); then the second worker first."""
+    wa, wb, a, behind_b, win_a, b, behind_a, win_b = found
+    out: list[Moved] = []
+    for first, second, targets, wins, behind, later, later_wins in (
+            (wa, wb, a, win_a, behind_a, b, win_b), (wb, wa, b, win_b, behind_b, a, win_a)):
+        home = positions[first]
+        for x in squares_of(targets):
+            if wins >> x & 1:
+                board = _board(wa, wb, positions, first, x, alike)
+                if board not in seen:
+                    seen.add(board)
+                    out.append((first, x, second, -1, True))
+                continue
+            onward = (later | (1 << home if behind else 0)) & ~(1 << x)
+            for y in squares_of(onward):
+                won = bool(later_wins >> y & 1)
+                xa, xb = (x, y) if first == wa else (y, x)
+                board = (min(xa, xb), max(xa, xb), won) if alike else (xa, xb, won)
+                if board not in seen:
+                    seen.add(board)
+                    out.append((first, x, second, y, won))
+    return out
+
+
+def _moved(st: GameState, move: Moved) -> tuple[tuple[Action, ...], tuple[Event, ...], bool]:
+    """The steps and events of one turn of `moves_with_wins`, and whether it wins."""
+    first, x, second, y, won = move
+    if y < 0:
+        origin = st.worker_pos[first]
+        return (actions("move", first)[x],), (("move", first, origin, x, st.heights[origin], st.heights[x]),), True
+    steps, events = two_movers(first, x, second, y, st)
+    return steps, events, won
+
+
+def _drawn(st: GameState, move: Moved) -> Drawn:
+    """A drawn turn of `moves_with_wins` (events None where it wins: the engine plays it step by
+    step)."""
+    steps, events, won = _moved(st, move)
+    return steps, None if won else events
+
+
+def listing_won(made: Iterable[tuple[tuple[Action, ...], tuple[Event, ...], bool]], listed: Listed | None,
+                team: int) -> list[tuple[Action, ...]]:
+    """The turns `made` (each with its events and whether it wins) as a kernel lists them, their
+    events and winner kept in `listed` where given."""
+    out = []
+    for turn, events, won in made:
+        out.append(turn)
+        if listed is not None:
+            listed[turn] = (events, team if won else None)
+    return out
 
 
 def _required(compiler: DerivedCompiler, source: Source, view: View) -> list[tuple[str, str]] | None:

@@ -305,6 +305,61 @@ class IndexDrawn:
         return self.index
 
 
+#: What a program's turns add after an earlier program's, told the earlier one's moves and the
+#: squares each builds on (`Kernels.moves_built`, asked for only where needed): (how many new
+#: outcomes, the index-th of them, all of them listed in order with their events kept in the
+#: given dict where there is one).
+Fresh = tuple[int, Callable[[int], Drawn], Callable[[Listed | None], list[tuple[Action, ...]]]]
+
+
+def after_moves_built(earlier: Kernels, fresh: Callable[[Walk, Callable[[], list[tuple[int, int, int]]]], Fresh],
+                      serves: Callable[[Walk], bool], lowers_obligations: bool, outcomes: Outcomes,
+                      can_win: Callable[[Walk], bool] | None) -> Kernels | None:
+    """The kernels of `earlier`'s turns, then a later program's whose boards may be among them:
+    `fresh` makes the later program's new outcomes from the earlier one's moves and their
+    builds (`Kernels.moves_built`); the listing's order, one index drawn over both
+    (`Kernels.after`). None where the earlier kernels do not tell their moves. The counts are
+    kept while the walk's state is the same (the engine counts, then draws, on one walk)."""
+    moves_built = earlier.moves_built
+    if moves_built is None or earlier.outcomes is None:
+        return None
+    kept: list[object] = [None, 0, None]
+
+    def counted(walk: Walk) -> tuple[int, Fresh]:
+        if kept[0] is walk and kept[1] == walk.state.hash:
+            return kept[2]  # type: ignore[return-value]
+        both = earlier.count(walk), fresh(walk, lambda: moves_built(walk))
+        kept[:] = walk, walk.state.hash, both
+        return both
+
+    def count(walk: Walk) -> int:
+        first, (n, _, _) = counted(walk)
+        return first + n
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        first, (n, nth, _) = counted(walk)
+        if not n:
+            return earlier.draw(walk, rng)
+        index = rng.randrange(first + n)
+        if index < first:
+            return earlier.draw(walk, IndexDrawn(index))  # type: ignore[arg-type]  # (its one randrange)
+        return nth(index - first)
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        return [*earlier.turns(walk, listed), *fresh(walk, lambda: moves_built(walk))[2](listed)]
+    inner = earlier.serves
+
+    def served(walk: Walk) -> bool:
+        return serves(walk) and (inner is None or inner(walk))
+    searches = [search for search in (earlier.can_win, can_win) if search is not None]
+
+    def wins(walk: Walk) -> bool:
+        return any(search(walk) for search in searches)
+    return Kernels(draw, count, turns, wins if len(searches) == 2 else None,
+                   earlier.lowers_obligations and lowers_obligations, earlier.board_wins, served,
+                   earlier.outcomes | outcomes)
+
+
 def alternatives(programs: list[Kernels | None]) -> Kernels | None:
     """The kernels of a seat with several turn programs, each with kernels (None where one has
     none). The listing takes the programs one after another and keeps a turn whose outcome was
@@ -376,6 +431,6 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
                    serves if served else None, frozenset(seen))
 
 
-__all__ = ["Counter", "Drawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd", "after_gains",
-           "after_turn_ends", "after_use", "alternatives", "ends_without_choice",
+__all__ = ["Counter", "Drawn", "Fresh", "IndexDrawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd",
+           "after_gains", "after_moves_built", "after_turn_ends", "after_use", "alternatives", "ends_without_choice",
            "move_then_build"]

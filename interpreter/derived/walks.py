@@ -67,11 +67,11 @@ from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, grown
 from ..model.state import Action, Event, GameState
 from .conditions import Lowering, View
 from .each_worker import begin_masks, listing, nth_bit, remembered
-from .kernel import IndexDrawn, Kernels
+from .kernel import Fresh, Kernels, after_moves_built
 from .masks import MaskLowering
 from .source import Source
 from .tally import build_events
-from .writer import Drawn, Listed, MovesBuilt, board_win_near, pointwise
+from .writer import Drawn, Listed, board_win_near, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
@@ -141,23 +141,26 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
         return listing(every_walk(walk.state, at, {}), listed)
 
     def after(earlier: Kernels) -> Kernels | None:
-        if earlier.moves_built is None:
-            return None
-        return _after(earlier, earlier.moves_built, served, not compiler.obligations)
+        return after_moves_built(earlier, _fresh(served), lambda walk: served(walk) is not None,
+                                 not compiler.obligations, frozenset({(1, 0, False)}), lambda walk: False)
 
     return Kernels(draw, count, turns, lambda walk: False, not compiler.obligations, None,
                    lambda walk: served(walk) is not None, frozenset({(1, 0, False)}), after=after)
 
 
-def _after(earlier: Kernels, moves_built: MovesBuilt, served: Callable[[Walk], Walked | None],
-           lowers_obligations: bool) -> Kernels:
-    """The kernels of the earlier program's turns, then the walks' turns that leave boards the
-    earlier's do not (`Kernels.after`); `lowers_obligations`, whether the walks' judge the
-    obligations other seats lay on the turn."""
-    def excluded(walk: Walk, at: Walked) -> tuple[Excluded, int]:
+def _fresh(served: Callable[[Walk], Walked | None]
+           ) -> Callable[[Walk, Callable[[], list[tuple[int, int, int]]]], Fresh]:
+    """The walks' outcomes that the earlier program's moves, and the squares each builds on,
+    did not leave (kernel.py's `after_moves_built`)."""
+    def fresh(walk: Walk, moves_built: Callable[[], list[tuple[int, int, int]]]) -> Fresh:
+        at = served(walk)
+        assert at is not None
+        st = walk.state
         out: Excluded = {}
         w1, s1, _, t1, w2, s2, _, t2, bb, _ = at
-        for worker, target, built in moves_built(walk):
+        for worker, target, built in moves_built():
+            if built < 0:
+                continue  # (a winning move: no walk wins)
             if worker == w1 and t1 >> target & 1:
                 key = 1 << target | 1 << s2
             elif worker == w2 and t2 >> target & 1:
@@ -170,38 +173,9 @@ def _after(earlier: Kernels, moves_built: MovesBuilt, served: Callable[[Walk], W
             a = (key & -key).bit_length() - 1
             b = (key ^ 1 << a).bit_length() - 1
             overlap += (built & (AROUND_BITS[a] | AROUND_BITS[b]) & bb & ~key).bit_count()
-        return out, overlap
-
-    def new(walk: Walk) -> tuple[Walked, Excluded, int]:
-        at = served(walk)
-        assert at is not None
-        out, overlap = excluded(walk, at)
-        return at, out, counted(at) - overlap
-
-    def count(walk: Walk) -> int:
-        return earlier.count(walk) + new(walk)[2]
-
-    def draw(walk: Walk, rng: Random) -> Drawn:
-        at, out, n = new(walk)
-        if not n:
-            return earlier.draw(walk, rng)
-        first = earlier.count(walk)
-        index = rng.randrange(first + n)
-        if index < first:
-            return earlier.draw(walk, IndexDrawn(index))  # type: ignore[arg-type]  # (its one randrange)
-        return walk_turn(walk.state, at, out, index - first)
-
-    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
-        at, out, _ = new(walk)
-        return [*earlier.turns(walk, listed), *listing(every_walk(walk.state, at, out), listed)]
-    inner = earlier.serves
-
-    def serves(walk: Walk) -> bool:
-        return served(walk) is not None and (inner is None or inner(walk))
-    assert earlier.outcomes is not None
-    return Kernels(draw, count, turns, earlier.can_win, earlier.lowers_obligations and lowers_obligations,
-                   earlier.board_wins, serves,
-                   earlier.outcomes | {(1, 0, False)})
+        return (counted(at) - overlap, lambda index: walk_turn(st, at, out, index),
+                lambda listed: listing(every_walk(st, at, out), listed))
+    return fresh
 
 
 def _fixed(part: Condition) -> bool:

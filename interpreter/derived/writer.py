@@ -80,8 +80,8 @@ Lister = Callable[[Walk, Listed | None], list[tuple[Action, ...]]]
 #: What the turns of a program add to the board and whether they win: (building pieces added,
 #: workers added, won) for each kind of outcome they may have (kernel.py's `alternatives`).
 Outcomes = frozenset[tuple[int, int, bool]]
-#: (walk at the turn's start) -> for each move that does not win, (worker, target, the squares
-#: of the moved worker's one build after it, as bits): `Writer.moves_built`.
+#: (walk at the turn's start) -> for each move, (worker, target, the squares of the moved
+#: worker's one build after it as bits, or -1 where the move wins): `Writer.moves_built`.
 MovesBuilt = Callable[[Walk], list[tuple[int, int, int]]]
 
 
@@ -636,11 +636,12 @@ class Writer:
         return lister
 
     def moves_built(self) -> MovesBuilt | None:
-        """Per move that does not win, the squares of the moved worker's build after it, as
-        (worker, target, bits): what a later program whose turns may leave the same boards
-        leaves out (kernel.py's `alternatives`). Only where each turn is one move of a worker
-        that forces and slides no one and one block or dome by that worker on one of those
-        squares (a writer that adds more to its turns does not say); else None."""
+        """Per move, the squares of the moved worker's build after it, as (worker, target,
+        bits), or -1 for bits where the move wins (the turn ends there): what a later program
+        whose turns may leave the same boards leaves out (kernel.py's `after_moves_built`). Only
+        where each turn is one move of a worker that forces and slides no one and one block or
+        dome by that worker on one of those squares (a writer that adds more to its turns does
+        not say); else None."""
         fusion = self.fusion
         if (type(self) is not Writer or self.forcing or self.slide is not None or not fusion.beside_wins
                 or not self.writes_c() or not self.begin("def moves_built(walk):") or self.possible is not None):
@@ -650,6 +651,7 @@ class Writer:
         body = self.each_move(1)
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "out.append((w, t, -1))")
             source.line(body + 1, "continue")
         whole = self.builds(body, True)
         assert whole  # (writes_c)

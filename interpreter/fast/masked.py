@@ -67,7 +67,6 @@ from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import GameState, apply_events
 from .bits import free_bits, levels_of
 from .counted import Picker
-from .every import every_picker
 from .masked_lean import lean_picker
 from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
@@ -89,8 +88,6 @@ def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker 
     form (masked_lean.py) where the seat's parts are only masks of squares.
     `turn_end` (Engine._turn_end): the events the seat's automatic end-of-turn steps add to a
     turn, run on a copy of the state after it."""
-    if rules.each_worker:
-        return every_picker(rules)  # (every.py's, alone)
     lean = lean_picker(rules)
     if lean is not None:
         return lean

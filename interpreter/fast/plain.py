@@ -362,58 +362,6 @@ def nth_free(square: int, free: int, index: int) -> int:
     raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
 
-class PlainCount:
-    """The plain turn's outcomes counted (as `plain_picker` counts them: the team's workers in
-    order, each one's moves in neighbour order, a win one outcome, a move one per free square
-    around its destination), for the pickers that count other programs after it
-    (every.py): `total`, and `draw(index)` for an index below it."""
-
-    __slots__ = ("st", "free", "total", "ends", "moves")
-
-    def __init__(self, st: GameState, team: int, kinds_from: tuple, free: int) -> None:
-        heights, positions = st.heights, st.worker_pos
-        total = 0
-        ends: list[int] = []
-        moves: list[tuple[int, int, int]] = []  # (worker, destination, its kind)
-        for worker in st.members.get(team, ()):
-            origin = positions[worker]
-            if origin < 0:
-                continue
-            kind_of = kinds_from[heights[origin]]
-            open_ = free | SQUARE_BITS[origin]
-            for to, bit, around in NEIGHBOUR_BITS[origin]:
-                if not free & bit:
-                    continue
-                kind = kind_of[heights[to]]
-                if kind == A_WIN:
-                    total += 1
-                elif kind == A_MOVE:
-                    size = (open_ & around).bit_count()
-                    if not size:
-                        continue
-                    total += size
-                else:
-                    continue
-                ends.append(total)
-                moves.append((worker, to, kind))
-        self.st, self.free, self.total, self.ends, self.moves = st, free, total, ends, moves
-
-    def draw(self, index: int) -> tuple:
-        """(steps, events) of the plain turn at `index` (events None: a win, the engine's to play)."""
-        entry = bisect_right(self.ends, index)
-        if entry:
-            index -= self.ends[entry - 1]
-        worker, to, kind = self.moves[entry]
-        move = actions("move", worker)[to]
-        if kind == A_WIN:
-            return (move,), None
-        st = self.st
-        heights, origin = st.heights, st.worker_pos[worker]
-        square = nth_free(to, self.free | SQUARE_BITS[origin], index)
-        return (move, actions("build", worker)[square]), \
-            (("move", worker, origin, to, heights[origin], heights[to]), build_event(worker, square, heights[square]))
-
-
 def build_event(worker: int, square: int, height: int) -> tuple:
     """The event of building the next piece on `square`, of `height` (a dome on level 3)."""
     return ("build", worker, square, height + (height < 3), height == 3)

@@ -8,7 +8,7 @@ options into an opponent's space, a dome at any level, follow-ups, a few step co
 the `extended` parts, each counted by the pickers that list it: bans, vetoes, obligations and
 slides of other seats, move options with their own climb, other wins, automatic end-of-turn
 steps (masked.py, and its lean form masked_lean.py); a worker placed from the card
-'each of your workers moves / builds' (every.py); tokens read as domes). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
+tokens read as domes). The parts the derived code's kernels draw (interpreter/derived/kernel.py:
 a move made again, a block taken off, builds of the worker that did not move, builds paid from
 a counter, tokens put around the worker or on the square built, walks on a level) are not
 listed here. `fast_rules` builds that record from
@@ -141,9 +141,6 @@ class FastRules:
     move_ways: list[MoveWay] = field(default_factory=list)
     #: A build option 'may build a block under itself'.
     build_under: bool = False
-    #: Programs after the plain one, in order, of one step 'each of your workers moves' ('move')
-    #: or 'each of your workers builds' ('build') (every.py counts these turns with the plain one).
-    each_worker: tuple[str, ...] = ()
     #: The tokens this seat treats as domes: (holder's seat, token kind) of each such rule of any
     #: seat ('all workers treat the space with your talus token as if it contains only a dome').
     dome_tokens: tuple[tuple[int, str], ...] = ()
@@ -154,8 +151,7 @@ class FastRules:
         return bool(self.move_bans or self.build_bans or self.win_vetoes or self.move_ways or self.build_under
                     or self.win_squares or self.tower_wins or self.preferred_moves or self.removes_beyond
                     or self.slides or self.unmoved_build or self.turn_ends or self.dome_sex is not None
-                    or self.force_before or self.second_build is not None
-                    or bool(self.each_worker) or bool(self.dome_tokens))
+                    or self.force_before or self.second_build is not None or bool(self.dome_tokens))
 
     @property
     def beyond_climbs(self) -> bool:
@@ -166,8 +162,7 @@ class FastRules:
             self.move_bans or self.build_bans or self.win_vetoes or self.build_under or self.win_squares
             or self.tower_wins or self.preferred_moves or self.removes_beyond or self.slides
             or self.unmoved_build or self.turn_ends or self.dome_sex is not None or self.force_before
-            or self.second_build is not None or bool(self.each_worker)
-            or bool(self.dome_tokens)))
+            or self.second_build is not None or bool(self.dome_tokens)))
 
     @property
     def reads_levels(self) -> bool:
@@ -373,19 +368,13 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         return None
     if len(move.filters) != 1 or not isinstance(move.filters[0], LevelChange) or move.filters[0].op is not Compare.LE:
         return None
-    programs, each_worker = [], []
+    programs = []
     for program in rules.programs:
-        every = _each_worker(program)
-        if every is not None and programs:
-            each_worker.append(every)
-            continue
         if program.once_per_game is not None:
             return None  # (a once-per-game program: the derived code's kernels take it in, or the chain)
         steps = [_step(step) for step in program.steps]
         if any(step is None for step in steps):
             return None
-        if each_worker:
-            return None  # (every.py counts them after one plain program)
         programs.append(Program(program.name, program.announced, tuple(steps)))
     followups, removes_beyond, force_before, second_build = [], False, False, None
     for followup in rules.followups:
@@ -476,7 +465,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      build_bans=build_bans, win_vetoes=vetoes, move_ways=move_ways, build_under=build_under,
                      win_squares=win_squares, preferred_moves=obliged[1], removes_beyond=removes_beyond,
                      slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends),
-                     each_worker=tuple(each_worker), dome_tokens=dome_tokens,
+                     dome_tokens=dome_tokens,
                      dome_sex=dome_sex, force_before=force_before, second_build=second_build,
                      tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
 
@@ -486,20 +475,6 @@ def _automatic_end(step: Step) -> bool:
     makes a team lose: it never stops a turn, adds no outcome, and leaves the seat's own workers
     where they are, so that the turns' outcomes stay as many and as distinct."""
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
-
-
-def _each_worker(program: object) -> str | None:
-    """'move' or 'build' for a program of one step 'each of your workers moves' ('... builds'),
-    not announced, with nothing else to it; else None."""
-    if program.announced or program.once_per_game is not None or len(program.steps) != 1:
-        return None
-    step = program.steps[0]
-    if step.verb not in (Verb.MOVE, Verb.BUILD) or step.actor != WorkerSelector(Role.EVERY, Owner.YOURS) \
-            or step.modality is not Modality.MUST or step.repeat != ONCE or step.destination is not None \
-            or step.piece is not Piece.NEXT or step.filters or step.effects or step.cost or step.target is not None \
-            or step.guard is not None or step.token is not None or step.per_game is not None or not step.can_win:
-        return None
-    return step.verb.value
 
 
 def _second_build(rules: SeatRules, followup: object) -> Squares | None:
