@@ -229,9 +229,10 @@ def test_the_unmoved_worker_builds_up_to_three_times_each_board_once(
         return
     listed = later_builds._first_builds
 
-    def every_later_build(first: int, builder: int, reach: int, heights: Sequence[int]
+    def every_later_build(first: int, builder: int, reach: int, heights: Sequence[int],
+                          allowed: tuple[int, int, int, int] | None = None
                           ) -> Iterator[tuple[int, list[int], list[int]]]:
-        for square, _, _ in listed(first, builder, reach, heights):
+        for square, _, _ in listed(first, builder, reach, heights, allowed):
             around = [s for s in range(25) if reach >> s & 1] if builder >= 0 else []
             yield square, around, [4 - heights[s] - (s == square) for s in around]
     monkeypatch.setattr(later_builds, "_first_builds", every_later_build)

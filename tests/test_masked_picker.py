@@ -12,9 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_fast_paths import disagreement, games
+from test_fast_paths import compiled, disagreement, games
 
 from santorini.dsl.vocabulary import Sex
+from santorini.interpreter.derived import later_builds
+from santorini.interpreter.derived.masks import LEVELS
+from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.model.board import parse_square, square_name
@@ -667,6 +670,99 @@ def test_a_picker_defers_a_state_it_does_not_count_to_the_list() -> None:
             assert generic.random_turn(stepwise, rngs[stepwise.to_move]) == steps
             stepwise = generic.play(stepwise, steps)
         assert stepwise.hash == game_state.hash
+
+
+@pytest.mark.parametrize(("a3", "expected"), [
+    (3, ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
+         "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"]),
+    (2, ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1"])])
+def test_builds_paid_from_coins_under_a_ban_that_reads_the_piece(a3: int, expected: list[str]) -> None:
+    """Morpheus as above, against Limus, whose worker on a4 neighbours a3: no block may go on a3,
+    a dome completing a tower may. With a3 on level 3 (its next piece a dome) the turns are the
+    five of Morpheus alone; with a3 on level 2 its first piece would be a block, so no build
+    reaches it (though a dome would be allowed after it): a1 only, up to twice (3 turns). Drawn
+    by the kernels, which read the ban as the board would be after each block."""
+    fast, generic, state = position(("Morpheus", "Limus"), {"A1": "a1", "B1": "a4", "A2": "e1", "B2": "e4"},
+                                    {"a3": a3}, domes=("b1", "b2", "b3", "d1", "d2", "e2"), to_move=0)
+    state.set_counter(0, "coin", 1)
+    assert fast.kernelled[0]
+    agree(fast, generic, state)
+    assert [format_turn(state, steps) for steps in generic.turns(state)] == expected
+
+
+NO_DOMES = "Opponent's Turn:\n  opponent workers cannot build a dome.\n"
+
+
+def _against_no_domes(state: GameState) -> tuple[Engine, Engine]:
+    """Engines of Morpheus against a card that bans its opponents' domes (fast, generic)."""
+    pack = load_pack("bga")
+    seats = [[pack.cards["Morpheus"].power], [compiled(NO_DOMES, "Domeless")]]
+    teams = [seat.team for seat in state.seats]
+    return (Engine(pack.base.power, seats, teams=teams, hand_tuned_pickers=False),
+            Engine(pack.base.power, seats, teams=teams, fast=False))
+
+
+def _coins_next_to_a_level_2_square() -> GameState:
+    _, _, state = position(("Morpheus", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "e4"},
+                           {"a3": 2}, domes=("b1", "b2", "b3", "d1", "d2", "e2"), to_move=0)
+    state.set_counter(0, "coin", 1)
+    return state
+
+
+def test_builds_paid_from_coins_where_a_later_piece_is_banned() -> None:
+    """Morpheus as above with a3 on level 2, against a card that bans domes: a1 may take three
+    blocks (not the dome), a3 one block (then its dome is banned). With two coins, in the
+    chain's order: no build; a1; a1 twice; a1 then a3; a3 (5; a3 twice would dome it)."""
+    state = _coins_next_to_a_level_2_square()
+    fast, generic = _against_no_domes(state)
+    assert fast.kernelled[0] and fast._kernel_walk(state)[1] is not None
+    assert disagreement(fast, generic, state, seeds=[1, 2, 3]) is None
+    assert [format_turn(state, steps) for steps in generic.turns(state)] == [
+        "move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
+        "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"]
+
+
+def test_a_ban_read_on_the_board_as_it_is_for_every_piece_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernels read a ban on each later piece on the board as it would be after the blocks
+    before it: read on the board as it is, a3's second piece (a dome) would pass the ban, and
+    the comparison says so."""
+    monkeypatch.setattr(later_builds, "LEVELS_AFTER_BLOCKS", (LEVELS,) * 3)
+    state = _coins_next_to_a_level_2_square()
+    fast, generic = _against_no_domes(state)
+    assert disagreement(fast, generic, state, seeds=[1]) is not None
+
+
+def _unmoved_beside_level_2_squares(card: str | None) -> tuple[GameState, Engine, Engine]:
+    """Poseidon's A1 on a1, which can only move to a2 and build on a1; A2 on e1 (ground level),
+    which cannot move, around it d1 and e2 on level 2 (d2 domed); against `card` (compiled; None:
+    a Mortal): the state and the engines (fast, generic)."""
+    _, _, state = position(("Poseidon", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "e4"},
+                           {"d1": 2, "e2": 2}, domes=("b1", "b2", "b3", "a3", "d2"), to_move=0)
+    pack = load_pack("bga")
+    seats = [[pack.cards["Poseidon"].power], [] if card is None else [compiled(card, "Other")]]
+    teams = [seat.team for seat in state.seats]
+    return (state, Engine(pack.base.power, seats, teams=teams, hand_tuned_pickers=False),
+            Engine(pack.base.power, seats, teams=teams, fast=False))
+
+
+@pytest.mark.parametrize(("card", "outcomes"), [(NO_DOMES, 4), (None, 8)])
+def test_the_unmoved_worker_builds_where_a_later_piece_is_banned(card: str | None, outcomes: int) -> None:
+    """A1 moves to a2 and builds on a1; A2 then builds up to three times around e1: d1 and e2
+    may each take a block and a dome. By hand, the pieces on (d1, e2), 0 to 2 each, at most three
+    in all: 9 - 1 = 8; against a card that bans domes, each takes one block at most: 4. Drawn by
+    the kernels."""
+    state, fast, generic = _unmoved_beside_level_2_squares(card)
+    assert fast.kernelled[0] and fast._kernel_walk(state)[1] is not None
+    assert disagreement(fast, generic, state, seeds=[1, 2, 3]) is None
+    assert len(generic.turns(state)) == outcomes
+
+
+def test_a_later_builder_s_caps_read_without_the_ban_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The later builds' caps read from the heights alone (the ban on domes forgotten) give the
+    listing turns the chain does not have: the comparison says so."""
+    monkeypatch.setattr(later_builds, "_cap", lambda square, height, allowed: 4 - height)
+    state, fast, generic = _unmoved_beside_level_2_squares(NO_DOMES)
+    assert disagreement(fast, generic, state, seeds=[1]) is not None
 
 
 def test_the_unmoved_worker_builds_up_to_three_times_and_equal_boards_are_one() -> None:

@@ -35,14 +35,17 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Step, Verb
+from ...dsl.vocabulary import Piece, Step, Verb
 from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import AROUND_BITS
 from ..model.state import Action, Event
 from .after_build import BuildsRepeated, LaterBuilds
+from .conditions import Lowering, View
+from .masks import LEVELS, LEVELS_AFTER_A_BLOCK, MaskLowering
+from .source import Source
 from .tally import Tokens, build_events
-from .writer import Kernel, Lister, Writer, board_win_near
+from .writer import Kernel, Lister, Writer, board_win_near, holders_own
 
 if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
@@ -113,27 +116,43 @@ def builds_in_order(squares: Sequence[int], caps: Sequence[int], budget: int) ->
     return below([], [0] * len(squares), 0, budget)
 
 
-def _first_builds(first: int, builder: int, reach: int, heights: Sequence[int]
-                  ) -> Iterator[tuple[int, list[int], list[int]]]:
+def _cap(square: int, height: int, allowed: tuple[int, int, int, int] | None) -> int:
+    """How many pieces may go on `square` of `height`: the blocks left and the dome, or, with
+    `allowed` (the squares where the piece after 0, 1, 2 and 3 more blocks may go, where another
+    seat's ban reads each piece), as many of them in a row as it allows."""
+    if allowed is None:
+        return 4 - height
+    taken = 0
+    while height + taken <= 3 and allowed[taken] >> square & 1:
+        taken += 1
+    return taken
+
+
+def _first_builds(first: int, builder: int, reach: int, heights: Sequence[int],
+                  allowed: tuple[int, int, int, int] | None = None) -> Iterator[tuple[int, list[int], list[int]]]:
     """Each first build's square in the listing's order, with the squares and caps of the later
-    builds it owns (those holding no earlier first build's square within `reach`)."""
+    builds it owns (those holding no earlier first build's square within `reach`; `allowed`:
+    `_cap`'s)."""
     around = [s for s in range(25) if reach >> s & 1] if builder >= 0 else []
+    caps = [_cap(s, heights[s], allowed) for s in around]
     earlier = 0
     while first:
         low = first & -first
         first ^= low
         square = low.bit_length() - 1
-        own = [s for s in around if not earlier >> s & 1] if reach & low else around
+        own = [i for i, s in enumerate(around) if not earlier >> s & 1] if reach & low else range(len(around))
         if reach & low:
             earlier |= low
-        yield square, own, [4 - heights[s] - (s == square) for s in own]
+        yield square, [around[i] for i in own], [caps[i] - (around[i] == square) for i in own]
 
 
 def later_builds(index: int, worker: int, first: int, builder: int, reach: int, times: int,
-                 heights: Sequence[int], tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+                 heights: Sequence[int], tokens: Tokens, allowed: tuple[int, int, int, int] | None = None
+                 ) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
     """The build steps and events of a move's `index`-th outcome: `worker`'s build on a square
-    of `first`, then `builder`'s up to `times` builds on `reach` (-1 and 0: no builder)."""
-    for square, own, caps in _first_builds(first, builder, reach, heights):
+    of `first`, then `builder`'s up to `times` builds on `reach` (-1 and 0: no builder;
+    `allowed`: `_cap`'s)."""
+    for square, own, caps in _first_builds(first, builder, reach, heights, allowed):
         size = ways(shape_of(caps), times)
         if index < size:
             return _built(worker, square, builder, nth_builds(own, caps, times, index), heights, tokens)
@@ -142,10 +161,10 @@ def later_builds(index: int, worker: int, first: int, builder: int, reach: int, 
 
 
 def later_builds_in_order(worker: int, first: int, builder: int, reach: int, times: int,
-                          heights: Sequence[int], tokens: Tokens
+                          heights: Sequence[int], tokens: Tokens, allowed: tuple[int, int, int, int] | None = None
                           ) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
     """Every outcome `later_builds` numbers, in its order."""
-    for square, own, caps in _first_builds(first, builder, reach, heights):
+    for square, own, caps in _first_builds(first, builder, reach, heights, allowed):
         for built in builds_in_order(own, caps, times):
             yield _built(worker, square, builder, built, heights, tokens)
 
@@ -168,22 +187,42 @@ def _built(worker: int, square: int, builder: int, later: list[int], heights: Se
     return steps, events
 
 
-def repeated_builds(index: int, worker: int, squares: int, times: int, heights: Sequence[int], tokens: Tokens,
-                    seat: int, costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int]
-                    ) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
-    """The build steps and events of the `index`-th way for `worker` to build at most `times`
-    times on `squares` (as bits), each paying `costs` from the seat's `counters`."""
+def capped(squares: int, more: tuple[int, int, int] | None, heights: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The squares of `squares` (bits) in order and how many pieces each may take: the blocks
+    left and the dome (4 - height), or, with `more` (the squares that may take a second, a third
+    and a fourth piece, where another seat's ban reads each piece: `pieces_allowed`), as many as
+    those say."""
     around = [s for s in range(25) if squares >> s & 1]
-    caps = [4 - heights[s] for s in around]
+    if more is None:
+        return around, [4 - heights[s] for s in around]
+    second, third, fourth = more
+    return around, [1 + (second >> s & 1) + (third >> s & 1) + (fourth >> s & 1) for s in around]
+
+
+def pieces_allowed(squares: int, second: int, third: int, fourth: int) -> tuple[int, int, int, int]:
+    """The shape of `squares` (as `pieces`) where `second`, `third` and `fourth` are the squares
+    that may take that many pieces (each within the one before)."""
+    two, three, four = second.bit_count(), third.bit_count(), fourth.bit_count()
+    return squares.bit_count() - two, two - three, three - four, four
+
+
+def repeated_builds(index: int, worker: int, squares: int, times: int, heights: Sequence[int], tokens: Tokens,
+                    seat: int, costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int],
+                    more: tuple[int, int, int] | None = None) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The build steps and events of the `index`-th way for `worker` to build at most `times`
+    times on `squares` (as bits), each paying `costs` from the seat's `counters` (`more`:
+    `capped`'s)."""
+    around, caps = capped(squares, more, heights)
     return _paid(worker, nth_builds(around, caps, times, index), heights, tokens, seat, costs, counters)
 
 
 def repeated_builds_in_order(worker: int, squares: int, times: int, heights: Sequence[int], tokens: Tokens,
-                             seat: int, costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int]
+                             seat: int, costs: tuple[tuple[str, int], ...], counters: dict[tuple[int, str], int],
+                             more: tuple[int, int, int] | None = None
                              ) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
     """Every outcome `repeated_builds` numbers, in its order."""
-    around = [s for s in range(25) if squares >> s & 1]
-    for built in builds_in_order(around, [4 - heights[s] for s in around], times):
+    around, caps = capped(squares, more, heights)
+    for built in builds_in_order(around, caps, times):
         yield _paid(worker, built, heights, tokens, seat, costs, counters)
 
 
@@ -288,17 +327,56 @@ class _BuildsWriter(Writer):
         return lister
 
 
+#: The view of a build by the worker that did not move (on `PU`), in generated code, as the bans
+#: `holders_own` allows read it: the acting worker named is the moved one (`w`), whose values none of
+#: their parts reads but to leave it out of the holders' workers, which it is not among.
+_LATER = View("w", "PU", "s", "h", "h", "pc")
+
+
+#: The level planes of the board as k blocks built on every square leave it (k = 1, 2, 3): a
+#: square on level h is then on level h + k (masks.LEVELS_AFTER_A_BLOCK for one).
+LEVELS_AFTER_BLOCKS = (LEVELS_AFTER_A_BLOCK, ("0", "0", "L0", "L1"), ("0", "0", "0", "L0"))
+
+
 class RepeatedBuildsWriter(_BuildsWriter):
     """The kernels of a move then its worker's build made again and again (`BuildsRepeated`,
     the module docstring): per move, `c` the squares around it that a build may take, and `K`
-    the builds the turn may make (once per turn)."""
-
-    arguments = "w, c, K, H, st.tokens, SEAT, COSTS, st.counters"
+    the builds the turn may make (once per turn). Where another seat bans some builds, reading
+    each build's piece and level ('unless building a dome'), how many pieces each square may
+    take is read from the ban as the board would be after one, two and three blocks on it
+    (`C2`, `C3`, `C4`: the squares that may take a second, third and fourth piece)."""
 
     def __init__(self, compiler: DerivedCompiler, step: Step, fusion: Fusion) -> None:
         super().__init__(compiler, step, fusion)
         assert fusion.repeats is not None
         self.repeats: BuildsRepeated = fusion.repeats
+        self.banned = any(ban.verb is Verb.BUILD for ban in compiler.bans)
+        more = "(C2, C3, C4)" if self.banned else "None"
+        self.arguments = f"w, c, K, H, st.tokens, SEAT, COSTS, st.counters, {more}"
+
+    def fits(self) -> bool:
+        """`_BuildsWriter`'s, but for other seats' bans on builds whose squares after each
+        block are bits too (each a `c`)."""
+        fusion = self.fusion
+        return (Writer.fits(self) and not self.forcing and fusion.again is None and fusion.automatic is None
+                and fusion.last is None and not fusion.regions and self.writes_c()
+                and all(self.writes_c(planes=planes) for planes in LEVELS_AFTER_BLOCKS))
+
+    def after_move(self, depth: int) -> None:
+        """With other seats' bans on builds: `C2`, `C3` and `C4` from the squares the ban leaves
+        after one, two and three blocks (`c` kept as it was)."""
+        if not self.banned:
+            return
+        source, compiler = self.source, self.compiler
+        source.line(depth, "C1 = c")
+        for k, planes in enumerate(LEVELS_AFTER_BLOCKS, start=1):
+            compiler.fused_masks(source, self.fusion, self.build_bans, depth, "BO", hoist=True, count_only=True,
+                                 planes=planes)
+            source.line(depth, f"A{k} = c")
+        source.line(depth, "c = C1")
+        source.line(depth, "C2 = c & A1 & ~L3")
+        source.line(depth, "C3 = C2 & A2 & ~L2")
+        source.line(depth, "C4 = C3 & A3 & L0")
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
@@ -309,11 +387,11 @@ class RepeatedBuildsWriter(_BuildsWriter):
             bounds.append(str(repeats.times))
         source.line(1, f"K = {bounds[0]}" if len(bounds) == 1 else f"K = min({', '.join(bounds)})")
         source.constants.update(PIECES=pieces, WAYS=ways, COSTS=repeats.costs, SEAT=self.compiler.rules.seat,
-                                DRAWN=repeated_builds, LISTED=repeated_builds_in_order)
+                                DRAWN=repeated_builds, LISTED=repeated_builds_in_order, ALLOWED=pieces_allowed)
         return True
 
     def count_after_move(self, depth: int) -> str:
-        return "WAYS(PIECES(c, L1, L2, L3), K)"
+        return "WAYS(ALLOWED(c, C2, C3, C4), K)" if self.banned else "WAYS(PIECES(c, L1, L2, L3), K)"
 
     def most_builds(self, walk: Walk) -> int:
         repeats, seat = self.repeats, self.compiler.rules.seat
@@ -331,16 +409,31 @@ class LaterBuildsWriter(_BuildsWriter):
         super().__init__(compiler, step, fusion)
         assert fusion.later is not None
         self.later: LaterBuilds = fusion.later
-        self.arguments = f"w, c, U, RU, {self.later.times}, H, st.tokens"
+        self.banned = any(ban.verb is Verb.BUILD for ban in compiler.bans)
+        allowed = "(A0, A1, A2, A3)" if self.banned else "None"
+        self.arguments = f"w, c, U, RU, {self.later.times}, H, st.tokens, {allowed}"
         #: The name of the guard's levels, by level (set by `begin`).
         self.levels_ok = ""
+
+    def fits(self) -> bool:
+        """`_BuildsWriter`'s, but for other seats' bans on builds that read only the square, the
+        piece and its level, and the holders' own workers (the same for both builders, before
+        and after the move), each with a bit lowering on the board after each block."""
+        fusion = self.fusion
+        if not (Writer.fits(self) and not self.forcing and fusion.again is None and fusion.automatic is None
+                and fusion.last is None and not fusion.regions and self.writes_c()):
+            return False
+        bans = [ban for ban in self.compiler.bans if ban.verb is Verb.BUILD]
+        return all(holders_own(part) for ban in bans for part in ban.filters) and all(
+            MaskLowering(Lowering(Source(), ban.judge), Piece.NEXT, planes=planes).all(ban.filters, _LATER) is not None
+            for ban in bans for planes in (LEVELS, *LEVELS_AFTER_BLOCKS))
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
             return False
         levels = self.source.constant(tuple(h in self.later.levels for h in range(4)), "LEVELS_OK")
         self.source.constants.update(PIECES=pieces, WAYS=ways, AROUND_U=AROUND_BITS, DRAWN=later_builds,
-                                     LISTED=later_builds_in_order)
+                                     LISTED=later_builds_in_order, ALLOWED=pieces_allowed)
         self.levels_ok = levels
         return True
 
@@ -354,16 +447,40 @@ class LaterBuildsWriter(_BuildsWriter):
         source.line(depth + 1, "if x != w and POS[x] >= 0:")
         source.line(depth + 2, "U = x")
         source.line(depth + 2, f"PU = POS[x] if {self.levels_ok}[H[POS[x]]] else -1")
+        if not self.banned:
+            return
+        # where another seat's ban lets the worker that did not move put the piece after k
+        # blocks on a square (`A0`..`A3`: `_cap`'s)
+        source.line(depth, "A0 = A1 = A2 = A3 = 0")
+        source.line(depth, "if PU >= 0:")
+        for k, planes in enumerate((LEVELS, *LEVELS_AFTER_BLOCKS)):
+            terms = ["ALL"]
+            for flag, ban in self.build_bans:
+                mask = MaskLowering(Lowering(source, ban.judge), Piece.NEXT, planes=planes).all(
+                    ban.filters, _LATER)
+                assert mask is not None  # (fits)
+                terms.append(f"(~({mask}) if {flag} else ALL)")
+            source.line(depth + 1, f"A{k} = {' & '.join(terms)}")
 
     def after_move(self, depth: int) -> None:
-        """`RU`: the squares around `PU` free once the worker has moved to `t`."""
-        self.source.line(depth, "RU = AROUND_U[PU] & (ALL ^ (BO | DOMELIKE | 1 << t)) if PU >= 0 else 0")
+        """`RU`: the squares around `PU` free once the worker has moved to `t` (and where another
+        seat's ban lets a first piece go)."""
+        banned = " & A0" if self.banned else ""
+        self.source.line(depth, f"RU = AROUND_U[PU] & (ALL ^ (BO | DOMELIKE | 1 << t)){banned} if PU >= 0 else 0")
 
     def count_after_move(self, depth: int) -> str:
         source, times = self.source, self.later.times
         source.line(depth, "if RU and c:")
-        source.line(depth + 1, "P = PIECES(RU, L1, L2, L3)")
-        source.line(depth + 1, f"n = WAYS(P, {times + 1}) - WAYS(PIECES(RU & ~c, L1, L2, L3), {times + 1})"
+        if self.banned:  # (the squares of RU that may take a second, third and fourth piece)
+            source.line(depth + 1, "R2 = RU & A1 & ~L3")
+            source.line(depth + 1, "R3 = R2 & A2 & ~L2")
+            source.line(depth + 1, "R4 = R3 & A3 & L0")
+            source.line(depth + 1, "P = ALLOWED(RU, R2, R3, R4)")
+            off = "ALLOWED(RU & ~c, R2 & ~c, R3 & ~c, R4 & ~c)"
+        else:
+            source.line(depth + 1, "P = PIECES(RU, L1, L2, L3)")
+            off = "PIECES(RU & ~c, L1, L2, L3)"
+        source.line(depth + 1, f"n = WAYS(P, {times + 1}) - WAYS({off}, {times + 1})"
                                f" + (c & ~RU).bit_count() * WAYS(P, {times})")
         source.line(depth, "else:")
         source.line(depth + 1, "n = c.bit_count()")

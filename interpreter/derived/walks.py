@@ -46,13 +46,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import (
-    AllOf,
-    AnyOf,
     Modality,
-    Near,
-    Not,
-    OccupiedBy,
-    Owner,
     Piece,
     Region,
     Role,
@@ -60,7 +54,6 @@ from ...dsl.vocabulary import (
     Step,
     Verb,
 )
-from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, grown
@@ -71,7 +64,7 @@ from .kernel import Fresh, Kernels, after_moves_built
 from .masks import MaskLowering
 from .source import Source
 from .tally import build_events
-from .writer import Drawn, Listed, board_win_near, pointwise
+from .writer import Drawn, Listed, board_win_near, holders_own, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
@@ -110,7 +103,8 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
             or build_ways[0].forces or build_ways[0].once or build_ways[0].piece is not Piece.NEXT
             or not all(pointwise(p) for p in build_ways[0].filters)):
         return None
-    if not all(_fixed(part) for ban in compiler.bans for part in ban.filters):
+    # (a ban may read the levels the workers stand on, which walks keep: 'while higher than ...')
+    if not all(holders_own(part, (StandsHighest,)) for ban in compiler.bans for part in ban.filters):
         return None
     near = board_win_near(compiler, 1)
     masks = _masks(compiler, ways, build_ways[0])
@@ -176,17 +170,6 @@ def _fresh(served: Callable[[Walk], Walked | None]
         return (counted(at) - overlap, lambda index: walk_turn(st, at, out, index),
                 lambda listed: listing(every_walk(st, at, out), listed))
     return fresh
-
-
-def _fixed(part: Condition) -> bool:
-    """Whether a ban's condition reads only the square it judges, the step's levels, the levels
-    the workers stand on and its holder's own workers, none of which a walk changes."""
-    if isinstance(part, Not):
-        return _fixed(part.part)
-    if isinstance(part, (AnyOf, AllOf)):
-        return all(_fixed(p) for p in part.parts)
-    return (pointwise(part) or isinstance(part, StandsHighest)
-            or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS))
 
 
 def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts) -> Callable[[Walk], Masks | None] | None:

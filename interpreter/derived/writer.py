@@ -33,6 +33,7 @@ from ...dsl.vocabulary import (
     Happened,
     LastMoves,
     LevelChange,
+    Near,
     Not,
     OccupiedBy,
     Owner,
@@ -856,6 +857,18 @@ def _against_opponents(way: WayParts) -> bool:
     return any(isinstance(part, OccupiedBy) and part.owner is Owner.OPPONENTS for part in way.filters)
 
 
+def holders_own(part: Condition, also: tuple[type, ...] = ()) -> bool:
+    """Whether a condition of another seat's ban reads only the square it judges, the step's
+    piece and levels, and the holder's own workers (which this seat's turn never moves), or is
+    a part of the kinds `also` (which the caller knows its turn leaves as they were)."""
+    if isinstance(part, Not):
+        return holders_own(part.part, also)
+    if isinstance(part, (AnyOf, AllOf)):
+        return all(holders_own(p, also) for p in part.parts)
+    return (pointwise(part) or isinstance(part, also)
+            or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS))
+
+
 def pointwise(part: Condition) -> bool:
     """Whether a condition reads only the candidate square and the view, never where the other
     workers stand (a force moves one, which the per-worker values would not see)."""
@@ -869,5 +882,5 @@ def pointwise(part: Condition) -> bool:
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "MovesBuilt", "Outcomes", "Writer", "builds_in_order",
-           "drawn_build", "board_win_near", "last_build", "obligations_as_squares", "pointwise", "required_squares",
-           "towers_anywhere", "towers_within"]
+           "drawn_build", "board_win_near", "holders_own", "last_build", "obligations_as_squares", "pointwise",
+           "required_squares", "towers_anywhere", "towers_within"]
