@@ -18,12 +18,28 @@ paths that use these bits with the generic chain on random positions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from ...dsl.vocabulary import (AllOf, AnyOf, Condition, LevelChange, Near, Not, Owner, Piece, PieceIs,
-                               PlayerCount, SpaceIs, SpaceProperty, SpaceRef, StandsHighest, TargetLevel, Verb)
-from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
+from ...dsl.vocabulary import (
+    AllOf,
+    AnyOf,
+    Condition,
+    LevelChange,
+    Near,
+    Not,
+    Owner,
+    Piece,
+    PieceIs,
+    PlayerCount,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    StandsHighest,
+    TargetLevel,
+    Verb,
+)
 from ..engine.conditions import Judge
+from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
 from ..model.state import GameState
 
 #: (state, acting worker, its square, levels by height) -> the target squares, as bits.
@@ -56,9 +72,10 @@ class _Compiler:
             inner = self.compile(part.part)
             return None if inner is None else (lambda st, w, o, lv: ALL_BITS ^ inner(st, w, o, lv))
         if isinstance(part, (AllOf, AnyOf)):
-            parts = [self.compile(p) for p in part.parts]
-            if any(p is None for p in parts):
-                return None
+            compiled = [self.compile(p) for p in part.parts]
+            parts = [p for p in compiled if p is not None]
+            if len(parts) != len(compiled):
+                return None  # (a part not known)
             if len(parts) == 1:
                 return parts[0]
             if len(parts) == 2:  # the commonest: no loop
@@ -159,7 +176,7 @@ def free_bits(st: GameState) -> int:
     return ALL_BITS ^ st.blocked_bits()
 
 
-def _union(levels: tuple[int, ...], heights) -> int:  # noqa: ANN001 - levels' indices
+def _union(levels: tuple[int, ...], heights: Iterable[int]) -> int:
     bits = 0
     for height in heights:
         bits |= levels[height]

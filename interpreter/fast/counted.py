@@ -28,16 +28,27 @@ enumeration's order, to find the turn.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from random import Random
+from typing import Any, TypeVar
 
-from .shape import FastRules, Program, StepSpec
 from ..engine.actions import actions
 from ..engine.walk import Action
-from ..model.board import (ALL_BITS, AROUND_BITS, NEIGHBOUR_BITS, NEIGHBOURS, PAIR_INSIDE, PAIR_LANES,
-                           PAIR_SHIFTED, PAIR_SPREAD, SQUARE_BITS, SQUARES)
+from ..model.board import (
+    ALL_BITS,
+    AROUND_BITS,
+    NEIGHBOUR_BITS,
+    NEIGHBOURS,
+    PAIR_INSIDE,
+    PAIR_LANES,
+    PAIR_SHIFTED,
+    PAIR_SPREAD,
+    SQUARE_BITS,
+    SQUARES,
+)
 from ..model.state import GameState
-from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, _Moves, is_plain
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, Drawn, Kinds, _Moves, is_plain
+from .shape import FastRules, Program, StepSpec
 
 #: picker(state, team, forbid_up, forbid_down, rng, free) -> (turn, its events) or None when there
 #: is none; `free` is the squares with no worker and no dome, as bits (bits.free_bits), which
@@ -50,7 +61,13 @@ from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, _Moves, is_plain
 #: workers and the cards' state, not `state.history`: the playout loop adds the turns it plays to
 #: the history in one go, later. One that reads it (through the engine's own steps) says so, with
 #: the attribute `reads_history` true, and the loop brings the history up to date first.
-Picker = Callable[..., "tuple[tuple[Action, ...], tuple | None] | None | Deferred"]
+Picker = Callable[[GameState, int, bool, bool, Random, int], "Drawn | None | Deferred"]
+#: read(level_field, within) -> the squares of each entry (`level_reader`).
+LevelReader = Callable[[int, int], tuple[int, ...]]
+#: (square, its bit, PAIRED[square]) of each square of a set (`_SQUARES_OF`).
+SquaresOf = tuple[tuple[int, int, int], ...]
+
+T = TypeVar("T")
 
 
 class Deferred:
@@ -74,12 +91,12 @@ _PAIRED = tuple(around | around << 25 for around in AROUND_BITS)
 _BUILDS_OF = tuple(n * (n + 1) // 2 for n in range(9))
 
 
-class _Squares(dict):
+class _Squares(dict[int, SquaresOf]):
     """SQUARES_OF[bits]: (square, its bit, PAIRED[square]) for each square of `bits`, in
     ascending order (the order of a neighbour list), made the first time a set is asked for. Each
     set asked for is of squares around one square: 25 * 2**8 sets at most."""
 
-    def __missing__(self, bits: int) -> tuple:
+    def __missing__(self, bits: int) -> SquaresOf:
         squares = self[bits] = tuple((s, 1 << s, _PAIRED[s]) for s in SQUARES if bits >> s & 1)
         return squares
 
@@ -87,14 +104,14 @@ class _Squares(dict):
 _SQUARES_OF = _Squares()
 
 
-class _Steps(dict):
+class _Steps(dict[int, tuple[Action, ...]]):
     """STEPS[worker]: actions(verb, worker) (a dict is read faster than the call is made)."""
 
     def __init__(self, verb: str) -> None:
         super().__init__()
         self.verb = verb
 
-    def __missing__(self, worker: int) -> tuple:
+    def __missing__(self, worker: int) -> tuple[Action, ...]:
         steps = self[worker] = actions(self.verb, worker)
         return steps
 
@@ -122,12 +139,12 @@ def _levels_source(levels: int) -> str:
     return union(inside) if len(inside) <= len(outside) else f"ALL_BITS ^ {union(outside)}"
 
 
-def levels_where(table: tuple, wanted: Callable[[int], bool]) -> tuple[int, ...]:
+def levels_where(table: tuple[tuple[int, ...], ...], wanted: Callable[[int], bool]) -> tuple[int, ...]:
     """For each level here, the levels there (as bits) where `wanted(table[here][there])`."""
     return tuple(sum(1 << there for there in range(4) if wanted(table[here][there])) for here in range(4))
 
 
-def level_reader(roles: list[tuple]) -> Callable[[int, int], tuple[int, ...]]:
+def level_reader(roles: Sequence[tuple[int | tuple[int, int], ...]]) -> LevelReader:
     """How a pick reads the squares by level. Each role is a tuple of entries, say one per level
     `here`: a set of levels (bit h for level h), such as the levels a move from `here` may end
     on, or a pair of sets, the squares of the second put at bits 25-49 (ends and wins as one
@@ -151,12 +168,13 @@ def level_reader(roles: list[tuple]) -> Callable[[int, int], tuple[int, ...]]:
     values = ", ".join((names[low] if not high else f"({names[low]} | {names[high]} << 25)") + " & within"
                        for low, high in entries)
     source = "".join(line + "\n" for line in ["def read(field, within):", *lines, f"    return ({values},)"])
-    namespace: dict = {"ALL_BITS": ALL_BITS}
+    namespace: dict[str, Any] = {"ALL_BITS": ALL_BITS}
     exec(compile(source, "<counted.py: squares by level>", "exec"), namespace)  # noqa: S102 - our own source
-    return namespace["read"]
+    read: LevelReader = namespace["read"]
+    return read
 
 
-def move_readers(kinds: tuple) -> tuple:
+def move_readers(kinds: Kinds) -> tuple[tuple[LevelReader, ...], ...]:
     """READERS[forbid_up][forbid_down](level_field, ALL_BITS), for a seat's move kinds
     (plain._Moves.kinds): for a move from each level, the squares of the levels it goes to
     without winning (4 sets), then those of the levels it wins on (4 more)."""
@@ -165,7 +183,7 @@ def move_readers(kinds: tuple) -> tuple:
                        for down in (0, 1)) for up in (0, 1))
 
 
-def drawn(counts: list[int], groups: list, total: int, rng: Random) -> tuple:
+def drawn(counts: list[int], groups: Sequence[T], total: int, rng: Random) -> tuple[T, int]:
     """The group (a worker, or what is counted of it) whose turns the drawn index falls among,
     and the index among them (`counts`: the index after each group's turns; a group without a
     turn ends where the one before does)."""
@@ -219,7 +237,7 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     neighbour_bits, squares_of, builds_twice, a_move = NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
     moves_of, builds_of = _Steps("move"), _Steps("build")
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> Drawn | None:
         heights, positions = st.heights, st.worker_pos
         again = read_low(st.level_field, ALL_BITS)[0] if same else 0
         kinds_from = kinds[forbid_up][forbid_down]
@@ -307,13 +325,14 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     kinds = _Moves(rules).kinds
     # READERS[up][down](...)[here]: ENDS | WINS << 25 of a move from a square of level `here`
     readers = tuple(tuple(level_reader([tuple(zip(levels_where(kinds[up][down], lambda kind: kind == A_MOVE),
-                                                  levels_where(kinds[up][down], lambda kind: kind == A_WIN)))])
+                                                  levels_where(kinds[up][down], lambda kind: kind == A_WIN),
+                                                  strict=True))])
                           for down in (0, 1)) for up in (0, 1))
     around_bits, paired, squares_of, spread, shifted, inside, won = (AROUND_BITS, _PAIRED, _SQUARES_OF, PAIR_SPREAD,
                                                                      PAIR_SHIFTED, PAIR_INSIDE, _WON)
     neighbours, moves_of, builds_of = NEIGHBOURS, _Steps("move"), _Steps("build")
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> Drawn | None:
         heights, positions = st.heights, st.worker_pos
         # open_: where a move may end (never a start), and where a build may go
         reach = readers[forbid_up][forbid_down](st.level_field, open_ | open_ << 25)
@@ -369,8 +388,8 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
                                 ("build", worker, square, height + (height < 3), height == 3))
                         index -= 1
             index -= size
-        for then, bit, _ in squares_of[(new | new >> 25) & ALL_BITS & ~bit]:  # each second move's
-            if new >> 25 & bit:
+        for then, then_bit, _ in squares_of[(new | new >> 25) & ALL_BITS & ~bit]:  # each second move's
+            if new >> 25 & then_bit:
                 if not index:
                     return (moves[first], moves[then]), None
                 index -= 1
@@ -389,7 +408,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
                             ("build", worker, square, height + (height < 3), height == 3))
                     index -= 1
         raise AssertionError("a counted turn was not found")  # pragma: no cover - counts agree
-    pick.event_kinds = MOVES_AND_BUILDS  # (Picker)
+    pick.event_kinds = MOVES_AND_BUILDS  # type: ignore[attr-defined]  # (Picker)
     return pick
 
 
@@ -445,9 +464,10 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     neighbour_bits, moves_of, builds_of = NEIGHBOUR_BITS, _Steps("move"), _Steps("build")
     pairs_among = tuple(n * (n - 1) // 2 for n in range(9))  # (the unordered pairs among n squares)
 
-    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> tuple | None:
+    def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, open_: int) -> Drawn | None:
         heights, positions = st.heights, st.worker_pos
         codes_from = codes[forbid_up][forbid_down]
+        groups: list[tuple[int, ...]]  # (worker, True) for its plain turns, or its alternative's numbers
         total, counts, groups = 0, [], []  # per group: the index after its last turn; the group
         alternatives = []
         for worker in st.members.get(team, ()):
@@ -460,18 +480,18 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
             for to, bit, around in squares_of[builds1]:
                 code = code_of[heights[to]]
                 if code:
-                    builds = (free & around).bit_count()  # c(to)
+                    free_around = (free & around).bit_count()  # c(to)
                     if code & 1:  # (A_MOVE: the plain turn's builds)
-                        total += builds
+                        total += free_around
                     elif code & 2:  # (A_WIN)
                         total += 1
                     if code & 4:
                         dests |= bit
-                        reach += builds
+                        reach += free_around
                         swapped += pairs_among[(builds1 & around).bit_count()]  # (pairs {x, y} of X around d)
                     if code & 8:
                         onto |= bit
-                        onto_reach += builds
+                        onto_reach += free_around
                     if code & 16:
                         domed |= bit
             counts.append(total)
@@ -480,10 +500,10 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                 swapped += ((domed * spread) & (dests * shifted) & inside).bit_count()
             alternatives.append((worker, (builds1.bit_count() - 1) * reach - swapped + onto_reach,
                                  builds1, dests, onto, reach))
-        for alternative in alternatives:  # (after every worker's plain turns)
-            total += alternative[1]
+        for group in alternatives:  # (after every worker's plain turns)
+            total += group[1]
             counts.append(total)
-            groups.append(alternative)
+            groups.append(group)
         if not total:
             return None
         index = rng.randrange(total)  # (drawn, written out: its call costs 2 % of the turn)
@@ -555,5 +575,5 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
                     ("build", worker, square, second + (second < 3), second == 3))
             break
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
-    pick.event_kinds = MOVES_AND_BUILDS | {"use"} if use else MOVES_AND_BUILDS  # (Picker)
+    pick.event_kinds = MOVES_AND_BUILDS | {"use"} if use else MOVES_AND_BUILDS  # type: ignore[attr-defined]  # (Picker)
     return pick

@@ -17,19 +17,21 @@ the same turns; tests/test_fast_paths.py compares them on random positions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from .shape import FastRules, Program, StepSpec, win_table
 from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..engine.walk import Action, Walk
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from ..model.state import GameState
+from .shape import FastRules, MoveIntoOpponent, Program, StepSpec, win_table
 
 #: node(walk, path, actor, moved, built, moves): carry on a turn whose steps so far are `path`.
 #: actor: the worker of the previous step (or -1); moved: the worker that moved last (or -1);
 #: built: the square of the last build (or -1); moves: (worker, from) of each move so far.
-Node = Callable[[Walk, tuple, int, int, int, tuple], None]
+Node = Callable[[Walk, tuple[Action, ...], int, int, int, tuple[tuple[int, int], ...]], None]
+#: An enumeration's outcomes so far, key -> one turn (Walk.found, which an enumeration sets).
+Found = dict[int, tuple[Action, ...]]
 
 _BUILD_KEYS, _DOME_KEYS, _WINNER_KEYS = ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 _WORKER_KEYS = ZOBRIST.worker
@@ -78,16 +80,18 @@ def enumeration_chain(program: Program, rules: FastRules) -> Node | None:
         count += sum(step.verb == "move" for step in (spec, *after_verb[spec.verb]))
     chain: Node = record
     reads_moves = False  # whether a step from here on reads where a moved worker started
-    for spec, before in zip(reversed(program.steps), reversed(moves_before)):
+    for spec, before in zip(reversed(program.steps), reversed(moves_before), strict=True):
         chain, reads_moves = _step_node(spec, chain, rules, after_verb[spec.verb], before, reads_moves)
     if program.announced:
         chain = _use_node(program.name, chain)
     return chain
 
 
-def record(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+def record(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+           moves: tuple[tuple[int, int], ...]) -> None:
     """The end of a turn: its outcome, if not found before, with this turn."""
-    found, key = walk.found, walk.state.hash
+    found: Found
+    found, key = walk.found, walk.state.hash  # type: ignore[assignment]  # (Found)
     if key not in found:
         found[key] = path
 
@@ -101,7 +105,8 @@ def _step_node(spec: StepSpec, rest: Node, rules: FastRules, followups: list[Ste
     for step in followups[:-1]:
         made_before.append(made_before[-1] + (step.verb == "move"))
     after = rest
-    for step, before in zip(reversed(followups), reversed(made_before)):
+    # (strict=False: with no follow-up, made_before still has its one entry)
+    for step, before in zip(reversed(followups), reversed(made_before), strict=False):
         after = _node(step, after, after, rules)
         reads_moves = reads_moves or "not_back_to_start" in step.constraints
         if before >= 2:
@@ -119,7 +124,8 @@ def _once(node: Node, reads_moves: bool) -> Node:
     visit can add any. The context is what the rest of the turn reads: where the last actor and
     the last moved worker stand, the last build square, and (if a step reads it) where each moved
     worker started. Squares, not worker numbers: interchangeable workers hash alike."""
-    def once(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+    def once(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+             moves: tuple[tuple[int, int], ...]) -> None:
         position = walk.state.worker_pos
         key = (node, walk.state.hash, position[actor] if actor >= 0 else -1,
                position[moved] if moved >= 0 else -1, built,
@@ -147,7 +153,8 @@ def _node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Node:
 def _use_node(name: str, rest: Node) -> Node:
     action = ("use", -1, name)
 
-    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+    def node(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+             moves: tuple[tuple[int, int], ...]) -> None:
         rest(walk, path + (action,), actor, moved, built, moves)
     return node
 
@@ -178,11 +185,12 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Nod
         builders_of, build_optional, build_same, build_not_same, build_no_dome, build_low_domes = \
             _build_rule(last, rules)
 
-    def builds_after_move(walk: Walk, turn: tuple, worker: int, origin: int, to: int, moved_key: int,
+    def builds_after_move(walk: Walk, turn: tuple[Action, ...], worker: int, origin: int, to: int, moved_key: int,
                           built: int, moved: int) -> None:
         """The last build after `worker` moved from `origin` to `to`, keyed from the moved hash
         without applying the move: `origin` is free, `to` is taken."""
-        st, found = walk.state, walk.found
+        found: Found
+        st, found = walk.state, walk.found  # type: ignore[assignment]  # (Found)
         heights, blocked, position = st.heights, st.blocked, st.worker_pos
         if build_optional and moved_key not in found:
             found[moved_key] = turn
@@ -204,7 +212,8 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Nod
                     if key not in found:
                         found[key] = turn + (low[square],)
 
-    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+    def node(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+             moves: tuple[tuple[int, int], ...]) -> None:
         if optional:
             rest(walk, path, actor, moved, built, moves)
         st, team = walk.state, walk.team
@@ -232,8 +241,8 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Nod
                     moved_key = st.hash ^ worker_keys[origin] ^ worker_keys[to]
                     if wins_from[there]:
                         key = moved_key ^ _WINNER_KEYS[team]
-                        if key not in walk.found:
-                            walk.found[key] = path + (steps[to],)
+                        if key not in walk.found:  # type: ignore[operator]  # (Found)
+                            walk.found[key] = path + (steps[to],)  # type: ignore[index]
                         continue
                     if visits is not None:  # (_once's key: the mover is the actor and the moved)
                         seen = (visits, moved_key, to, to, built, None)
@@ -256,8 +265,8 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Nod
                 turn = path + (steps[to],)
                 if wins_from[there]:
                     key = st.hash ^ _WINNER_KEYS[team]
-                    if key not in walk.found:
-                        walk.found[key] = turn
+                    if key not in walk.found:  # type: ignore[operator]  # (Found)
+                        walk.found[key] = turn  # type: ignore[index]
                 else:
                     after(walk, turn, worker, worker, built, moves_on)
                 if victim >= 0:
@@ -269,7 +278,8 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Nod
     return node
 
 
-def forced_destination(options: list, st: GameState, origin: int, to: int, here: int, there: int) -> int:
+def forced_destination(options: Sequence[MoveIntoOpponent], st: GameState, origin: int, to: int, here: int,
+                       there: int) -> int:
     """Where the first move option that allows moving into the opponent on `to` forces it, or -1
     (as steps.move_step decides it)."""
     for option in options:
@@ -287,7 +297,8 @@ def _build_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> No
     the rest of the turn enumerated, and the build undone."""
     workers_of, optional, same, not_same, no_dome, low_domes = _build_rule(spec, rules)
 
-    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+    def node(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+             moves: tuple[tuple[int, int], ...]) -> None:
         if optional:
             rest(walk, path, actor, moved, built, moves)
         st = walk.state
@@ -320,8 +331,10 @@ def _last_build_node(spec: StepSpec, rest: Node, rules: FastRules) -> Node:
 
     skip_ends_turn = rest is record
 
-    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
-        st, found = walk.state, walk.found
+    def node(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+             moves: tuple[tuple[int, int], ...]) -> None:
+        found: Found
+        st, found = walk.state, walk.found  # type: ignore[assignment]  # (Found)
         heights, blocked, start = st.heights, st.blocked, st.hash
         if optional:
             if skip_ends_turn:  # (record, inlined)
@@ -363,10 +376,12 @@ def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: FastRu
     commutes = (second.actor == "that" and second_not_same and not (same or not_same or second_same)
                 and no_dome == second_no_dome and low_domes == second_low_domes)
 
-    def node(walk: Walk, path: tuple, actor: int, moved: int, built: int, moves: tuple) -> None:
+    def node(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,
+             moves: tuple[tuple[int, int], ...]) -> None:
         if optional:
             rest(walk, path, actor, moved, built, moves)
-        st, found = walk.state, walk.found
+        found: Found
+        st, found = walk.state, walk.found  # type: ignore[assignment]  # (Found)
         heights, blocked, position, start = st.heights, st.blocked, st.worker_pos, st.hash
         for worker in workers_of(walk, actor, moved):
             blocks, low = actions("build", worker), actions("dome", worker)

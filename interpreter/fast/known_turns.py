@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine.walk import Action
-from .shape import FastRules, win_table
 from ..model.state import Event, GameState
 from .enumeration import forced_destination
+from .shape import FastRules, win_table
 
 
 class KnownTurnPlayer:

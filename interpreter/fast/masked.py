@@ -64,16 +64,26 @@ from random import Random
 
 from ..engine.actions import actions
 from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
-from ..model.state import GameState, apply_events
+from ..model.state import Action, Event, GameState, apply_events
 from .bits import free_bits, levels_of
 from .counted import Picker
 from .masked_lean import lean_picker
-from .plain import A_MOVE, A_WIN, _Moves, build_event, is_plain, nth_free
+from .plain import A_MOVE, A_WIN, Drawn, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
 NO_LEVELS = (0, 0, 0, 0)
 #: A force made before the move: (the forced worker, the square it leaves, the square it goes to).
 Force = tuple[int, int, int]
+#: (the worker, its destination, the force made before the move or None) of a move counted.
+MoveEntry = tuple[int, int, Force | None]
+#: What `_Pick.count` gathers: the index after each move's turns and the moves, then the same for
+#: the moves an obligation prefers.
+Found = tuple[list[int], list[MoveEntry], list[int], list[MoveEntry]]
+#: (state after the turn, its events, the worker of its last step) -> the events the seat's
+#: end-of-turn steps add, or None when the engine must play the turn (Engine._turn_end).
+TurnEnd = Callable[[GameState, tuple[Event, ...], int], tuple[Event, ...] | None]
+#: [here][there] of a kinds table and of its table by way (plain.kinds_table), for a move.
+Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[object, ...], ...]]
 
 
 #: The parts of FastRules this module counts (a seat with any other extended part is refused).
@@ -82,7 +92,7 @@ MASKED_PARTS = frozenset(("move_bans", "build_bans", "win_vetoes", "win_squares"
                           "tower_wins", "move_ways", "build_under"))
 
 
-def masked_picker(rules: FastRules, turn_end: Callable | None = None) -> Picker | None:
+def masked_picker(rules: FastRules, turn_end: TurnEnd | None = None) -> Picker | None:
     """The counting picker of a plain turn with the parts above, or None for another turn (or a
     seat with a move option into an opponent's space or a dome option: plain_picker's); its lean
     form (masked_lean.py) where the seat's parts are only masks of squares.
@@ -103,7 +113,7 @@ class MaskedTurn:
     """A picker (counted.py's Picker): `turn(state, team, forbid up, forbid down, rng)` draws one
     of the turn's distinct outcomes, uniformly, as `turns[rng.randrange(len(turns))]` would."""
 
-    def __init__(self, rules: FastRules, turn_end: Callable | None) -> None:
+    def __init__(self, rules: FastRules, turn_end: TurnEnd | None) -> None:
         self.rules, self.turn_end = rules, turn_end
         self.moves = _Moves(rules)
         self.slide = rules.slides[0] if rules.slides else None
@@ -113,7 +123,7 @@ class MaskedTurn:
         self.reads_history = turn_end is not None
         #: The kinds of event of its turns (counted.Picker), by the parts that make them; none said
         #: where end-of-turn steps add theirs.
-        self.event_kinds = None if rules.turn_ends else frozenset(
+        self.event_kinds: frozenset[str] | None = None if rules.turn_ends else frozenset(
             ("move", "build", *(("force",) if rules.force_before or rules.slides else ()),
              *(("mark",) if self.moves.once else ()), *(("remove",) if rules.removes_beyond else ())))
         #: What count_worker reads of the rules, in one tuple (read once per worker).
@@ -122,7 +132,7 @@ class MaskedTurn:
                       rules.second_build)
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
-                 free: int) -> tuple | None:
+                 free: int) -> Drawn | None:
         pick = _Pick(self, st, team, forbid_up, forbid_down, free)
         entries = pick.count()
         if entries is None:
@@ -173,10 +183,13 @@ class _Pick:
         self.seat = st.to_move
         self.levels = levels_of(st.level_field) if turn.reads_levels else NO_LEVELS
         self.used = bool(moves.once) and any((self.seat, name) in st.marks for name in moves.once)
-        self.near = ((moves.spent if self.used else moves.kinds)[up][down],
-                     (moves.spent_can_win if self.used else moves.can_win)[up][down])
-        self.over = (moves.jump_kinds[up][down], moves.jump_can_win[up][down]) if moves.jump_kinds else None
-        self.marks = moves.marks[up][down] if moves.once and not self.used else None
+        self.near: Tables = ((moves.spent if self.used else moves.kinds)[up][down],
+                             (moves.spent_can_win if self.used else moves.can_win)[up][down])
+        # (jump_can_win is None where jump_kinds is, and marks where `once` is empty)
+        self.over: Tables | None = (
+            (moves.jump_kinds[up][down], moves.jump_can_win[up][down]) if moves.jump_kinds  # type: ignore[index]
+            else None)
+        self.marks = moves.marks[up][down] if moves.once and not self.used else None  # type: ignore[index]
         self.sliding = turn.slide is not None and turn.slide.holder not in st.out
         self.board(free)
 
@@ -203,11 +216,11 @@ class _Pick:
         return bits
 
     # ---- counting
-    def count(self) -> tuple[list[int], list[tuple]] | None:
+    def count(self) -> tuple[list[int], list[MoveEntry]] | None:
         """(the index after each move's turns, (worker, destination, force) of each move), for
         all the turns, or for those an obligation prefers when there are any; None: no turn."""
         st, rules = self.st, self.rules
-        found: tuple[list, list, list, list] = ([], [], [], [])  # ends, moves; the preferred ones
+        found: Found = ([], [], [], [])  # ends, moves; the preferred ones
         positions = st.worker_pos
         workers = self.workers = [w for w in st.members.get(self.team, ()) if positions[w] >= 0]
         for worker in workers:
@@ -240,7 +253,7 @@ class _Pick:
                 if square >= 0 and around >> square & 1 and teams[victim] != team
                 and (there := BEYOND[square][origin]) >= 0 and not blocked[there]]
 
-    def count_worker(self, worker: int, force: Force | None, found: tuple) -> None:
+    def count_worker(self, worker: int, force: Force | None, found: Found) -> None:
         """Add the worker's moves and their turns' counts to `found` (written for speed: the
         parts that are off cost one test each, the kind of a move is found inline)."""
         st = self.st
@@ -263,7 +276,7 @@ class _Pick:
         kinds_of, may_win = self.near[0][here], self.near[1][here]  # (from this level)
         targets, jumping = NEIGHBOURS[origin], self.over is not None
         if jumping:  # the spaces beyond neighbouring workers come after the neighbouring ones
-            jumps_of, jumps_win = self.over[0][here], self.over[1][here]
+            jumps_of, jumps_win = self.over[0][here], self.over[1][here]  # type: ignore[index]  # (jumping)
             targets = (*targets, *self.beyond_workers(origin))
         for to in targets:
             if blocked[to] or banned >> to & 1:
@@ -311,7 +324,7 @@ class _Pick:
         return [beyond for n in NEIGHBOURS[origin] if occupant[n] >= 0 and (beyond := BEYOND[origin][n]) >= 0]
 
     @staticmethod
-    def kind_at(tables: tuple, here: int, to: int, there: int, wins_at: int, no_win: int) -> int:
+    def kind_at(tables: Tables, here: int, to: int, there: int, wins_at: int, no_win: int) -> int:
         """NO_MOVE, A_MOVE or A_WIN: the move's kind by its ways, another win of the seat where
         the way may win, and a veto."""
         kinds_of, may_win = tables
@@ -332,7 +345,8 @@ class _Pick:
                 return here
             allowed = onward.get(here)
             if allowed is None:
-                allowed = onward[here] = self.turn.slide.squares(self.st, worker, here, self.levels)
+                allowed = onward[here] = self.turn.slide.squares(  # type: ignore[union-attr]  # (sliding)
+                    self.st, worker, here, self.levels)
             if not allowed >> ahead & 1:
                 return here
             previous, here = here, ahead
@@ -383,7 +397,7 @@ class _Pick:
         return count
 
     # ---- the drawn turn
-    def decode(self, worker: int, to: int, index: int, force: Force | None) -> tuple:
+    def decode(self, worker: int, to: int, index: int, force: Force | None) -> Drawn:
         """(steps, events) of the `index`-th turn of the move (events None: the engine plays it)."""
         st, rules = self.st, self.rules
         heights = st.heights
@@ -391,11 +405,11 @@ class _Pick:
         here, there = heights[origin], heights[to]
         tables = self.near if to in ADJACENT[origin] else self.over
         move = actions("move", worker)[to]
-        forced: tuple = () if force is None else (("force", force[0], force[2]),)
-        before: tuple = () if force is None else (("force", *force),)
+        forced: tuple[Action, ...] = () if force is None else (("force", force[0], force[2]),)
+        before: tuple[Event, ...] = () if force is None else (("force", *force),)
         no_win = self.squares_of(rules.win_vetoes, worker, origin) if rules.win_vetoes else 0
         wins_at = self.squares_of(rules.win_squares, worker, origin) if rules.win_squares else 0
-        if self.kind_at(tables, here, to, there, wins_at, no_win) == A_WIN:
+        if self.kind_at(tables, here, to, there, wins_at, no_win) == A_WIN:  # type: ignore[arg-type]  # (over)
             return (*forced, move), None
         free = (self.all_free | SQUARE_BITS[origin]) & ~self.no_build
         # a win by the board's towers: a build that domes a level-3 square may make it, and any
@@ -403,7 +417,7 @@ class _Pick:
         # those turns step by step, and judges the board after the build (events None)
         towers_win = bool(rules.tower_wins) and any(
             op.holds((st.dome_bits & self.levels[3]).bit_count(), amount) for op, amount in rules.tower_wins)
-        moved: tuple = (*before, ("move", worker, origin, to, here, there))
+        moved: tuple[Event, ...] = (*before, ("move", worker, origin, to, here, there))
         mark = self.marks[here][there] if self.marks is not None and tables is self.near else None
         if mark is not None:  # a once-per-game option is the move there: its mark is set as it is taken
             moved += (("mark", self.seat, mark),)
@@ -442,13 +456,14 @@ class _Pick:
             return self.ended((*forced, move, built), (*moved, build_event(worker, end, heights[end])), worker)
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
-    def decode_two(self, worker: int, end: int, first: int, index: int, steps: tuple, moved: tuple) -> tuple:
+    def decode_two(self, worker: int, end: int, first: int, index: int, steps: tuple[Action, ...],
+                   moved: tuple[Event, ...]) -> Drawn:
         """The `index`-th of a move's builds with a second build after the first, in the
         chain's order: each first build (in neighbour order), alone, then with each second build
         the squares allow, the same square once it holds a block, a pair found before skipped."""
         st, rules = self.st, self.rules
         heights, towers = st.heights, rules.tower_wins
-        again_on = first & self.rules.second_build.squares(st, worker, -1, self.levels)
+        again_on = first & self.rules.second_build.squares(st, worker, -1, self.levels)  # type: ignore[union-attr]
         squares = [square for square in NEIGHBOURS[end] if first >> square & 1]
         builds = actions("build", worker)
         for order, a in enumerate(squares):
@@ -512,12 +527,12 @@ class _Pick:
                     seen |= SQUARE_BITS[square]
                     yield builder, square, False
 
-    def ended(self, steps: tuple, events: tuple, builder: int) -> tuple:
+    def ended(self, steps: tuple[Action, ...], events: tuple[Event, ...], builder: int) -> Drawn:
         """(steps, events), with what the end-of-turn steps add to them (events None: the
         engine plays the turn, which ends the game)."""
         if not self.rules.turn_ends:
             return steps, events
         after = self.st.copy()
         apply_events(after, events)
-        extra = self.turn.turn_end(after, events, builder)
+        extra = self.turn.turn_end(after, events, builder)  # type: ignore[misc]  # (with turn_ends)
         return steps, (None if extra is None else events + extra)

@@ -22,9 +22,9 @@ from random import Random
 from ..engine.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
-from .counted import drawn
 from .bits import levels_of, token_squares
-from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, _Moves, build_event, is_plain, nth_free
+from .counted import drawn
+from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, Drawn, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
 
 NO_LEVELS = (0, 0, 0, 0)
@@ -50,7 +50,7 @@ def lean_picker(rules: FastRules) -> LeanMaskedTurn | None:
     return LeanMaskedTurn(rules)
 
 
-def _union(rules: list[Squares], st: GameState, worker: int, origin: int, levels: tuple) -> int:
+def _union(rules: list[Squares], st: GameState, worker: int, origin: int, levels: tuple[int, ...]) -> int:
     """The squares of the rules whose holders are in the game (masked._Pick.squares_of)."""
     out = st.out
     bits = 0
@@ -76,7 +76,7 @@ class LeanMaskedTurn:
         self.reads_levels = rules.reads_levels
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
-                 free: int) -> tuple | None:
+                 free: int) -> Drawn | None:
         levels = levels_of(st.level_field) if self.reads_levels else NO_LEVELS
         move_bans, vetoes, win_squares = self.move_bans, self.win_vetoes, self.win_squares
         kinds_from, win_from = self.kinds[forbid_up][forbid_down], self.can_win[forbid_up][forbid_down]
@@ -86,7 +86,7 @@ class LeanMaskedTurn:
         no_build = _union(self.build_bans, st, -1, -1, levels) if self.build_bans else 0
         total = 0
         ends: list[int] = []
-        moves: list[tuple] = []  # (worker, destination, its kind, where its builds may go)
+        moves: list[tuple[int, int, int, int]] = []  # (worker, destination, its kind, where its builds may go)
         for worker in st.members.get(team, ()):
             origin = positions[worker]
             if origin < 0:

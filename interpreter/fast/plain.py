@@ -12,24 +12,37 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from random import Random
+from typing import Literal, overload
 
-from .shape import FastRules, Program, win_table
 from ..engine.actions import actions
 from ..engine.walk import Action, StepFn, Walk
-from ..model.board import AROUND_BITS, BEYOND, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import GameState
+from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..model.state import Event, GameState
+from .shape import FastRules, Program, win_table
 
-_PAIRS: dict[str, dict[int, tuple]] = {"build": {}, "dome": {}}
+#: PAIRS[to][square]: a worker's ready-made plain turn, a move to `to` then a build on `square`
+#: (None where `square` is not around `to`: never read).
+TurnPairs = tuple[tuple[tuple[Action, Action], ...], ...]
+#: KINDS[forbid up][forbid down][here][there]: NO_MOVE, A_MOVE or A_WIN (`kinds_table`).
+Kinds = tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
+#: The same table by way: the second item of the way that is the move there, or None
+#: (`kinds_table(..., by_way=True)`).
+WayTable = tuple[tuple[tuple[tuple[object, ...], ...], ...], ...]
+#: A picker's turn: its steps and its events (None: the engine plays the steps; counted.Picker).
+Drawn = tuple[tuple[Action, ...], tuple[Event, ...] | None]
+
+_PAIRS: dict[str, dict[int, TurnPairs]] = {"build": {}, "dome": {}}
 
 
-def _turn_pairs(verb: str, worker: int) -> tuple:
+def _turn_pairs(verb: str, worker: int) -> TurnPairs:
     """PAIRS[to][square]: the ready-made plain turn (move to `to`, then `verb` on `square`) of a
     worker, for every neighbouring pair; made once per worker and shared (turns are immutable)."""
     pairs = _PAIRS[verb].get(worker)
     if pairs is None:
         moves, builds = actions("move", worker), actions(verb, worker)
         pairs = _PAIRS[verb][worker] = tuple(
-            tuple((moves[to], builds[square]) if square in NEIGHBOURS[to] else None for square in SQUARES)
+            tuple((moves[to], builds[square]) if square in NEIGHBOURS[to] else None  # type: ignore[misc]
+                  for square in SQUARES)  # (None: never read)
             for to in SQUARES)
     return pairs
 
@@ -51,7 +64,16 @@ NO_MOVE, A_MOVE, A_WIN = 0, 1, 2
 MOVES_AND_BUILDS = frozenset(("move", "build"))
 
 
-def kinds_table(ways: Sequence[tuple[int, object]], win: tuple[tuple[bool, ...], ...], by_way: bool = False) -> tuple:
+@overload
+def kinds_table(ways: Sequence[tuple[int, object]], win: tuple[tuple[bool, ...], ...],
+                by_way: Literal[False] = False) -> Kinds: ...
+@overload
+def kinds_table(ways: Sequence[tuple[int, object]], win: tuple[tuple[bool, ...], ...],
+                by_way: Literal[True]) -> WayTable: ...
+
+
+def kinds_table(ways: Sequence[tuple[int, object]], win: tuple[tuple[bool, ...], ...],
+                by_way: bool = False) -> WayTable:
     """[forbid up][forbid down][here][there] -> NO_MOVE, A_MOVE or A_WIN, for moves by `ways`
     ((climb limit, whether it can win), tried in order: the first that reaches a level is the
     move there); a prohibition of moving up (down) forbids every way up (down). With `by_way`,
@@ -131,7 +153,8 @@ def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
     domes_anywhere = bool(rules.build_options)
     worker_keys, build_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
 
-    def key_builds(st: GameState, moved: int, to: int, turns_to: tuple, domes_to: tuple | None, found: dict) -> None:
+    def key_builds(st: GameState, moved: int, to: int, turns_to: tuple[tuple[Action, Action], ...],
+                   domes_to: tuple[tuple[Action, Action], ...] | None, found: dict[int, tuple[Action, ...]]) -> None:
         heights, blocked = st.heights, st.blocked
         for square in NEIGHBOURS[to]:
             if not blocked[square]:
@@ -142,7 +165,8 @@ def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
 
     def enumerate_plain(walk: Walk) -> bool:
         st = walk.state
-        heights, blocked, found, team = st.heights, st.blocked, walk.found, walk.team
+        found: dict[int, tuple[Action, ...]]  # (an enumeration's walk: Engine._enumerator)
+        heights, blocked, found, team = st.heights, st.blocked, walk.found, walk.team  # type: ignore[assignment]
         winner_key = winner_keys[team]
         for worker in st.members.get(team, ()):
             origin = st.worker_pos[worker]
@@ -189,7 +213,8 @@ def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
     return enumerate_plain
 
 
-def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int, bool, bool], list] | None:
+def plain_lister(program: Program, rules: FastRules
+                 ) -> Callable[[GameState, int, bool, bool], list[tuple[Action, ...]]] | None:
     """When the plain turn is a seat's only program, its turns are its distinct outcomes (see
     `plain_enumerator`): list them in the enumeration's order, without computing any key."""
     if not is_plain(program, rules) or rules.extended:
@@ -198,7 +223,9 @@ def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int
     force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
     domes_anywhere = bool(rules.build_options)
 
-    def list_builds(st: GameState, to: int, turns_to: tuple, domes_to: tuple | None, append) -> None:  # noqa: ANN001
+    def list_builds(st: GameState, to: int, turns_to: tuple[tuple[Action, Action], ...],
+                    domes_to: tuple[tuple[Action, Action], ...] | None,
+                    append: Callable[[tuple[Action, ...]], None]) -> None:
         heights, blocked = st.heights, st.blocked
         for square in NEIGHBOURS[to]:
             if not blocked[square]:
@@ -207,6 +234,7 @@ def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int
                     append(domes_to[square])
 
     def list_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool) -> list[tuple[Action, ...]]:
+        turns: list[tuple[Action, ...]]
         heights, blocked, turns = st.heights, st.blocked, []
         append = turns.append
         for worker in st.members.get(team, ()):
@@ -251,7 +279,7 @@ def plain_lister(program: Program, rules: FastRules) -> Callable[[GameState, int
 
 
 def plain_picker(program: Program, rules: FastRules
-                 ) -> Callable[[GameState, int, bool, bool, Random, int], tuple | None] | None:
+                 ) -> Callable[[GameState, int, bool, bool, Random, int], Drawn | None] | None:
     """A uniformly random turn of the plain lister's list, without making the list: each move's
     builds are counted by a popcount, and only the chosen turn is looked up. It draws from the
     generator exactly as `turns[rng.randrange(len(turns))]` would, so it picks the same turn.
@@ -264,14 +292,15 @@ def plain_picker(program: Program, rules: FastRules
     force, options, kinds = rule.force, rule.options, rule.kinds
     made_pairs = _PAIRS["build"]
 
-    def forced_turns(st: GameState, worker: int, origin: int, to: int, team: int, wins: bool) -> tuple:
+    def forced_turns(st: GameState, worker: int, origin: int, to: int, team: int, wins: bool
+                     ) -> tuple[tuple[Action, ...], ...]:
         """The turns of a move into an opponent's space, if a move option allows it (rare:
         listed, not counted)."""
         blocked = st.blocked
         blocked[origin] = 0  # (force() and the builds read the square left as free)
         forced = force(st, origin, to, team)
         if forced is None:
-            turns: tuple = ()
+            turns: tuple[tuple[Action, ...], ...] = ()
         elif wins:
             turns = ((actions("move", worker)[to],),)
         else:
@@ -283,7 +312,7 @@ def plain_picker(program: Program, rules: FastRules
         return turns
 
     def pick(st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random, all_free: int
-             ) -> tuple[tuple[Action, ...], tuple | None] | None:
+             ) -> Drawn | None:
         """(the turn, its events), or None when there is no turn; the events are given for the
         common turn (a move and a build) and left to the generic chain for the rest. (The code
         is written for the processor as much as for the reader: few kinds of operation, no call
@@ -295,7 +324,7 @@ def plain_picker(program: Program, rules: FastRules
         # worker * 32 + to (a small int: no object is made); a move's turns listed if it forces
         ends: list[int] = []
         moves: list[int] = []
-        listed: dict[int, tuple] | None = None
+        listed: dict[int, tuple[tuple[Action, ...], ...]] | None = None
         for worker in st.members.get(team, ()):
             origin = positions[worker]
             if origin < 0:
@@ -348,7 +377,7 @@ def plain_picker(program: Program, rules: FastRules
                                                build_event(worker, square, heights[square]))
                 index -= 1
         raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
-    pick.event_kinds = MOVES_AND_BUILDS  # (counted.Picker)
+    pick.event_kinds = MOVES_AND_BUILDS  # type: ignore[attr-defined]  # (counted.Picker)
     return pick
 
 
@@ -362,13 +391,14 @@ def nth_free(square: int, free: int, index: int) -> int:
     raise AssertionError("a counted build was not found")  # pragma: no cover - counts agree
 
 
-def build_event(worker: int, square: int, height: int) -> tuple:
+def build_event(worker: int, square: int, height: int) -> Event:
     """The event of building the next piece on `square`, of `height` (a dome on level 3)."""
     return ("build", worker, square, height + (height < 3), height == 3)
 
 
 def plain_player(program: Program, rules: FastRules
-                 ) -> Callable[[GameState, int, bool, bool, Sequence[Action]], tuple | None] | None:
+                 ) -> Callable[[GameState, int, bool, bool, Sequence[Action]],
+                               tuple[tuple[Event, ...], bool] | None] | None:
     """The fast path of accepting a written plain turn: check its two steps against the rules.
     Returns (events, won) as the generic chain would log them, or None to leave the turn to the
     generic chain (which also gives the reason when a turn is illegal)."""
@@ -379,7 +409,7 @@ def plain_player(program: Program, rules: FastRules
     domes_anywhere = bool(rules.build_options)
 
     def accept_plain(st: GameState, team: int, forbid_up: bool, forbid_down: bool,
-                     steps: Sequence[Action]) -> tuple | None:
+                     steps: Sequence[Action]) -> tuple[tuple[Event, ...], bool] | None:
         if not 1 <= len(steps) <= 2 or steps[0][0] != "move":
             return None
         _, worker, to = steps[0]
@@ -399,7 +429,7 @@ def plain_player(program: Program, rules: FastRules
             if forced is None:
                 return None
             victim, dest = forced
-        events = (("move", worker, origin, to, here, there),)
+        events: tuple[Event, ...] = (("move", worker, origin, to, here, there),)
         if victim >= 0:
             events += (("force", victim, to, dest),)
         if win[here][there]:
@@ -419,7 +449,7 @@ def plain_player(program: Program, rules: FastRules
     return accept_plain
 
 
-def inline_turn(program: Program, rules: FastRules) -> tuple[tuple, tuple] | None:
+def inline_turn(program: Program, rules: FastRules) -> tuple[Kinds, tuple[tuple[bool, bool], ...]] | None:
     """The move kinds ([forbid up][forbid down][from level][to level]: NO_MOVE, A_MOVE, A_WIN)
     and the move options into an opponent's space (`_Moves.options`) of a plain turn with no dome
     option, which the playout loop plays inline (fast/playout.py); None for any other turn."""

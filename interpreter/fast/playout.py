@@ -24,10 +24,10 @@ from types import FunctionType
 from ..engine.actions import actions
 from ..engine.walk import Action
 from ..model.board import BEYOND, HASH_BITS, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
-from ..model.state import GameState, TurnRecord, counter_key
+from ..model.state import Event, GameState, TurnRecord, counter_key
 from .bits import free_bits
-from .counted import DEFERRED
-from .plain import A_MOVE, A_WIN, _turn_pairs
+from .counted import DEFERRED, Deferred
+from .plain import A_MOVE, A_WIN, Drawn, Kinds, TurnPairs, _turn_pairs
 
 #: The kinds of event the loop plays itself (the others are the engine's: Engine._apply_found).
 SIMPLE = frozenset(("move", "force", "build", "unbuild", "counter", "token", "use"))
@@ -38,15 +38,22 @@ _HASH = (1 << HASH_BITS) - 1
 _NEXT = tuple(tuple((seat + 1) % count for seat in range(count)) for count in range(9))
 
 #: (state, generators by seat, turn limit, the list of turns played, to extend) -> None
-Playout = Callable[[GameState, Sequence[Random], int, list], None]
+Playout = Callable[[GameState, Sequence[Random], int, list[tuple[Action, ...]]], None]
+#: A seat's move options into an opponent's space: (same or lower, to the vacated space) each
+#: (plain._Moves.options).
+Options = tuple[tuple[bool, bool], ...]
+#: A seat's picker as the loop calls it: counted.Picker, whose answer the engine's own pickers
+#: (Engine._kernel_picker) type as object.
+SeatPicker = Callable[[GameState, int, bool, bool, Random, int], object]
 
 
-def fused_playout(inline_kinds: Sequence[tuple | None],
+def fused_playout(inline_kinds: Sequence[Kinds | None],
                   forbidden: Callable[[GameState, int], tuple[bool, bool]] | None,
-                  other_turn: Callable[[GameState, int, Random], "tuple[Action, ...] | None"],
+                  other_turn: Callable[[GameState, int, Random], tuple[Action, ...] | None],
                   winning_turn: Callable[[GameState, int, tuple[Action, ...]], None],
-                  inline_options: Sequence[tuple] = (), pickers: Sequence = (),
-                  found: Callable[[GameState, int, tuple, tuple | None], bool] | None = None) -> Playout:
+                  inline_options: Sequence[Options] = (), pickers: Sequence[SeatPicker | None] = (),
+                  found: Callable[[GameState, int, tuple[Action, ...], tuple[Event, ...] | None], bool] | None = None
+                  ) -> Playout:
     """The playout loop of an engine. `inline_kinds[seat]`: the move kinds of a seat played
     inline (plain._Moves.kinds: [forbid up][forbid down][from level][to level]), else None;
     `inline_options[seat]`: its move options into an opponent's space, (same or lower, the
@@ -75,7 +82,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     #: the loop hands to the engine, or whose moves a prohibition may bind (read each turn).
     unbound = [kinds[0][0] if kinds is not None and forbidden is None else None for kinds in inline_kinds]
 
-    def forced_to(st: GameState, origin: int, to: int, team: int, options: tuple) -> int:
+    def forced_to(st: GameState, origin: int, to: int, team: int, options: Options) -> int:
         """Where a move option forces the worker on `to` when a worker moves there from
         `origin` (plain._Moves.force), or -1: no option lets it."""
         victim = st.occupant[to]
@@ -91,8 +98,8 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
             return dest
         return -1
 
-    def count_options(st: GameState, worker: int, origin: int, kind_of: tuple, free: int, options: tuple,
-                      team: int, total: int, ends: list, moves: list) -> int:
+    def count_options(st: GameState, worker: int, origin: int, kind_of: tuple[int, ...], free: int, options: Options,
+                      team: int, total: int, ends: list[int], moves: list[int]) -> int:
         """The playout loop's count of a worker's moves for a seat with move options: a free
         space as the plain turn counts it, an opponent's space where an option forces its
         worker away (the builds around it but where the forced worker goes)."""
@@ -121,14 +128,15 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
     #: picker that says it reads it (its `reads_history`, counted.Picker).
     reading = [forbidden is not None or bool(getattr(picker, "reads_history", False)) for picker in seat_pickers]
     # a picker that is an object is called through its bound method (half the cost of a call)
-    seat_pickers = [picker if picker is None or isinstance(picker, FunctionType) else picker.__call__
+    seat_pickers = [picker if picker is None or isinstance(picker, FunctionType)
+                    else picker.__call__  # type: ignore[operator]  # (mypy reads a Callable's __call__ so)
                     for picker in seat_pickers]
 
     #: each worker's ready-made turns (plain._turn_pairs), by worker index: the same in every
     #: game, made for as many workers as a game has had
-    pairs_of: list[tuple] = []
+    pairs_of: list[TurnPairs] = []
 
-    def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list) -> None:
+    def playout(st: GameState, rngs: Sequence[Random], limit: int, played: list[tuple[Action, ...]]) -> None:
         heights, blocked, positions, occupant = st.heights, st.blocked, st.worker_pos, st.occupant
         domes, classes, history, seats, counters = st.domes, st.worker_class, st.history, st.seats, st.counters
         teams = [info.team for info in seats]
@@ -150,7 +158,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
         # added to the history in one go before anything reads it (the engine's turn, a power's
         # prohibition, a picker that says it reads it), and at the end: a record each turn costs
         # 2 % of a game
-        pending: list[tuple] = []
+        pending: list[tuple[int, tuple[Action, ...], tuple[Event, ...]]] = []
         note, record_all = pending.append, history.extend
 
         for _ in range(limit - len(played)):  # (each pass plays one turn, or ends the game)
@@ -163,15 +171,15 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                 st.to_move, st.hash, st.dome_bits, st.level_field = seat, key & _HASH, dome_bits, key >> HASH_BITS
                 if kinds is None:  # another seat's turn: its picker's, or the engine's
                     picker = seat_pickers[seat]
-                    picked = DEFERRED
+                    picked: Drawn | Deferred | None = DEFERRED
                     if picker is not None:
                         team = teams[seat]
                         up, down = forbidden(st, team) if forbidden is not None else (False, False)
-                        picked = picker(st, team, up, down, rngs[seat], free)
+                        picked = picker(st, team, up, down, rngs[seat], free)  # type: ignore[assignment]  # (Picker)
                         if picked is None:
                             break
                         if picked is not DEFERRED:  # (DEFERRED: a state the picker leaves to the list of turns)
-                            steps, events = picked
+                            steps, events = picked  # type: ignore[misc]  # (not DEFERRED)
                             simple = events is not None and trusted[seat]
                             if events is not None and not simple:
                                 for event in events:
@@ -180,7 +188,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                 else:
                                     simple = True
                             if simple:  # played here, as `apply_events` would, on the loop's arrays and locals
-                                for event in events:
+                                for event in events:  # type: ignore[union-attr]  # (simple: not None)
                                     kind = event[0]
                                     if kind == "move" or kind == "force":  # (the commonest first): state.relocate
                                         worker, square = event[1], event[3]
@@ -231,7 +239,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                                             st.set_token(square, (token, seat_of))
                                         key = st.hash | key >> HASH_BITS << HASH_BITS
                                     # ("use": a named option used, nothing on the board changes)
-                                note((seat, steps, events))
+                                note((seat, steps, events))  # type: ignore[arg-type]  # (simple: not None)
                                 append(steps)
                                 seat = following[seat]
                                 continue
@@ -241,7 +249,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                     if picked is DEFERRED:  # no picker, or one that leaves this state to the list of turns
                         steps = other_turn(st, seat, rngs[seat])
                     else:
-                        found(st, seat, steps, events)
+                        found(st, seat, steps, events)  # type: ignore[misc]  # (given with the pickers)
                     if steps is None or st.winner is not None:
                         if steps is not None:
                             append(steps)
@@ -259,7 +267,7 @@ def fused_playout(inline_kinds: Sequence[tuple | None],
                         out = len(st.out)
                     seat = following[seat]
                     continue
-                up, down = forbidden(st, teams[seat])
+                up, down = forbidden(st, teams[seat])  # type: ignore[misc]  # (set: else `unbound` has the kinds)
                 kinds_from = kinds[up][down]
             total = 0
             ends: list[int] = []

@@ -23,17 +23,59 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
-from ...dsl.vocabulary import (ANY_NUMBER, ONCE, AllOf, AnyOf, Compare, CountIs, FollowUpTiming, Force, Happened, LastMoves, LevelChange, Modality, OccupiedBy, Owner, Piece, Prohibition, Quantity, Region, Role,
-                               Not, SameSpace, Scope, SpaceIs, SpaceProperty, SpaceRef, SpaceSelector, Step, TargetLevel,
-                               Verb, WorkerSelector)
+from ...dsl.vocabulary import (
+    ANY_NUMBER,
+    ONCE,
+    AllOf,
+    AnyOf,
+    Compare,
+    Condition,
+    CountIs,
+    FollowUpTiming,
+    Force,
+    Happened,
+    LastMoves,
+    LevelChange,
+    Modality,
+    Not,
+    OccupiedBy,
+    Owner,
+    Piece,
+    Prohibition,
+    Quantity,
+    Region,
+    Role,
+    SameSpace,
+    Scope,
+    Sex,
+    SpaceIs,
+    SpaceProperty,
+    SpaceRef,
+    SpaceSelector,
+    Step,
+    StepPattern,
+    TargetLevel,
+    Verb,
+    WorkerSelector,
+)
+from ...dsl.vocabulary import FollowUp as CardFollowUp
 from ...dsl.vocabulary.hooks import Reserve
-from ...dsl.vocabulary.parts import (DOWN, NOT_A_DOME, NOT_BACK_TO_START, NOT_ON_LAST_BUILT, NOT_UP, NOT_UP_OR_DOWN,
-                                     ON_LAST_BUILT, UNOCCUPIED, UP)
+from ...dsl.vocabulary.parts import (
+    DOWN,
+    NOT_A_DOME,
+    NOT_BACK_TO_START,
+    NOT_ON_LAST_BUILT,
+    NOT_UP,
+    NOT_UP_OR_DOWN,
+    ON_LAST_BUILT,
+    UNOCCUPIED,
+    UP,
+)
 from ..engine.rules import SeatRules
 from ..model.board import ALL_BITS
 from .bits import SquareBits, target_bits
-
 
 # ---- the fast paths' own record of a seat's rules ----------------------------------------------
 
@@ -128,7 +170,7 @@ class FastRules:
     turn_ends: bool = False
     #: A build option 'your female worker may build a dome at any level': the sex of the
     #: workers who may (any of them, not only the one that moved).
-    dome_sex: object = None
+    dome_sex: Sex | None = None
     #: 'Before your worker moves, it may force a neighboring opponent worker to the space on the
     #: other side of it'.
     force_before: bool = False
@@ -137,7 +179,7 @@ class FastRules:
     second_build: Squares | None = None
     #: (comparison, amount) of each seat's win by the number of complete towers ('at least five'):
     #: a number that only a dome on level 3 changes, so that only such a build can win that way.
-    tower_wins: tuple = ()
+    tower_wins: tuple[tuple[Compare, int], ...] = ()
     move_ways: list[MoveWay] = field(default_factory=list)
     #: A build option 'may build a block under itself'.
     build_under: bool = False
@@ -175,8 +217,9 @@ class FastRules:
 def without(rules: FastRules, parts: frozenset[str]) -> FastRules:
     """`rules` with the named extended parts taken out (set to their defaults): what a fast path
     that knows those parts checks is left, `.extended` telling whether it knows them all."""
-    defaults = {f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
-                for f in dataclasses.fields(FastRules) if f.name in parts}
+    defaults: dict[str, Any] = {
+        f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
+        for f in dataclasses.fields(FastRules) if f.name in parts}
     return dataclasses.replace(rules, **defaults)
 
 
@@ -203,7 +246,8 @@ KNOWN_ACTORS = {Role.CHOSEN: "any", Role.EACH: "each", Role.THAT: "that", Role.M
 KNOWN_FORCES = {Force(DISPLACED, SpaceSelector(Region.SINGLE, SpaceRef.VACATED)): "vacated",
                 Force(DISPLACED, SpaceSelector(Region.SINGLE, SpaceRef.BEYOND)): "straight_backwards"}
 #: Other seats' prohibitions a fast path applies (as its forbid_up and forbid_down flags).
-KNOWN_PROHIBITIONS = {(Verb.MOVE, (UP,)): "up", (Verb.MOVE, (DOWN,)): "down"}
+KNOWN_PROHIBITIONS: dict[tuple[Verb, tuple[Condition, ...]], str] = {(Verb.MOVE, (UP,)): "up",
+                                                                      (Verb.MOVE, (DOWN,)): "down"}
 
 
 def known_prohibition(prohibition: Prohibition) -> str | None:
@@ -228,18 +272,19 @@ def _step(step: Step) -> StepSpec | None:
                     step.repeat == ANY_NUMBER, tuple(KNOWN_FILTERS[step.verb][f] for f in step.filters))
 
 
-def _win(pattern) -> tuple[str, int] | None:  # noqa: ANN001 - a StepPattern
+def _win(pattern: StepPattern) -> tuple[str, int] | None:
     if pattern.verb is not Verb.MOVE or pattern.owner is not Owner.YOURS:
         return None
     filters = pattern.filters
     if len(filters) == 2 and filters[0] == UP and isinstance(filters[1], TargetLevel) and filters[1].op is Compare.EQ:
         return ("up_onto_level", filters[1].level)
-    if len(filters) == 1 and isinstance(filters[0], LevelChange) and filters[0].op is Compare.LE and filters[0].amount < 0:
+    if len(filters) == 1 and isinstance(filters[0], LevelChange) and filters[0].op is Compare.LE \
+            and filters[0].amount < 0:
         return ("down_at_least", -filters[0].amount)
     return None
 
 
-def _as_squares(holder: SeatRules, verb: Verb, filters: tuple) -> Squares | None:
+def _as_squares(holder: SeatRules, verb: Verb, filters: tuple[Condition, ...]) -> Squares | None:
     compiled = target_bits(filters, holder.team, verb)
     return None if compiled is None else Squares(holder.seat, *compiled)
 
@@ -248,7 +293,9 @@ def _bans(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Squares], lis
     """Other seats' prohibitions that bind this seat, beyond the two the fast paths apply as
     flags (no moving up, no moving down), and their vetoes of its wins, as squares; None if one
     cannot be read as squares."""
-    move_bans, build_bans, vetoes = [], [], []
+    move_bans: list[Squares] = []
+    build_bans: list[Squares] = []
+    vetoes: list[Squares] = []
     for other in others:
         if other.team == rules.team:
             continue
@@ -373,9 +420,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if program.once_per_game is not None:
             return None  # (a once-per-game program: the derived code's kernels take it in, or the chain)
         steps = [_step(step) for step in program.steps]
-        if any(step is None for step in steps):
+        specs = tuple(spec for spec in steps if spec is not None)
+        if len(specs) != len(steps):
             return None
-        programs.append(Program(program.name, program.announced, tuple(steps)))
+        programs.append(Program(program.name, program.announced, specs))
     followups, removes_beyond, force_before, second_build = [], False, False, None
     for followup in rules.followups:
         if _removes_beyond(followup):
@@ -388,11 +436,11 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
         if again is not None:
             second_build = again
             continue
-        trigger, step = followup.trigger, _step(followup.step)
-        if step is None or trigger.owner is not Owner.YOURS or trigger.filters or step.actor != "that" \
+        trigger, spec = followup.trigger, _step(followup.step)
+        if spec is None or trigger.owner is not Owner.YOURS or trigger.filters or spec.actor != "that" \
                 or followup.timing is not FollowUpTiming.AFTER:
             return None
-        followups.append(FollowUp(trigger.verb.value, step))
+        followups.append(FollowUp(trigger.verb.value, spec))
     move_options, build_options, move_ways, build_under, unmoved_build = [], [], [], False, False
     dome_sex = None
     for verb, options in rules.options.items():
@@ -467,7 +515,8 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
                      slides=slides, unmoved_build=unmoved_build, turn_ends=bool(rules.turn_ends),
                      dome_tokens=dome_tokens,
                      dome_sex=dome_sex, force_before=force_before, second_build=second_build,
-                     tower_wins=tuple((w.condition.op, w.condition.amount) for w in board_wins))
+                     tower_wins=tuple((condition.op, condition.amount) for w in board_wins
+                                      if isinstance(condition := w.condition, CountIs)))  # (all: _towers_only)
 
 
 def _automatic_end(step: Step) -> bool:
@@ -477,7 +526,7 @@ def _automatic_end(step: Step) -> bool:
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
 
 
-def _second_build(rules: SeatRules, followup: object) -> Squares | None:
+def _second_build(rules: SeatRules, followup: CardFollowUp) -> Squares | None:
     """A follow-up of the seat's build: the same worker may build once more, on squares that a
     filter of the board's edge alone names (the same space allowed); its squares, else None."""
     step = followup.step
@@ -491,7 +540,7 @@ def _second_build(rules: SeatRules, followup: object) -> Squares | None:
     return _as_squares(rules, Verb.BUILD, step.filters)
 
 
-def _edge_only(part: object) -> bool:
+def _edge_only(part: Condition) -> bool:
     """A condition on whether the target is on the board's edge, and nothing else: the same for
     every square whatever happens on the turn."""
     if isinstance(part, Not):
@@ -501,7 +550,7 @@ def _edge_only(part: object) -> bool:
     return isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
 
 
-def _forces_before(followup: object) -> bool:
+def _forces_before(followup: CardFollowUp) -> bool:
     """A follow-up before each of the seat's moves: the worker may force a neighbouring opponent
     worker to the free space on its other side."""
     step = followup.step
@@ -513,7 +562,7 @@ def _forces_before(followup: object) -> bool:
             and step.destination == SpaceSelector(Region.SINGLE, SpaceRef.OTHER_SIDE, ()))
 
 
-def _removes_beyond(followup: object) -> bool:
+def _removes_beyond(followup: CardFollowUp) -> bool:
     """A follow-up of each of the seat's moves that removes the opponent worker on the space
     beyond the move's destination, seen along the move, if there is one."""
     step = followup.step
@@ -524,18 +573,18 @@ def _removes_beyond(followup: object) -> bool:
             and step.destination == SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, ()) and not step.filters)
 
 
-def _towers_only(condition: object) -> bool:
+def _towers_only(condition: Condition) -> bool:
     """A board win that counts complete towers and nothing else (the count grows only when a
     dome goes on level 3: no piece is ever taken off a dome)."""
     return isinstance(condition, CountIs) and condition.quantity is Quantity.COMPLETE_TOWERS
 
 
-def _climb_only(filters: tuple) -> bool:
+def _climb_only(filters: tuple[Condition, ...]) -> TypeGuard[tuple[LevelChange]]:
     """A move option's filters that only state its climb limit ('up any number of levels')."""
     return len(filters) == 1 and _is_climb(filters[0])
 
 
-def _is_climb(part: object) -> bool:
+def _is_climb(part: Condition) -> bool:
     return isinstance(part, LevelChange) and part.op is Compare.LE and part.amount >= 0
 
 
@@ -569,7 +618,7 @@ def _has_setup(rules: SeatRules) -> bool:
     return any(isinstance(rule, Reserve) for rule in rules.setup)
 
 
-def _one_move(programs: list[Program], followups: list[FollowUp], move_options: list) -> bool:
+def _one_move(programs: list[Program], followups: list[FollowUp], move_options: list[MoveIntoOpponent]) -> bool:
     """A seat whose every turn has a single move, no move option and no follow-up: its outcome
     shows the move, so facts about the move (up, down) are facts the outcome determines."""
     return (not move_options and not followups
