@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any, TypeVar
 
+from ...dsl.vocabulary import Role, Verb
 from ..engine.actions import actions
 from ..engine.walk import Action
 from ..model.board import (
@@ -48,7 +49,7 @@ from ..model.board import (
 )
 from ..model.state import GameState
 from .plain import A_MOVE, A_WIN, MOVES_AND_BUILDS, NO_MOVE, Drawn, Kinds, _Moves, is_plain
-from .shape import FastRules, Program, StepSpec
+from .shape import Constraint, FastRules, Program, StepSpec
 
 #: picker(state, team, forbid_up, forbid_down, rng, free) -> (turn, its events) or None when there
 #: is none; `free` is the squares with no worker and no dome, as bits (bits.free_bits), which
@@ -199,7 +200,7 @@ def counted_picker(rules: FastRules) -> Picker | None:
         return None  # (`extended`: the parts that only masked.py counts)
     if len(rules.programs) == 1 and len(rules.followups) == 1:
         follow = rules.followups[0]
-        if follow.after == "build":
+        if follow.after is Verb.BUILD:
             return _follow_up_build_picker(rules, follow.step)
         return _follow_up_move_picker(rules, follow.step)
     if len(rules.programs) == 2 and not rules.followups:
@@ -207,9 +208,9 @@ def counted_picker(rules: FastRules) -> Picker | None:
     return None
 
 
-def _tail(spec: StepSpec, verb: str) -> bool:
+def _tail(spec: StepSpec, verb: Verb) -> bool:
     """A step by the worker of the previous step, taken once."""
-    return spec.verb == verb and spec.actor in ("that", "moved") and not spec.repeat
+    return spec.verb is verb and (spec.actor is Role.THAT or spec.actor is Role.MOVED) and not spec.repeat
 
 
 def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None:
@@ -227,11 +228,11 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     worker's are walked again, to the drawn move.
     """
     constraints = set(second.constraints)
-    if not (_tail(second, "build") and second.optional) or constraints not in (
-            {"not_same_space"}, {"same_space"}, {"same_space", "not_dome"}):
+    if not (_tail(second, Verb.BUILD) and second.optional) or constraints not in (
+            {Constraint.NOT_SAME_SPACE}, {Constraint.SAME_SPACE}, {Constraint.SAME_SPACE, Constraint.NOT_DOME}):
         return None
-    same = "same_space" in constraints
-    second_limit = 1 if "not_dome" in constraints else 2  # the first block's level, at most
+    same = Constraint.SAME_SPACE in constraints
+    second_limit = 1 if Constraint.NOT_DOME in constraints else 2  # the first block's level, at most
     kinds = _Moves(rules).kinds
     read_low = level_reader([(_AT_MOST[second_limit],)])  # (where a second piece may go on the same space)
     neighbour_bits, squares_of, builds_twice, a_move = NEIGHBOUR_BITS, _SQUARES_OF, _BUILDS_OF, A_MOVE
@@ -319,7 +320,7 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
     their squares: the drawn worker's first moves are walked until it passes the index, and the
     group where it does is walked square by square.
     """
-    if not (_tail(second, "move") and second.optional) or set(second.constraints) != {"not_back_to_start"}:
+    if not (_tail(second, Verb.MOVE) and second.optional) or set(second.constraints) != {Constraint.NOT_BACK_TO_START}:
         return None  # (two workers that both come back to their squares and build on one square
         #              make one outcome: a second move that may come back is listed, not counted)
     kinds = _Moves(rules).kinds
@@ -441,9 +442,10 @@ def _build_first_picker(rules: FastRules, program: Program) -> Picker | None:
     if len(program.steps) != 3:
         return None
     build, move, last = program.steps
-    if not (build.verb == "build" and build.actor == "any" and _tail(move, "move") and _tail(last, "build")
+    if not (build.verb is Verb.BUILD and build.actor is Role.CHOSEN and _tail(move, Verb.MOVE)
+            and _tail(last, Verb.BUILD)
             and not (build.optional or move.optional or last.optional or build.repeat)
-            and not build.constraints and move.constraints == ("not_up",) and not last.constraints):
+            and not build.constraints and move.constraints == (Constraint.NOT_UP,) and not last.constraints):
         return None
     kinds = _Moves(rules).kinds
     if any(A_WIN in row for down in (False, True) for row in kinds[True][down]):

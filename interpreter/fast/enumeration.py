@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from ...dsl.vocabulary import Role, Verb
 from ..engine.actions import actions
 from ..engine.walk import Action, Walk
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from ..model.state import GameState
-from .shape import FastRules, MoveIntoOpponent, Program, StepSpec, win_table
+from .shape import Constraint, FastRules, MoveIntoOpponent, Program, StepSpec, win_table
 
 #: node(walk, path, actor, moved, built, moves): carry on a turn whose steps so far are `path`.
 #: actor: the worker of the previous step (or -1); moved: the worker that moved last (or -1);
@@ -53,9 +54,10 @@ class _BuildRule(NamedTuple):
 
 
 def _build_rule(spec: StepSpec, rules: FastRules) -> _BuildRule:
-    no_dome = "not_dome" in spec.constraints
-    return _BuildRule(_chooser(spec), spec.optional, "same_space" in spec.constraints,
-                      "not_same_space" in spec.constraints, no_dome, bool(rules.build_options) and not no_dome)
+    no_dome = Constraint.NOT_DOME in spec.constraints
+    return _BuildRule(_chooser(spec), spec.optional, Constraint.SAME_SPACE in spec.constraints,
+                      Constraint.NOT_SAME_SPACE in spec.constraints, no_dome,
+                      bool(rules.build_options) and not no_dome)
 
 
 def _build_squares(same: bool, origin: int, built: int) -> tuple[int, ...]:
@@ -71,13 +73,13 @@ def enumeration_chain(program: Program, rules: FastRules) -> Node | None:
     steps = [*program.steps, *(f.step for f in rules.followups)]
     if any(step.repeat for step in steps):
         return None
-    after_verb = {verb: [f.step for f in rules.followups if f.after == verb] for verb in ("move", "build")}
+    after_verb = {verb: [f.step for f in rules.followups if f.after is verb] for verb in (Verb.MOVE, Verb.BUILD)}
     # moves that may precede each program step: from two on, one square can be reached in two
     # ways, and a node entered again in the same state is skipped (see `_once`)
     moves_before, count = [], 0
     for spec in program.steps:
         moves_before.append(count)
-        count += sum(step.verb == "move" for step in (spec, *after_verb[spec.verb]))
+        count += sum(step.verb is Verb.MOVE for step in (spec, *after_verb[spec.verb]))
     chain: Node = record
     reads_moves = False  # whether a step from here on reads where a moved worker started
     for spec, before in zip(reversed(program.steps), reversed(moves_before), strict=True):
@@ -101,18 +103,18 @@ def _step_node(spec: StepSpec, rest: Node, rules: FastRules, followups: list[Ste
     """A program step followed by the seat's follow-ups of its verb (as Engine._compile_step),
     and whether a step from it on reads where moved workers started. Nodes that two moves or more
     may precede are entered once per state (`_once`)."""
-    made_before = [moves_before + (spec.verb == "move")]
+    made_before = [moves_before + (spec.verb is Verb.MOVE)]
     for step in followups[:-1]:
-        made_before.append(made_before[-1] + (step.verb == "move"))
+        made_before.append(made_before[-1] + (step.verb is Verb.MOVE))
     after = rest
     # (strict=False: with no follow-up, made_before still has its one entry)
     for step, before in zip(reversed(followups), reversed(made_before), strict=False):
         after = _node(step, after, after, rules)
-        reads_moves = reads_moves or "not_back_to_start" in step.constraints
+        reads_moves = reads_moves or Constraint.NOT_BACK_TO_START in step.constraints
         if before >= 2:
             after = _once(after, reads_moves)
     node = _node(spec, after, rest, rules)
-    reads_moves = reads_moves or "not_back_to_start" in spec.constraints
+    reads_moves = reads_moves or Constraint.NOT_BACK_TO_START in spec.constraints
     if moves_before >= 2:
         node = _once(node, reads_moves)
     return node, reads_moves
@@ -140,7 +142,7 @@ def _once(node: Node, reads_moves: bool) -> Node:
 
 
 def _node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Node:
-    if spec.verb == "move":
+    if spec.verb is Verb.MOVE:
         return _move_node(spec, after, rest, rules)
     if after is record:
         return _last_build_node(spec, rest, rules)
@@ -161,9 +163,9 @@ def _use_node(name: str, rest: Node) -> Node:
 
 def _chooser(spec: StepSpec) -> Callable[[Walk, int, int], list[int] | tuple[int, ...]]:
     """Which workers may take the step: any of the team's, or the one an earlier step bound."""
-    if spec.actor in ("any", "each"):
+    if spec.actor is Role.CHOSEN or spec.actor is Role.EACH:
         return lambda walk, actor, moved: walk.state.team_workers(walk.team)
-    if spec.actor == "that":
+    if spec.actor is Role.THAT:
         return lambda walk, actor, moved: (actor,) if actor >= 0 else ()
     return lambda walk, actor, moved: (moved,) if moved >= 0 else ()
 
@@ -173,9 +175,9 @@ def _move_node(spec: StepSpec, after: Node, rest: Node, rules: FastRules) -> Nod
     restrictions in force; a winning move ends the turn."""
     climb, options, wins = rules.climb, rules.move_options, win_table(rules.wins)
     workers_of, optional = _chooser(spec), spec.optional
-    not_up = "not_up" in spec.constraints
-    level_only = "not_up_or_down" in spec.constraints
-    not_back = "not_back_to_start" in spec.constraints
+    not_up = Constraint.NOT_UP in spec.constraints
+    level_only = Constraint.NOT_UP_OR_DOWN in spec.constraints
+    not_back = Constraint.NOT_BACK_TO_START in spec.constraints
 
     last = getattr(after, "last_build", None)  # the turn's last build, fused with the move if it follows
     visits = getattr(after, "visits", None)  # `after` is entered once per state (see `_once`)
@@ -373,7 +375,7 @@ def _build_pair_node(spec: StepSpec, second: StepSpec, rest: Node, rules: FastRu
     # The same worker builds twice, anywhere around it but not twice on one square, under the same
     # rules: then builds on a and b in either order are one outcome, and with a first the pair was
     # already found when b, earlier in the order, was first. The second build looks only later.
-    commutes = (second.actor == "that" and second_not_same and not (same or not_same or second_same)
+    commutes = (second.actor is Role.THAT and second_not_same and not (same or not_same or second_same)
                 and no_dome == second_no_dome and low_domes == second_low_domes)
 
     def node(walk: Walk, path: tuple[Action, ...], actor: int, moved: int, built: int,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Literal, overload
 
+from ...dsl.vocabulary import Role, Verb
 from ..engine.actions import actions
 from ..engine.walk import Action, StepFn, Walk
 from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
@@ -53,8 +54,8 @@ def is_plain(program: Program, rules: FastRules, followups: bool = False) -> boo
     if program.announced or len(program.steps) != 2:
         return False
     move, build = program.steps
-    return (move.verb == "move" and move.actor == "any" and build.verb == "build"
-            and build.actor in ("moved", "that")
+    return (move.verb is Verb.MOVE and move.actor is Role.CHOSEN and build.verb is Verb.BUILD
+            and (build.actor is Role.MOVED or build.actor is Role.THAT)
             and not (move.optional or build.optional or move.repeat or build.repeat
                      or move.constraints or build.constraints or (rules.followups and not followups)))
 

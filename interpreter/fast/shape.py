@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import Enum, auto
 from typing import Any, TypeGuard
 
 from ...dsl.vocabulary import (
@@ -57,6 +58,7 @@ from ...dsl.vocabulary import (
     Step,
     StepPattern,
     TargetLevel,
+    TokenKind,
     Verb,
     WorkerSelector,
 )
@@ -79,16 +81,30 @@ from .bits import SquareBits, target_bits
 
 # ---- the fast paths' own record of a seat's rules ----------------------------------------------
 
+class Constraint(Enum):
+    """The fast paths' own reading of a step's filters: each filter they understand
+    (KNOWN_FILTERS), named for the condition it puts on the step, read once by the gate so that
+    the pickers and chains test a member rather than the vocabulary's conditions."""
+
+    NOT_UP = auto()  # a move: not up
+    NOT_UP_OR_DOWN = auto()  # a move: to the same level
+    NOT_BACK_TO_START = auto()  # a move: not back to the space the worker started from
+    NOT_SAME_SPACE = auto()  # a build: not on the last build's space
+    SAME_SPACE = auto()  # a build: on the last build's space
+    NOT_DOME = auto()  # a build: not a dome
+
+
 @dataclass(frozen=True)
 class StepSpec:
-    """A step as the fast paths read it. actor: 'any' (chosen by this step), 'each' (chosen
-    anew at each repetition), 'that' (the previous step's) or 'moved' (the last mover)."""
+    """A step as the fast paths read it. verb: Verb.MOVE or Verb.BUILD; actor: Role.CHOSEN
+    (chosen by this step), Role.EACH (chosen anew at each repetition), Role.THAT (the previous
+    step's) or Role.MOVED (the last mover)."""
 
-    verb: str
-    actor: str
+    verb: Verb
+    actor: Role
     optional: bool
     repeat: bool
-    constraints: tuple[str, ...]
+    constraints: tuple[Constraint, ...]
 
 
 @dataclass(frozen=True)
@@ -100,7 +116,7 @@ class Program:
 
 @dataclass(frozen=True)
 class FollowUp:
-    after: str
+    after: Verb
     step: StepSpec
 
 
@@ -238,11 +254,13 @@ DISPLACED = WorkerSelector(Role.DISPLACED, Owner.ANYONES)
 OVER_A_WORKER = SpaceSelector(Region.OVER_WORKER, None, ())
 UNDER_ITSELF = SpaceSelector(Region.SINGLE, SpaceRef.ORIGIN, (SameSpace(SpaceRef.ORIGIN),))
 
-KNOWN_FILTERS: dict[Verb, dict[object, str]] = {
-    Verb.MOVE: {NOT_UP: "not_up", NOT_UP_OR_DOWN: "not_up_or_down", NOT_BACK_TO_START: "not_back_to_start"},
-    Verb.BUILD: {NOT_ON_LAST_BUILT: "not_same_space", ON_LAST_BUILT: "same_space", NOT_A_DOME: "not_dome"},
+KNOWN_FILTERS: dict[Verb, dict[object, Constraint]] = {
+    Verb.MOVE: {NOT_UP: Constraint.NOT_UP, NOT_UP_OR_DOWN: Constraint.NOT_UP_OR_DOWN,
+                NOT_BACK_TO_START: Constraint.NOT_BACK_TO_START},
+    Verb.BUILD: {NOT_ON_LAST_BUILT: Constraint.NOT_SAME_SPACE, ON_LAST_BUILT: Constraint.SAME_SPACE,
+                 NOT_A_DOME: Constraint.NOT_DOME},
 }
-KNOWN_ACTORS = {Role.CHOSEN: "any", Role.EACH: "each", Role.THAT: "that", Role.MOVED: "moved"}
+KNOWN_ACTORS = frozenset((Role.CHOSEN, Role.EACH, Role.THAT, Role.MOVED))
 KNOWN_FORCES = {Force(DISPLACED, SpaceSelector(Region.SINGLE, SpaceRef.VACATED)): "vacated",
                 Force(DISPLACED, SpaceSelector(Region.SINGLE, SpaceRef.BEYOND)): "straight_backwards"}
 #: Other seats' prohibitions a fast path applies (as its forbid_up and forbid_down flags).
@@ -268,7 +286,7 @@ def _step(step: Step) -> StepSpec | None:
     if step.modality in (Modality.IF_POSSIBLE, Modality.AUTOMATIC) or step.cost \
             or not all(f in KNOWN_FILTERS[step.verb] for f in step.filters):
         return None
-    return StepSpec(step.verb.value, KNOWN_ACTORS[step.actor.role], step.modality is Modality.MAY,
+    return StepSpec(step.verb, step.actor.role, step.modality is Modality.MAY,
                     step.repeat == ANY_NUMBER, tuple(KNOWN_FILTERS[step.verb][f] for f in step.filters))
 
 
@@ -437,10 +455,10 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
             second_build = again
             continue
         trigger, spec = followup.trigger, _step(followup.step)
-        if spec is None or trigger.owner is not Owner.YOURS or trigger.filters or spec.actor != "that" \
+        if spec is None or trigger.owner is not Owner.YOURS or trigger.filters or spec.actor is not Role.THAT \
                 or followup.timing is not FollowUpTiming.AFTER:
             return None
-        followups.append(FollowUp(trigger.verb.value, spec))
+        followups.append(FollowUp(trigger.verb, spec))
     move_options, build_options, move_ways, build_under, unmoved_build = [], [], [], False, False
     dome_sex = None
     for verb, options in rules.options.items():
@@ -588,26 +606,27 @@ def _is_climb(part: Condition) -> bool:
     return isinstance(part, LevelChange) and part.op is Compare.LE and part.amount >= 0
 
 
-def _token_kinds(rules: SeatRules) -> set[str]:
+def _token_kinds(rules: SeatRules) -> set[TokenKind]:
     """The kinds of token the seat's steps put on the board."""
     steps = [*rules.turn_ends, *(f.step for f in rules.followups),
              *(s for p in rules.programs for s in p.steps)]
-    return {step.token.value for step in steps if step.token is not None}
+    return {step.token for step in steps if step.token is not None}
 
 
 def _dome_tokens(rules: SeatRules, others: list[SeatRules]) -> tuple[tuple[int, str], ...] | None:
     """The (holder, kind) of the tokens this seat treats as domes, if every token any seat puts
     on the board is one of them (so that the seat never meets a token but as a dome: never builds
-    on one, which takes it away, nor moves or puts one there); else None."""
-    binding = []
+    on one, which takes it away, nor moves or puts one there); else None. The kinds are the
+    board's own spelling (GameState.tokens), which bits.token_squares matches."""
+    binding: list[tuple[int, TokenKind]] = []
     for holder in (rules, *others):
         for rule in holder.dome_likes:
             if rule.binds is Owner.ANYONES or (rule.binds is Owner.OPPONENTS and holder.team != rules.team):
-                binding.append((holder.seat, rule.token.value))
+                binding.append((holder.seat, rule.token))
     for holder in (rules, *others):
         if any((holder.seat, kind) not in binding for kind in _token_kinds(holder)):
             return None
-    return tuple(binding)
+    return tuple((seat, kind.value) for seat, kind in binding)
 
 
 def _has_setup(rules: SeatRules) -> bool:
@@ -622,5 +641,5 @@ def _one_move(programs: list[Program], followups: list[FollowUp], move_options: 
     """A seat whose every turn has a single move, no move option and no follow-up: its outcome
     shows the move, so facts about the move (up, down) are facts the outcome determines."""
     return (not move_options and not followups
-            and all(sum(s.verb == "move" for s in p.steps) <= 1 and not any(s.repeat for s in p.steps)
+            and all(sum(s.verb is Verb.MOVE for s in p.steps) <= 1 and not any(s.repeat for s in p.steps)
                     for p in programs))
