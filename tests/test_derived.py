@@ -111,12 +111,18 @@ def test_a_wrong_lowering_of_a_binding_is_caught(monkeypatch: pytest.MonkeyPatch
 def test_each_seat_says_how_its_turns_are_found() -> None:
     """Engine.paths names what lists a seat's turns and what the derived engine left to the
     generic chain: another seat's obligation, a step kind with no lowering yet."""
+    game = _pair("Iris", "Aphrodite", True)
+    assert game is not None
+    iris = game.engine.paths(0)
+    assert iris[0] == "listing turns: the derived code"
+    assert any(line.startswith("lowered:") and "move (base.yaml" in line for line in iris)
+    assert "generic: another seat's obligation, judged on each whole turn by the generic test" in iris
     game = _pair("Hermes", "Aphrodite", True)
     assert game is not None
     hermes = game.engine.paths(0)
     assert hermes[0] == "listing turns: the whole turn by the derived code (derived/kernel.py)"
     assert any(line.startswith("lowered:") and "move (hermes.yaml" in line for line in hermes)
-    assert "generic: another seat's obligation, judged on each whole turn by the generic test" in hermes
+    assert "another seat's obligation: lowered as the squares the move must end on (derived/kernel.py)" in hermes
     game = _pair("Demeter", "Aphrodite", True)
     assert game is not None
     demeter = game.engine.paths(0)
@@ -139,10 +145,10 @@ def test_show_and_bench_print_each_seats_paths() -> None:
     assert shown.exit_code == 0, shown.output
     speed = shown.output.split("Speed (its seat against a Mortal):\n", 1)[1]
     assert "listing turns: the derived code" in speed and "the verb 'force'" in speed
-    bench = CliRunner().invoke(main, ["bench", "--gods", "Hermes", "Aphrodite", "--seconds", "0.2"])
+    bench = CliRunner().invoke(main, ["bench", "--gods", "Iris", "Aphrodite", "--seconds", "0.2"])
     assert bench.exit_code == 0, bench.output
     first, second = bench.output.splitlines()[:2]
-    assert first.startswith("seat A (Hermes): listing turns: the whole turn by the derived code")
+    assert first.startswith("seat A (Iris): listing turns: the derived code")
     assert "generic: another seat's obligation, judged on each whole turn by the generic test" in first
     assert second.startswith("seat B (Aphrodite): listing turns: the plain turn's lister")
 

@@ -125,6 +125,20 @@ def test_each_worker_moves_or_builds_beside_the_plain_turn(tmp_path: Path, other
     assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
 
 
+def test_a_ban_on_the_highest_worker_leaves_no_turn_of_each_worker_s_move(tmp_path: Path) -> None:
+    """Against Hypnus ('opponent workers cannot move while higher than all their other workers')
+    with c1 raised to level 1: A2 stands higher than A1, so it may not move. By hand: the usual
+    turn is A1's alone, to a2 (then a build on a1, b1 or b2), b1 (a1, a2, b2, c2) or b2 (a1,
+    a2, b1, c2): 11; moving both has no turn (A2 cannot take its move); building with both is as
+    before: 8. 19 turns, drawn whole (the ban is judged where the workers stood as the turn
+    started, which no move changes)."""
+    text = ALIKE.format(other="Hypnus").replace("  0 0 0 0D 0\n  0 0 0 0D 0\n", "  0 0 0 0D 0\n  0 0 1 0D 0\n")
+    state = position(tmp_path, text)
+    game, _ = kernel_agrees((CASTOR, "Hypnus"), state, 19)
+    a2 = state.worker_names.index("A2")
+    assert not any(step[0] == "move" and step[1] == a2 for turn in game.engine.turns(state) for step in turn)
+
+
 def test_a_position_where_a_move_may_win_is_drawn_whole(tmp_path: Path) -> None:
     """A2 on c1 (level 2) beside d1 (level 3): its move there wins and ends the turn. By hand,
     moving both: A1 first to b1, a2 or b2 (no win), then A2 to b1, b2, c2 or d1 but where A1

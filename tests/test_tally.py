@@ -161,8 +161,8 @@ def test_a_bit_lowering_changed_by_hand_is_caught(monkeypatch: pytest.MonkeyPatc
 def test_a_tally_that_forgets_the_keys_it_saw_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Prometheus's two builds in either order (build, move, build) are one outcome, which the
     tally finds by its key: a tally that never found a key again would count it twice. (Against
-    Hypnus, whose ban reads where the mover's other workers stand, the seat is counted by the
-    tally, not drawn whole by build_first.py's kernels.)"""
+    Harpies, whose slide after each move build_first.py's kernels do not take in, the seat is
+    counted by the tally, not drawn whole.)"""
     class Forgetful(set):  # type: ignore[type-arg]
         def __contains__(self, key: object) -> bool:
             return False
@@ -172,9 +172,9 @@ def test_a_tally_that_forgets_the_keys_it_saw_is_caught(monkeypatch: pytest.Monk
         start(self)
         self.keys = Forgetful()
     monkeypatch.setattr(Tally, "__init__", forgetful)
-    game, _ = counted_games("bga", ("Prometheus", "Hypnus"))
+    game, _ = counted_games("bga", ("Prometheus", "Harpies"))
     assert game.engine.counting[0] and not game.engine.kernelled[0]
-    assert found_apart("bga", ("Prometheus", "Hypnus"))
+    assert found_apart("bga", ("Prometheus", "Harpies"))
 
 
 def test_a_fused_move_that_counts_from_the_state_before_it_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

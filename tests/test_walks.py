@@ -25,7 +25,7 @@ from santorini.interpreter.derived import walks
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import new_game, parse_players
 from santorini.interpreter.games.packs import load_pack
-from santorini.interpreter.model.board import NEIGHBOURS, SQUARES, parse_square, square_name
+from santorini.interpreter.model.board import ALL_BITS, NEIGHBOURS, SQUARES, parse_square, square_name
 from santorini.interpreter.model.state import GameState, TurnRecord
 
 WALKER = "Walker"
@@ -267,6 +267,40 @@ def test_the_flat_start_reaches_every_set_of_two_squares() -> None:
     assert len(turns) == expected
     for index in range(len(turns)):
         assert game.engine.random_turn(state, _Drawn(index)) == turns[index], index
+
+
+def test_an_obligation_on_one_worker_s_last_move_is_kept_by_the_walks() -> None:
+    """Aphrodite (B1 on a2): 'if an opponent worker starts its turn neighboring your workers, its
+    last move must be to a space neighboring your workers'. A1 starts on a1, next to her, A2 on
+    e1, not; the corridor a1-e1 with b2 beside it. The two are alike, yet told apart by the
+    obligation: a board is a turn only where A1, if it moved, ends on a1, b1 or b2 (next to a2);
+    the chain keeps it at the first state of its search where the two stand so. Drawn whole, as
+    the chain lists it; every turn in which A1 moves ends with A1 next to a2."""
+    fast, generic, state = walled({"A1": "a1", "B1": "a2", "A2": "e1", "B2": "e5"}, "b1 c1 d1 b2",
+                                  cards=("Hermes", "Aphrodite"))
+    turns = agree(fast, generic, state)
+    near = {parse_square(name) for name in ("a1", "b1", "b2")}
+    walked = 0
+    for steps in turns:
+        moves = [square for verb, worker, square in steps if verb == "move" and worker == 0]
+        if moves:
+            assert moves[-1] in near, steps
+            walked += len(steps) > 2
+    assert walked  # (walks of A1 too, not the usual turn alone)
+
+
+def test_walks_that_forget_the_obligation_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same position with the obligation forgotten by the kernels (both workers free to end
+    anywhere): the comparison says so."""
+    walked = walks._walked
+
+    def forgetful(st: GameState, masks: walks.Masks) -> walks.Walked | None:
+        at = walked(st, masks)
+        return None if at is None else (*at[:10], ALL_BITS, ALL_BITS)
+    monkeypatch.setattr(walks, "_walked", forgetful)
+    fast, generic, state = walled({"A1": "a1", "B1": "a2", "A2": "e1", "B2": "e5"}, "b1 c1 d1 b2",
+                                  cards=("Hermes", "Aphrodite"))
+    assert disagreement(fast, generic, state, seeds=[1]) is not None
 
 
 def test_walks_that_keep_the_usual_turns_boards_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Owner, Piece, Region, Role, Step, Verb
+from ...dsl.vocabulary import Owner, Piece, Region, Role, StandsHighest, Step, Verb
 from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
@@ -47,7 +47,7 @@ from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets
 from .source import Source
 from .tally import build_events
-from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
+from .writer import Drawn, Listed, board_win_near, holders_own, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
@@ -78,7 +78,9 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
     if not all(fixed_while_building(part) for part in (*first.filters, *second.filters,
                                                        *(p for ban in build_bans for p in ban.filters))):
         return None
-    if not all(pointwise(part) for part in (*moving.filters, *(p for ban in move_bans for p in ban.filters))):
+    # (a ban on moves may read where the workers stood as the turn started: 'while higher than ...')
+    if not all(pointwise(part) for part in moving.filters) or not all(
+            holders_own(part, (StandsHighest,)) for ban in move_bans for part in ban.filters):
         return None
     wins = [win.pattern for win in compiler.rules.wins if win.pattern.verb is Verb.MOVE
             and win.pattern.owner is not Owner.OPPONENTS]

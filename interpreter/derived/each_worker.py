@@ -52,6 +52,7 @@ from ...dsl.vocabulary import (
     Piece,
     Region,
     Role,
+    StandsHighest,
     Step,
     Verb,
     WorkerSelector,
@@ -66,7 +67,7 @@ from .kernel import Fresh, Kernels, after_moves_built
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits
 from .source import Source
 from .tally import Tokens, build_events
-from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
+from .writer import Drawn, Listed, board_win_near, holders_own, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
@@ -313,7 +314,10 @@ def two_builders(first: int, x: int, second: int, y: int, heights: Sequence[int]
 
 def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
     bans = [ban for ban in compiler.bans if ban.verb is Verb.MOVE]
-    if not all(pointwise(p) for p in ways[0].filters) or not all(pointwise(p) for ban in bans for p in ban.filters):
+    # (a ban may read where the workers stood as the turn started, which no move changes: 'while
+    # higher than all their other workers')
+    if not all(pointwise(p) for p in ways[0].filters) or not all(
+            holders_own(p, (StandsHighest,)) for ban in bans for p in ban.filters):
         return None
     source = Source()
     begin_masks(compiler, source)

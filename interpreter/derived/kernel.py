@@ -328,7 +328,8 @@ def after_moves_built(earlier: Kernels, fresh: Callable[[Walk, Callable[[], list
     def counted(walk: Walk) -> tuple[int, Fresh]:
         if kept[0] is walk and kept[1] == walk.state.hash:
             return kept[2]  # type: ignore[return-value]
-        both = earlier.count(walk), fresh(walk, lambda: moves_built(walk))
+        built = moves_built(walk)  # (the earlier turns' count too: a win one, else one per square built on)
+        both = sum(1 if squares < 0 else squares.bit_count() for _, _, squares in built), fresh(walk, lambda: built)
         kept[:] = walk, walk.state.hash, both
         return both
 

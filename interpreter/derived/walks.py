@@ -34,9 +34,18 @@ stands on, the squares each worker's moves to have been explored (the next move 
 of a mask), counting the new builds of each configuration the first time it is reached. A turn's
 steps are the search's path to where its build is found.
 
+**Obligations on the last moves.** Another seat's obligation that binds each worker's last move
+by where it started and ended ('if an opponent worker starts its turn neighboring your workers,
+its last move must be to a space neighboring your workers') leaves each worker the squares it
+may end on (its own among them, else the position is the chain's). Where both may end on the
+same squares, the count keeps the configurations within them (the walks may pass through the
+others). Where the obligation binds one worker only, the two are told apart: the chain keeps a
+board at the first state of its search where each stands where it may, which the search here
+follows too, and the count is the search's own.
+
 Positions left to the chain (`serves`): more or fewer than two workers, workers of two classes,
 a filter or ban that lets a worker leave its level or not come back, a move that may win, a
-build that may make a board win hold.
+build that may make a board win hold, a bound worker that may not end on its own square.
 """
 
 from __future__ import annotations
@@ -46,7 +55,9 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import (
+    LastMoves,
     Modality,
+    Owner,
     Piece,
     Region,
     Role,
@@ -68,15 +79,20 @@ from .writer import Drawn, Listed, board_win_near, holders_own, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
-    from .steps import DerivedCompiler
+    from .steps import Bound, DerivedCompiler
 
 #: What the generated masks say of a position: (first worker, second worker, T1, the squares the
-#: first may win on, T2, the second's, BB).
-Masks = tuple[int, int, int, int, int, int, int]
+#: first may win on, the squares its last move may end on by other seats' obligations, the same
+#: three of the second, BB).
+Masks = tuple[int, int, int, int, int, int, int, int, int]
 
 #: A position the kernels serve: (first worker, its start, its component, T1, second worker, its
-#: start, its component, T2, BB, whether the two share a component).
-Walked = tuple[int, int, int, int, int, int, int, int, int, bool]
+#: start, its component, T2, BB, whether the two share a component, the squares the first may
+#: end on, the squares the second may).
+Walked = tuple[int, int, int, int, int, int, int, int, int, bool, int, int]
+
+#: An index past every turn's: a draw from it runs the whole search and says how many it passed.
+_PAST = 1 << 62
 
 #: The outcomes an earlier program leaves at a configuration (the two squares as bits): the build
 #: squares to leave out there.
@@ -107,7 +123,8 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
     if not all(holders_own(part, (StandsHighest,)) for ban in compiler.bans for part in ban.filters):
         return None
     near = board_win_near(compiler, 1)
-    masks = _masks(compiler, ways, build_ways[0])
+    bound = all(_lowered_obligation(bound) for bound in compiler.obligations)
+    masks = _masks(compiler, ways, build_ways[0], bound)
     if near is None or masks is None:
         return None
     found = masks
@@ -136,9 +153,9 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
 
     def after(earlier: Kernels) -> Kernels | None:
         return after_moves_built(earlier, _fresh(served), lambda walk: served(walk) is not None,
-                                 not compiler.obligations, frozenset({(1, 0, False)}), lambda walk: False)
+                                 bound, frozenset({(1, 0, False)}), lambda walk: False)
 
-    return Kernels(draw, count, turns, lambda walk: False, not compiler.obligations, None,
+    return Kernels(draw, count, turns, lambda walk: False, bound, None,
                    lambda walk: served(walk) is not None, frozenset({(1, 0, False)}), after=after)
 
 
@@ -151,30 +168,48 @@ def _fresh(served: Callable[[Walk], Walked | None]
         assert at is not None
         st = walk.state
         out: Excluded = {}
-        w1, s1, _, t1, w2, s2, _, t2, bb, _ = at
+        w1, s1, _, t1, w2, s2, _, t2, bb, _, ends1, ends2 = at
         for worker, target, built in moves_built():
             if built < 0:
                 continue  # (a winning move: no walk wins)
-            if worker == w1 and t1 >> target & 1:
+            if worker == w1 and t1 >> target & 1 and ends1 >> target & 1:
                 key = 1 << target | 1 << s2
-            elif worker == w2 and t2 >> target & 1:
+            elif worker == w2 and t2 >> target & 1 and ends2 >> target & 1:
                 key = 1 << target | 1 << s1
             else:
-                continue  # (a move off the level: no walk ends there)
+                continue  # (a move off the level, or where the walks may not end: no walk ends there)
             out[key] = out.get(key, 0) | built
-        overlap = 0
-        for key, built in out.items():
-            a = (key & -key).bit_length() - 1
-            b = (key ^ 1 << a).bit_length() - 1
-            overlap += (built & (AROUND_BITS[a] | AROUND_BITS[b]) & bb & ~key).bit_count()
-        return (counted(at) - overlap, lambda index: walk_turn(st, at, out, index),
+        if ends1 != ends2:
+            n = searched(at, out)
+        else:
+            overlap = 0
+            for key, built in out.items():
+                a = (key & -key).bit_length() - 1
+                b = (key ^ 1 << a).bit_length() - 1
+                overlap += (built & (AROUND_BITS[a] | AROUND_BITS[b]) & bb & ~key).bit_count()
+            n = counted(at) - overlap
+        return (n, lambda index: walk_turn(st, at, out, index),
                 lambda listed: listing(every_walk(st, at, out), listed))
     return fresh
 
 
-def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts) -> Callable[[Walk], Masks | None] | None:
+def _lowered_obligation(bound: Bound) -> bool:
+    """Whether another seat's obligation binds each worker's last move, by where it started and
+    ended (`LastMoves`), reading only those squares, their levels and the holder's own workers,
+    never 'if possible': the walks then keep the configurations where each bound worker ends
+    where it may."""
+    requirement = bound.obligation.requirement
+    return (isinstance(requirement, LastMoves) and requirement.owner is not Owner.YOURS
+            and not bound.obligation.if_possible
+            and all(holders_own(part) for part in (*requirement.started, *requirement.ended)))
+
+
+def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts,
+           lowers_obligations: bool) -> Callable[[Walk], Masks | None] | None:
     """The generated function of a position's squares as bits (`Masks`), or None where a part
-    has no bit lowering."""
+    has no bit lowering. With `lowers_obligations`, each worker's last move is bound to the
+    squares other seats' obligations leave it (else every square: the engine leaves a turn to
+    the chain while one is in force)."""
     source = Source()
     begin_masks(compiler, source)
     source.line(1, "OWN = (1 << POS[ws[0]]) | (1 << POS[ws[1]])")
@@ -182,6 +217,9 @@ def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts) -> 
     move_bans = compiler.bans_in_force(source, Verb.MOVE, 1)
     build_bans = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     view = View("w", "o", "t", "hh", "th")
+    obligations = compiler.obligations if lowers_obligations else ()
+    for index, bound in enumerate(obligations):
+        source.line(1, f"ob{index} = {source.constant(bound.seat, 'SEAT')} not in st.out")
     source.line(1, "for w in ws:")
     source.line(2, "o = POS[w]")
     source.line(2, "hh = H[o]")
@@ -193,6 +231,18 @@ def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts) -> 
         return None
     source.line(2, f"out.append({targets[0]})")
     source.line(2, f"out.append({wins})")
+    source.line(2, "E = ALL")
+    start = View("w", "o", "o", "hh", "hh")  # (its start as the target)
+    for index, bound in enumerate(obligations):
+        requirement = bound.obligation.requirement
+        assert isinstance(requirement, LastMoves)  # (_lowered_obligation)
+        started = MaskLowering(Lowering(source, bound.judge), None, "BX").all(requirement.started, start)
+        ended = MaskLowering(Lowering(source, bound.judge), None, "BX", verb=Verb.MOVE).all(requirement.ended, view)
+        if started is None or ended is None:
+            return None
+        source.line(2, f"if ob{index} and ({started}) >> o & 1:")
+        source.line(3, f"E &= {ended}")
+    source.line(2, "out.append(E)")
     # the build's squares: its filters and the bans read neither the builder nor where it stands
     source.line(1, "w = ws[0]")
     source.line(1, "t = POS[w]")
@@ -217,10 +267,14 @@ def _masks(compiler: DerivedCompiler, ways: list[WayParts], build: WayParts) -> 
 def _walked(st: GameState, masks: Masks) -> Walked | None:
     """The position as the kernels serve it (`Walked`), or None where the chain must (the
     module docstring)."""
-    w1, w2, t1, win1, t2, win2, bb = masks
+    w1, w2, t1, win1, ends1, t2, win2, ends2, bb = masks
     if st.worker_class[w1] != st.worker_class[w2]:
         return None
     s1, s2 = st.worker_pos[w1], st.worker_pos[w2]
+    # (a worker bound to end where it did not start could stay or go and come back: two turns
+    # the chain tells apart)
+    if not ends1 >> s1 & 1 or not ends2 >> s2 & 1:
+        return None
     # (a worker that cannot move stands in the other's way all along)
     if not t1:
         t2 &= ~(1 << s1)
@@ -242,7 +296,7 @@ def _walked(st: GameState, masks: Masks) -> Walked | None:
             return None
     if r1 & win1 or r2 & win2:
         return None  # (a move that may win ends the turn there)
-    return w1, s1, r1, t1, w2, s2, r2, t2, bb, one
+    return w1, s1, r1, t1, w2, s2, r2, t2, bb, one, ends1, ends2
 
 
 def _component(square: int, squares: int) -> int:
@@ -256,8 +310,12 @@ def _component(square: int, squares: int) -> int:
 
 
 def counted(at: Walked) -> int:
-    """The number of distinct outcomes of the walks (the module docstring)."""
-    _, _, r1, _, _, _, r2, _, bb, one = at
+    """The number of distinct outcomes of the walks (the module docstring); where the two may
+    end on different squares (an obligation binds one), the search's own count."""
+    _, _, r1, _, _, _, r2, _, bb, one, ends, other_ends = at
+    if ends != other_ends:
+        return searched(at, {})
+    r1, r2 = r1 & ends, r2 & ends  # (the squares they may end on: they may pass through the others)
     total = 0
     if one:
         size = r1.bit_count()
@@ -282,20 +340,24 @@ def counted(at: Walked) -> int:
 
 
 def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, ...], int, int, int]] | None
-            ) -> tuple[tuple[int, ...], int, int, int] | None:
+            ) -> tuple[tuple[int, ...], int, int, int]:
     """The walks' new outcomes in the chain's order, as (the path there, as where the two
     workers stood before each move, each as the first worker's square | the second's << 5;
     where they stand now, so; the builder; the square built): the `index`-th of them, or, with
-    `found`, every one of them added to it (and None)."""
+    `found`, every one of them added to it; past the last, ((), -1, -1, the index left).
+
+    The chain explores a state once per (board, last worker to move), and lists the builds at
+    each state it explores; a board's outcomes are the first such state's where each worker
+    stands where it may end (an obligation binds one: the two told apart there)."""
     around, bit = AROUND_BITS, SQUARE_BITS
-    w1, s1, _, t1, w2, s2, _, t2, bb, _ = at
+    w1, s1, _, t1, w2, s2, _, t2, bb, _, ends1, ends2 = at
     # explored1[b]: the squares a such that the first worker's move to a with the second on b
     # has been explored (seen the other way round as well: the two are of one class), and b
     # itself (no move goes onto the other worker); explored2[a] likewise for the second worker's
-    # moves to b with the first on a; met[b]: the a of the configurations reached
+    # moves to b with the first on a; met[b]: the a of the boards whose outcomes were listed
     explored1, explored2, met = list(bit), list(bit), [0] * 25
     at1, at2 = s1, s2
-    met[at2] |= bit[at1]
+    met[at2] |= bit[at1]  # (both start where they may end: _walked)
     met[at1] |= bit[at2]
     trail: list[int] = []
     push, pop = trail.append, trail.pop
@@ -326,7 +388,7 @@ def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, 
                 explored1[at2] |= low
                 at1 = low.bit_length() - 1
                 explored1[at1] |= bit[at2]
-                if not met[at2] & low:
+                if not met[at2] & low and ends1 & low and ends2 >> at2 & 1:
                     met[at2] |= low
                     met[at1] |= bit[at2]
                     break
@@ -338,15 +400,13 @@ def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, 
                 explored2[at1] |= low
                 at2 = low.bit_length() - 1
                 explored2[at2] |= bit[at1]
-                if not met[at1] & low:
+                if not met[at1] & low and ends2 & low and ends1 >> at1 & 1:
                     met[at1] |= low
                     met[at2] |= bit[at1]
                     break
                 continue
             if not trail:
-                if found is None:  # pragma: no cover - the count and the walk agree
-                    raise AssertionError("a counted walk was not found")
-                return None
+                return (), -1, -1, index
             back = pop()
             at1, at2 = back & 31, back >> 5
 
@@ -354,8 +414,13 @@ def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, 
 def walk_turn(st: GameState, at: Walked, out: Excluded, index: int) -> Drawn:
     """The walks' `index`-th new outcome in the chain's order, as (steps, events)."""
     found = _search(at, out, index, None)
-    assert found is not None
+    assert found[2] >= 0, "a counted walk was not found"
     return _turn(st, at[0], at[4], *found)
+
+
+def searched(at: Walked, out: Excluded) -> int:
+    """The number of the walks' new outcomes, by the chain's own search (`_search`)."""
+    return _PAST - _search(at, out, _PAST, None)[3]
 
 
 def every_walk(st: GameState, at: Walked, out: Excluded) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
@@ -391,4 +456,4 @@ def _turn(st: GameState, first: int, second: int, trail: tuple[int, ...], last: 
     return tuple(steps), (*events, *built)
 
 
-__all__ = ["counted", "every_walk", "walk_turn", "walks"]
+__all__ = ["counted", "every_walk", "searched", "walk_turn", "walks"]
