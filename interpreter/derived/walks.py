@@ -168,26 +168,22 @@ def _fresh(served: Callable[[Walk], Walked | None]
         assert at is not None
         st = walk.state
         out: Excluded = {}
+        overlap = 0
         w1, s1, _, t1, w2, s2, _, t2, bb, _, ends1, ends2 = at
         for worker, target, built in moves_built():
             if built < 0:
                 continue  # (a winning move: no walk wins)
             if worker == w1 and t1 >> target & 1 and ends1 >> target & 1:
-                key = 1 << target | 1 << s2
+                other = s2
             elif worker == w2 and t2 >> target & 1 and ends2 >> target & 1:
-                key = 1 << target | 1 << s1
+                other = s1
             else:
                 continue  # (a move off the level, or where the walks may not end: no walk ends there)
-            out[key] = out.get(key, 0) | built
-        if ends1 != ends2:
-            n = searched(at, out)
-        else:
-            overlap = 0
-            for key, built in out.items():
-                a = (key & -key).bit_length() - 1
-                b = (key ^ 1 << a).bit_length() - 1
-                overlap += (built & (AROUND_BITS[a] | AROUND_BITS[b]) & bb & ~key).bit_count()
-            n = counted(at) - overlap
+            # (one key per move: a worker one step from its start, the other on its own)
+            key = 1 << target | 1 << other
+            out[key] = built
+            overlap += (built & (AROUND_BITS[target] | AROUND_BITS[other]) & bb & ~key).bit_count()
+        n = searched(at, out) if ends1 != ends2 else counted(at) - overlap
         return (n, lambda index: walk_turn(st, at, out, index),
                 lambda listed: listing(every_walk(st, at, out), listed))
     return fresh
@@ -364,17 +360,19 @@ def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, 
     while True:
         key = bit[at1] | bit[at2]
         builds = bb & ~key & ~out.get(key, 0) if out else bb & ~key
-        builds1 = around[at1] & builds
-        builds2 = around[at2] & builds & ~builds1
         if found is not None:
+            builds1 = around[at1] & builds
+            builds2 = around[at2] & builds & ~builds1
             for builder, squares in ((w1, builds1), (w2, builds2)):
                 while squares:
                     low = squares & -squares
                     squares ^= low
                     found.append((tuple(trail), at1 | at2 << 5, builder, low.bit_length() - 1))
         elif builds:
-            n = (builds1 | builds2).bit_count()
-            if index < n:
+            n = ((around[at1] | around[at2]) & builds).bit_count()
+            if index < n:  # (the first worker's builds, then the second's new ones)
+                builds1 = around[at1] & builds
+                builds2 = around[at2] & builds & ~builds1
                 n = builds1.bit_count()
                 if index < n:
                     return tuple(trail), at1 | at2 << 5, w1, nth_bit(builds1, index)
@@ -437,19 +435,20 @@ def _turn(st: GameState, first: int, second: int, trail: tuple[int, ...], last: 
     where the first worker stands | where the second does << 5), then the build."""
     heights = st.heights
     moves1, moves2 = actions("move", first), actions("move", second)
+    level1, level2 = heights[st.worker_pos[first]], heights[st.worker_pos[second]]  # (kept by every walk)
     steps: list[Action] = []
     events: list[Event] = []
     path = (*trail, last)
     before = path[0]
     for after in path[1:]:
         if (before ^ after) & 31:
-            origin, to = before & 31, after & 31
+            to = after & 31
             steps.append(moves1[to])
-            events.append(("move", first, origin, to, heights[origin], heights[to]))
+            events.append(("move", first, before & 31, to, level1, level1))
         else:
-            origin, to = before >> 5, after >> 5
+            to = after >> 5
             steps.append(moves2[to])
-            events.append(("move", second, origin, to, heights[origin], heights[to]))
+            events.append(("move", second, before >> 5, to, level2, level2))
         before = after
     verb, built = build_events(builder, square, heights[square] == 3, heights, st.tokens)
     steps.append(actions(verb, builder)[square])
