@@ -123,17 +123,17 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
     if not all(holders_own(part, (StandsHighest,)) for ban in compiler.bans for part in ban.filters):
         return None
     near = board_win_near(compiler, 1)
-    bound = all(_lowered_obligation(bound) for bound in compiler.obligations)
-    masks = _masks(compiler, ways, build_ways[0], bound)
+    lowers_obligations = all(_lowered_obligation(bound) for bound in compiler.obligations)
+    masks = _masks(compiler, ways, build_ways[0], lowers_obligations)
     if near is None or masks is None:
         return None
-    found = masks
+    squares = masks
 
     def lowered(walk: Walk) -> Walked | None:
         if near(walk):
             return None
-        got = found(walk)
-        return None if got is None else _walked(walk.state, got)
+        found = squares(walk)
+        return None if found is None else _walked(walk.state, found)
     served = remembered(lowered)
 
     def count(walk: Walk) -> int:
@@ -153,9 +153,9 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
 
     def after(earlier: Kernels) -> Kernels | None:
         return after_moves_built(earlier, _fresh(served), lambda walk: served(walk) is not None,
-                                 bound, frozenset({(1, 0, False)}), lambda walk: False)
+                                 lowers_obligations, frozenset({(1, 0, False)}), lambda walk: False)
 
-    return Kernels(draw, count, turns, lambda walk: False, bound, None,
+    return Kernels(draw, count, turns, lambda walk: False, lowers_obligations, None,
                    lambda walk: served(walk) is not None, frozenset({(1, 0, False)}), after=after)
 
 
