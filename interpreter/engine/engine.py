@@ -660,8 +660,11 @@ class Engine:
                    else "counted by the derived code (derived/tally.py)" if self.counting[seat]
                    else "drawn from the listed turns")
         derivation = self.derivations[seat]
-        lines = [f"listing turns: {listing}", f"random turn: {drawing}",
-                 *(derivation.report() if derivation is not None else [])]
+        report = derivation.report() if derivation is not None else []
+        if self.kernelled[seat]:  # (the count's reasons hold only where the kernels leave a position)
+            report = [f"where the kernels leave a position to the chain, {line}" if line.startswith("listed to draw:")
+                      else line for line in report]
+        lines = [f"listing turns: {listing}", f"random turn: {drawing}", *report]
         if derivation is not None and self.kernels[seat] is None:
             why = ("the seat has more than one turn program, and not every one has kernels, or two may find one "
                    "outcome (derived/kernel.py's alternatives)" if len(self.seat_rules[seat].programs) > 1
