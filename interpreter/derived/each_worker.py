@@ -48,7 +48,6 @@ from ...dsl.vocabulary import (
     Near,
     Not,
     OccupiedBy,
-    Owner,
     Piece,
     Region,
     Role,
@@ -478,8 +477,7 @@ def _required(compiler: DerivedCompiler, source: Source, view: View) -> list[tup
     for bound in compiler.obligations:
         requirement = bound.obligation.requirement
         if not isinstance(requirement, LastMoves) or not all(
-                pointwise(part) or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS)
-                for part in (*requirement.started, *requirement.ended)):
+                holders_own(part) for part in (*requirement.started, *requirement.ended)):
             return None
     return obligations_as_squares(compiler, source, view)
 
