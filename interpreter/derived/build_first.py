@@ -38,10 +38,10 @@ from typing import TYPE_CHECKING
 from ...dsl.vocabulary import Owner, Piece, Region, Role, StandsHighest, Step, Verb
 from ..engine.actions import actions
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS
+from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
-from .each_worker import fixed_while_building, listing, nth_bit, remembered, squares_of
+from .each_worker import fixed_while_building, listing, remembered, squares_of
 from .invariance import may_match_together
 from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets

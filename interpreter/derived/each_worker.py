@@ -59,7 +59,7 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS
+from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
 from .kernel import Fresh, Kernels, after_moves_built
@@ -540,10 +540,3 @@ def squares_of(bits: int) -> Iterator[int]:
         low = bits & -bits
         bits ^= low
         yield low.bit_length() - 1
-
-
-def nth_bit(bits: int, index: int) -> int:
-    """The square of the `index`-th bit of `bits`, in square order."""
-    for _ in range(index):
-        bits &= bits - 1
-    return (bits & -bits).bit_length() - 1

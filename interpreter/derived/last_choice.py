@@ -18,18 +18,18 @@ square it was (where no token was taken off with it), so only the first such tur
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ...dsl.vocabulary import Piece, Verb
 from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
-from ..model.board import AROUND_BITS
+from ..model.board import AROUND_BITS, nth_bit
 from ..model.state import Action, Event
 from .after_build import RemoveAfter, TokenAfter
 from .conditions import Lowering, View
 from .masks import LEVELS, LEVELS_AFTER_A_BLOCK, MaskLowering
 from .tally import Tokens, build_events
-from .writer import Kernel, Lister, Writer, builds_in_order
+from .writer import Kernel, Lister, Writer, builds_in_order, pointwise
 
 #: A turn's steps and events, from the move, its build and the last step's choice.
 Turn = tuple[tuple[Action, ...], tuple[Event, ...]]
@@ -55,15 +55,17 @@ class LastChoice(Writer):
         self.constants()
         return True
 
-    def choices(self, depth: int) -> bool:
-        """After the build's `B`, `D` and `BF` for the move to `t`: `C`, `XB` and what
-        `OUTCOMES` reads (the module docstring); False when a filter has no bit lowering."""
+    def choices(self, depth: int, counting: bool = False) -> bool:
+        """After the build's `B`, `D` and `BF` for the move to `t`: `C`, `XB` and, unless only
+        `counting` (the draw's first pass reads `C` and `XB` alone), what `OUTCOMES` reads (the
+        module docstring); False when a filter has no bit lowering."""
         raise NotImplementedError
 
     def constants(self) -> None:
         """Set `OUTCOMES` ((B, D, BF, the choices' names) -> the move's outcomes in order, each
-        (square built, dome, the choice...)) and `TURN` ((worker, origin, target, its levels,
-        an outcome..., heights, tokens) -> its steps and events)."""
+        (square built, dome, the choice...)), `OUTCOME_AT` ((index, the same) -> the index-th
+        of them, found without listing the others) and `TURN` ((worker, origin, target, its
+        levels, an outcome..., heights, tokens) -> its steps and events)."""
         raise NotImplementedError
 
     #: The names `OUTCOMES` reads after `B`, `D` and `BF` (and the builds that end the turn).
@@ -87,7 +89,7 @@ class LastChoice(Writer):
         source = self.source
         body, moved = self.counting_moves()
         self.builds(body, False)
-        if not self.choices(body):
+        if not self.choices(body, counting=True):
             return None
         count = ["(B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() - (D & C).bit_count()"
                  " + (B & XB).bit_count()"]
@@ -103,7 +105,7 @@ class LastChoice(Writer):
         self.builds(1, False)
         self.choices(1)
         there = "th0" if self.slide else "th"
-        outcome = f"OUTCOMES(B, D, BF, {self.reads}, {self.ending})[index]"
+        outcome = f"OUTCOME_AT(index, B, D, BF, {self.reads}, {self.ending})"
         source.line(1, f"turn = TURN(w, o, {moved}, hh, {there}, t, *{outcome}, H, st.tokens)")
         source.line(1, f"return {self.finished('turn')}")
         kernel: Kernel = source.function("draw")
@@ -133,7 +135,7 @@ class TokenAfterWriter(LastChoice):
     spaces around it that hold no token and pass the step's filters ('unoccupied' among them),
     the token left where it was first, then each space in square order (`token_turns`)."""
 
-    def choices(self, depth: int) -> bool:
+    def choices(self, depth: int, counting: bool = False) -> bool:
         token = self.fusion.last
         assert isinstance(token, TokenAfter)
         view, around = View("w", "t", "s", "th", "h"), f"{self.source.constant(AROUND_BITS, 'AROUND_BITS')}[t]"
@@ -148,7 +150,8 @@ class TokenAfterWriter(LastChoice):
     def constants(self) -> None:
         token = self.fusion.last
         assert isinstance(token, TokenAfter)
-        self.source.constants.update(OUTCOMES=token_turns, TURN=token_turn(token.seat, token.kind))
+        self.source.constants.update(OUTCOMES=token_turns, OUTCOME_AT=token_turn_at,
+                                     TURN=token_turn(token.seat, token.kind))
 
 
 class RemoveAfterWriter(LastChoice):
@@ -163,11 +166,13 @@ class RemoveAfterWriter(LastChoice):
     undoes = True
     reads = "RM, TOK"
 
-    def choices(self, depth: int) -> bool:
+    def choices(self, depth: int, counting: bool = False) -> bool:
         removal = self.fusion.last
         assert isinstance(removal, RemoveAfter)
         source = self.source
         view = View("u", "p", "s", "h", "h", "pc")
+        if counting and all(pointwise(part) for part in removal.filters):
+            return self.choices_per_worker(depth, removal, view)
         # (the spaces around the moved worker's target hold it: `BO | low`)
         now = self.mask(removal.filters, view, LEVELS, Piece.BLOCK, Verb.BUILD, "(BO | low)")
         built = self.mask(removal.filters, view, LEVELS_AFTER_A_BLOCK, Piece.BLOCK, Verb.BUILD, "(BO | low)")
@@ -187,8 +192,35 @@ class RemoveAfterWriter(LastChoice):
         source.line(depth + 1, "XB |= x")
         return True
 
+    def choices_per_worker(self, depth: int, removal: RemoveAfter, view: View) -> bool:
+        """`C` and `XB` for the count, from masks made once per moved worker: filters that read
+        only the candidate square see the moved worker's target only as a square it occupies,
+        which `C` and `XB` leave out anyway, so each mask is the one of the board the worker
+        left (`BO`) without `low`."""
+        source = self.source
+        now = self.mask(removal.filters, view, LEVELS, Piece.BLOCK, Verb.BUILD, "BO")
+        built = self.mask(removal.filters, view, LEVELS_AFTER_A_BLOCK, Piece.BLOCK, Verb.BUILD, "BO")
+        if now is None or built is None:
+            return False
+        around = source.constant(AROUND_BITS, "AROUND_BITS")
+        ored = source.constant(_ored_pairs, "ORED")
+        pair = f"({around}[p] & ~L0 & ~DOMES & ~BO & ({now}), {around}[p] & ~DOMES & ~BO & ({built}))"
+        masks = source.hoist(f"{ored}({pair} for u in st.members.get(TEAM, ()) if u != w for p in (POS[u],) if p >= 0)")
+        source.line(depth, f"C = {masks}[0] & ~low")
+        source.line(depth, f"XB = {masks}[1] & ~low")
+        return True
+
     def constants(self) -> None:
-        self.source.constants.update(OUTCOMES=removal_turns, TURN=removal_turn)
+        self.source.constants.update(OUTCOMES=removal_turns, OUTCOME_AT=removal_turn_at, TURN=removal_turn)
+
+
+def _ored_pairs(pairs: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    """Each of the pairs' two masks, or-ed over the pairs."""
+    first = second = 0
+    for one, other in pairs:
+        first |= one
+        second |= other
+    return first, second
 
 
 def token_turns(blocks: int, domes: int, blocks_first: int, around: int, on_block: int,
@@ -207,6 +239,23 @@ def token_turns(blocks: int, domes: int, blocks_first: int, around: int, on_bloc
             choices ^= low
             out.append((square, dome, low.bit_length() - 1))
     return out
+
+
+def token_turn_at(index: int, blocks: int, domes: int, blocks_first: int, around: int, on_block: int,
+                  ending: int = 0) -> tuple[int, bool, int]:
+    """`token_turns(...)[index]`, counting each build's choices instead of listing them."""
+    for square, dome in builds_in_order(blocks, domes, blocks_first):
+        if not index:
+            return square, dome, -1
+        index -= 1
+        if dome and ending >> square & 1:
+            continue
+        choices = _after_the_build(square, dome, around, on_block)
+        n = choices.bit_count()
+        if index < n:
+            return square, dome, nth_bit(choices, index)
+        index -= n
+    raise AssertionError("a counted outcome was not found")
 
 
 def _after_the_build(square: int, dome: bool, around: int, on_block: int) -> int:
@@ -260,6 +309,32 @@ def removal_turns(blocks: int, domes: int, blocks_first: int, removers: list[tup
     return out
 
 
+def removal_turn_at(index: int, blocks: int, domes: int, blocks_first: int, removers: list[tuple[int, int, int]],
+                    tokens: int, ending: int = 0) -> tuple[int, bool, int, int]:
+    """`removal_turns(...)[index]`, counting each worker's choices instead of listing them."""
+    undone = False
+    for square, dome in builds_in_order(blocks, domes, blocks_first):
+        if not index:
+            return square, dome, -1, -1
+        index -= 1
+        if dome and ending >> square & 1:
+            continue
+        seen = 0
+        bit = 1 << square
+        for worker, now, built in removers:
+            choices = _after_the_build(square, dome, now, built) & ~seen
+            seen |= choices
+            if choices & bit and not tokens & bit:  # (the board the move left: its first turn only)
+                if undone:
+                    choices ^= bit
+                undone = True
+            n = choices.bit_count()
+            if index < n:
+                return square, dome, worker, nth_bit(choices, index)
+            index -= n
+    raise AssertionError("a counted outcome was not found")
+
+
 def removal_turn(worker: int, origin: int, target: int, here: int, there: int, ended: int, square: int, dome: bool,
                  remover: int, removed: int, heights: Sequence[int], tokens: Tokens) -> Turn:
     """The steps and events of the move of `worker` from `origin` to `target` (where it ends on
@@ -284,5 +359,5 @@ def _move_and_build(worker: int, origin: int, target: int, here: int, there: int
     return steps, (*moved, *built)
 
 
-__all__ = ["LastChoice", "RemoveAfterWriter", "TokenAfterWriter", "removal_turn", "removal_turns", "token_turn",
-           "token_turns"]
+__all__ = ["LastChoice", "RemoveAfterWriter", "TokenAfterWriter", "removal_turn", "removal_turn_at", "removal_turns",
+           "token_turn", "token_turn_at", "token_turns"]

@@ -28,10 +28,10 @@ from ...dsl.vocabulary import Owner, Piece, Region, Role, Step, Verb
 from ...dsl.vocabulary.parts import Condition
 from ..engine.actions import actions
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS
+from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
-from .each_worker import fixed_while_building, listing, nth_bit, remembered, squares_of
+from .each_worker import fixed_while_building, listing, remembered, squares_of
 from .kernel import Kernels
 from .masks import MaskLowering, board_bits, loop_over_targets
 from .source import Source

@@ -67,10 +67,10 @@ from ...dsl.vocabulary import (
 )
 from ..engine.actions import actions
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, grown
+from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, grown, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import Lowering, View
-from .each_worker import begin_masks, listing, nth_bit, remembered
+from .each_worker import begin_masks, listing, remembered
 from .kernel import Fresh, Kernels, after_moves_built
 from .masks import MaskLowering
 from .source import Source

@@ -72,6 +72,13 @@ def grown(squares: int) -> int:
     return (squares | (squares & _OFF_EAST) << 1 | (squares & _OFF_WEST) >> 1) & ALL_BITS
 
 
+def nth_bit(bits: int, index: int) -> int:
+    """The square of the `index`-th bit of `bits`, in square order."""
+    for _ in range(index):
+        bits &= bits - 1
+    return (bits & -bits).bit_length() - 1
+
+
 # ---- neighbouring pairs, counted by one multiplication ------------------------------------------
 # Eight lanes of 56 bits, one per direction (dx, dy), each holding a copy of a set at its offset:
 # `S * PAIR_SPREAD` puts S in every lane, `F * PAIR_SHIFTED` puts in lane k the squares s whose
