@@ -175,12 +175,21 @@ to_move: A
 
 def test_a_kernel_counts_the_outcomes_for_perft_and_a_count_that_forgets_a_winning_move_is_caught(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """perft's last ply is counted by the kernel's first pass alone: the winning move onto c1 is
-    one outcome, the move to a1 builds on b2 only (1), the move to c2 builds on b2, c1 (a dome),
-    d1, d2 or d3 (5): 7. A count that forgot the winning move would say 6."""
+    """perft's last ply is counted by the kernel's count: the winning move onto c1 is one
+    outcome, the move to a1 builds on b2 only (1), the move to c2 builds on b2, c1 (a dome), d1,
+    d2 or d3 (5): 7. A count that forgot the winning move would say 6: the count by neighbouring
+    pairs (Writer.count_by_pairs), and the draw's first pass where there is none."""
     state = position(tmp_path, WINNING_MOVE)
     game, generic = kernel_agrees((MORTAL, MORTAL), state, 7)
     assert game.engine.perft(state, 1) == 7
+
+    def forgets(self: writer.Writer, depth: int, moves: str) -> None:
+        self.source.line(depth, "pass")
+    with monkeypatch.context() as patch:
+        patch.setattr(writer.Writer, "wins_counted", forgets)
+        assert counting(game).engine.perft(state, 1) == 6  # (compiled afresh)
+    monkeypatch.setattr(writer.Writer, "count_by_pairs", lambda self: None)
+    assert counting(game).engine.perft(state, 1) == 7
     written = writer.Writer.counted
 
     def forgetful(self: writer.Writer, depth: int, whole: bool | None, code: str) -> None:

@@ -54,7 +54,7 @@ from ..engine.actions import actions
 from ..engine.steps import WayParts
 from ..engine.steps import _force_destination as force_destination
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS, BEYOND
+from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD
 from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt
 from .conditions import PROLOGUE, Lowering, View, view_only
@@ -604,6 +604,9 @@ class Writer:
         one first pass, so each gets its count from its own draw)."""
         self.only_count = True
         try:
+            paired = self.count_by_pairs() if type(self) is Writer else None
+            if paired is not None:
+                return paired
             written = self.draw()
         finally:
             self.only_count = False
@@ -611,6 +614,58 @@ class Writer:
             return None
         counter = cast(Callable[[Walk, None], int], written)  # (the generator is never read)
         return lambda walk: counter(walk, None)
+
+    def count_by_pairs(self) -> Counter | None:
+        """The count where each move's build squares are those around its target among squares
+        that read no target (`c = AROUND_BITS[t] & X`, X once per worker): the sum over the
+        moves of |X around t| is the number of neighbouring (target, square of X) pairs, counted
+        by two multiplications per worker (board.neighbouring_pairs, written out) instead of a loop over the
+        moves, and each winning move is one outcome. None for any other build, a move with more
+        than one way or one that forces or slides, or an obligation judged 'if possible'."""
+        if not self.begin("def count(walk):"):
+            return None
+        if (self.forcing or self.slide is not None or self.possible is not None or len(self.targets) != 1
+                or self.win_bits is None or self.fusion.regions):
+            return None
+        source = self.source
+        source.line(1, "total = 0")
+        source.line(1, f"for w in {self.workers}:")
+        source.line(2, "o = POS[w]")
+        source.line(2, "if o < 0:")
+        source.line(3, "continue")
+        self.at_worker(2)
+        # the build's masks are written to learn their form (what they hoist stays), then dropped
+        mark = len(source.lines)
+        whole = self.builds(3, True)
+        written = source.lines[mark:]
+        del source.lines[mark:]
+        around = f"c = {source.constant(AROUND_BITS, 'AROUND_BITS')}[t] & "
+        if not whole or len(written) != 1 or not written[0].strip().startswith(around):
+            return None
+        squares = written[0].strip()[len(around):]
+        if squares not in source.hoisted.values():
+            return None
+        self.pairs_counted(2, squares)
+        source.line(1, "return total")
+        counter: Counter = source.function("count")
+        return counter
+
+    def pairs_counted(self, depth: int, squares: str) -> None:
+        """Add a worker's outcomes to `total` (`count_by_pairs`): its moves `M` that do not win
+        (`win_bits`) paired with the squares `squares` around them, and one for each that wins."""
+        source = self.source
+        # (neighbouring_pairs written out: the lanes' constants)
+        spread, shifted, inside = (source.constant(PAIR_SPREAD, "SPREAD"), source.constant(PAIR_SHIFTED, "SHIFTED"),
+                                   source.constant(PAIR_INSIDE, "INSIDE"))
+        wins = self.win_bits
+        moves = "M" if wins == "0" else f"(M & ~{wins})"
+        source.line(depth, f"total += ({moves} * {spread} & {squares} * {shifted} & {inside}).bit_count()")
+        if wins != "0":
+            self.wins_counted(depth, f"M & {wins}")
+
+    def wins_counted(self, depth: int, moves: str) -> None:
+        """Add the winning moves `moves` (bits) to `total`, one outcome each (`pairs_counted`)."""
+        self.source.line(depth, f"total += ({moves}).bit_count()")
 
     def turns(self) -> Lister | None:
         """Every turn in the listing's order (each a distinct outcome), with its events and
