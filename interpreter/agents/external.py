@@ -2,9 +2,13 @@
 over its standard input and output, so that a bot written in any language can play.
 
 The bot runs as a child process, one per game. Every answer is awaited for at most `timeout`
-seconds: a bot that hangs, dies, writes garbage or answers a turn the rules refuse ends the game
-with one BotError that names the bot and says what was expected. Lines are read and written by
+seconds (a deadline for the whole line, however slowly it comes), and no line may be longer than
+`MAX_LINE_BYTES`: a bot that hangs, dies, writes garbage or answers a turn the rules refuse ends the
+game with one BotError that names the bot and says what was expected. Lines are read and written by
 helper threads, so the engine never blocks on a bot (not even one that stops reading).
+
+On POSIX the bot runs in a session of its own, so that stopping it stops what it started too (its
+whole process group is signalled); elsewhere only its own process can be stopped.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from __future__ import annotations
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
@@ -34,6 +40,20 @@ __all__ = ["BotError", "ExternalAgent"]
 DEFAULT_TIMEOUT = 10.0
 #: Seconds a bot has to exit after 'quit' before it is killed.
 QUIT_GRACE = 2.0
+#: The longest line a bot may write, in bytes (its line break not counted): an answer is one turn
+#: or placement, a few dozen bytes, so a longer line is a broken bot, refused before it costs
+#: more memory than this.
+MAX_LINE_BYTES = 1 << 20
+#: Seconds what is left of a stopped bot's process group has to exit after SIGTERM before SIGKILL.
+TERM_GRACE = 1.0
+#: Seconds to wait for a killed bot's process to be reaped.
+KILL_WAIT = 5.0
+#: Bytes read from the bot's output at a time.
+CHUNK_BYTES = 65536
+#: The longest piece of a line of the bot's standard error kept for messages, in characters.
+STDERR_CHARS = 4096
+#: Whether the bot can be started in its own process group and stopped with everything it started.
+PROCESS_GROUPS = os.name == "posix" and hasattr(os, "killpg")
 
 
 class BotError(AgentError):
@@ -154,16 +174,18 @@ class _Bot:
         self.letter = "?"
         self.failed: BotError | None = None
         try:
+            # its own session (POSIX): its process group holds what it starts, stopped with it
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                                            errors="replace", bufsize=1)
+                                            errors="replace", bufsize=1, start_new_session=PROCESS_GROUPS)
         except OSError as err:
             raise BotError(f"bot '{label}' cannot start: {(err.strerror or str(err)).lower()} "
                            f"({argv[0]}); expected a command that runs a bot") from None
         #: Batches of the bot's lines, as they arrive together, each with whether a line was
         #: being written after them (None: it closed its output); the lines of a batch not read
-        #: yet, and whether the last batch read had a line on its way.
-        self.answers: queue.Queue[tuple[list[str], bool] | None] = queue.Queue()
+        #: yet, and whether the last batch read had a line on its way. (_OVERLONG: a line was
+        #: longer than MAX_LINE_BYTES; the reader stopped there.)
+        self.answers: queue.Queue[_Batch | _Overlong | None] = queue.Queue()
         self.pending: deque[str] = deque()
         self.partial = False
         self.outbox: queue.Queue[str | None] = queue.Queue()
@@ -173,7 +195,9 @@ class _Bot:
         for target, args in ((_read, (process.stdout, self.answers)), (_keep, (process.stderr, self.stderr)),
                              (_write, (process.stdin, self.outbox))):
             threading.Thread(target=target, args=args, daemon=True).start()
-        weakref.finalize(self, _kill, process)
+        #: Stops the bot and what it started: once only (called again, or when the bot is
+        #: collected, it does nothing), so that no later process that reuses its ids is signalled.
+        self.stop = weakref.finalize(self, _kill, process, PROCESS_GROUPS)
 
     def greet(self, letter: str) -> None:
         self.letter = letter
@@ -189,10 +213,11 @@ class _Bot:
     def fail(self, what: str) -> BotError:
         """The error for what the bot did (the bot is stopped: no second chance)."""
         self.failed = BotError(f"bot '{self.label}' (seat {self.letter}) {what}")
-        _kill(self.process)
+        self.stop()
         return self.failed
 
     def quit(self) -> None:
+        """Tell the bot to quit, then stop what is left of it (what it started included)."""
         if self.failed is None and self.process.poll() is None:
             self.outbox.put(QUIT + "\n")
             self.outbox.put(None)  # close its input
@@ -200,57 +225,76 @@ class _Bot:
                 self.process.wait(QUIT_GRACE)
             except subprocess.TimeoutExpired:
                 pass
-        _kill(self.process)
+        self.stop()
 
     def _exchange(self, lines: list[str], expected: str) -> str:
         if self.failed is not None:
             raise self.failed
         # a line the bot wrote when no answer was due: it would answer the wrong request (lines
         # written together arrive in one batch, so a second line with an answer is always seen)
-        extra = self._stray_line()
+        extra = self._stray_line(expected)
         if extra is not None:
             raise self.fail(f"wrote {extra!r} when no answer was due; expected one line for each request "
                             "(messages for people go to standard error)")
         if self.process.poll() is None:
             self.outbox.put("".join(line + "\n" for line in lines))
         try:
-            answer = self._next_line()
+            # one deadline for the whole answer: a line that trickles in does not put it off
+            answer = self._next_line(time.monotonic() + self.timeout, expected)
         except queue.Empty:
-            raise self.fail(f"did not answer within {self.timeout:g} s; expected {expected}") from None
+            begun = " (it began a line but did not end it)" if self.partial else ""
+            raise self.fail(f"did not answer within {self.timeout:g} s{begun}; expected {expected}") from None
         if answer is None:
             raise self.fail(f"{self._ended()} before answering; expected {expected}{self._last_words()}")
         if answer.split()[:1] == [ERROR]:
             raise self.fail(f"gave up: {answer[len(ERROR):].strip() or '(no reason given)'}")
         return answer
 
-    def _stray_line(self) -> str | None:
+    def _stray_line(self, expected: str) -> str | None:
         """A line the bot has written since its last answer, if any (a line on its way when
-        the answer came is waited for: it is one)."""
+        the answer came is waited for, up to the timeout: it is one)."""
         if self.pending:
             return self.pending[0]
+        deadline = time.monotonic() + self.timeout
         while True:
             try:
-                batch = self.answers.get(timeout=self.timeout) if self.partial else self.answers.get_nowait()
+                batch = self._take(deadline if self.partial else None, expected)
             except queue.Empty:
                 return None
             if batch is None:
-                self.answers.put(None)  # it has gone: said by the caller
-                return None
+                return None  # it has gone: said by the caller
             lines, self.partial = batch
             if lines:
                 self.pending.extend(lines)
                 return lines[0]
 
-    def _next_line(self) -> str | None:
-        """The bot's next line (None: it closed its output); queue.Empty after the timeout."""
+    def _next_line(self, deadline: float, expected: str) -> str | None:
+        """The bot's next line (None: it closed its output); queue.Empty once `deadline` (of
+        time.monotonic) has passed without one."""
         while not self.pending:
-            batch = self.answers.get(timeout=self.timeout)
+            batch = self._take(deadline, expected)
             if batch is None:
-                self.answers.put(None)  # (asked again, it is still gone)
                 return None
             lines, self.partial = batch
             self.pending.extend(lines)
         return self.pending.popleft()
+
+    def _take(self, deadline: float | None, expected: str) -> _Batch | None:
+        """The reader's next batch, waited for until `deadline` (None: not waited for), else
+        queue.Empty; None when the bot has closed its output. A line too long is the bot's fault."""
+        if deadline is None:
+            item = self.answers.get_nowait()
+        else:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise queue.Empty
+            item = self.answers.get(timeout=left)
+        if item is None or isinstance(item, _Overlong):
+            self.answers.put(item)  # (asked again, the reader still has nothing more)
+        if isinstance(item, _Overlong):
+            raise self.fail(f"wrote a line longer than {_bytes(MAX_LINE_BYTES)}, the limit for a line of the "
+                            f"protocol; expected {expected}")
+        return item
 
     def _ended(self) -> str:
         try:
@@ -264,26 +308,70 @@ class _Bot:
         return f" (its last words on standard error: {lines[-1].strip()!r})" if lines else ""
 
 
-def _read(stream: IO[str], answers: queue.Queue[tuple[list[str], bool] | None]) -> None:
+#: Lines of the bot's that arrived together, and whether a line was begun after them.
+_Batch = tuple[list[str], bool]
+
+
+class _Overlong:
+    """The reader's word that the bot wrote a line longer than MAX_LINE_BYTES."""
+
+
+_OVERLONG = _Overlong()
+
+
+def _read(stream: IO[str], answers: queue.Queue[_Batch | _Overlong | None]) -> None:
     """The bot's output, in batches of the lines that arrive together (read from the pipe as
     bytes, so that two lines written at once are one batch whatever the threads' timing), each
-    with whether a line was begun after them; None when it closes it."""
-    fd, rest = stream.fileno(), b""
+    with whether a line was begun after them (an empty batch says a line was begun); None when it
+    closes it. A line is kept as the chunks it came in and only each new chunk is searched for its
+    end, so a long line costs time in proportion to its length; past MAX_LINE_BYTES the reader
+    says _OVERLONG and stops."""
+    fd = stream.fileno()
+    begun: list[bytes] = []  # the chunks of the line not ended yet
+    size = 0  # their bytes
     try:
-        while chunk := os.read(fd, 65536):
-            *lines, rest = (rest + chunk).split(b"\n")
-            answers.put(([line.decode("utf-8", "replace").rstrip("\r") for line in lines], bool(rest)))
+        while chunk := os.read(fd, CHUNK_BYTES):
+            end = chunk.find(b"\n")
+            if end < 0:
+                if not begun:
+                    answers.put(([], True))
+                begun.append(chunk)
+                size += len(chunk)
+                if size > MAX_LINE_BYTES:
+                    answers.put(_OVERLONG)
+                    return
+                continue
+            if size + end > MAX_LINE_BYTES:
+                answers.put(_OVERLONG)
+                return
+            *lines, rest = chunk[end + 1:].split(b"\n")  # (each shorter than a chunk)
+            lines.insert(0, b"".join([*begun, chunk[:end]]))
+            begun, size = ([rest], len(rest)) if rest else ([], 0)
+            answers.put(([_text(line) for line in lines], bool(rest)))
     except (OSError, ValueError):
         pass
-    if rest:
-        answers.put(([rest.decode("utf-8", "replace").rstrip("\r")], False))
+    if begun:
+        answers.put(([_text(b"".join(begun))], False))
     answers.put(None)
 
 
+def _text(line: bytes) -> str:
+    return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def _bytes(count: int) -> str:
+    """A size for people: '1 MiB (1,048,576 bytes)'."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size and count % size == 0:
+            return f"{count // size} {unit} ({count:,} bytes)"
+    return f"{count:,} bytes"
+
+
 def _keep(stream: IO[str], tail: deque[str]) -> None:
-    """The bot's standard error, drained (so it never blocks on it), its last lines kept."""
+    """The bot's standard error, drained (so it never blocks on it), its last lines kept (a long
+    line in pieces of STDERR_CHARS, so that no line costs unbounded memory)."""
     try:
-        for line in stream:
+        while line := stream.readline(STDERR_CHARS):
             tail.append(line)
     except (OSError, ValueError):
         pass
@@ -300,10 +388,35 @@ def _write(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
         pass
 
 
-def _kill(process: subprocess.Popen[str]) -> None:
+def _kill(process: subprocess.Popen[str], group: bool) -> None:
+    """Stop the bot and what it started. With `group` (it leads a session of its own, so its
+    process group's id is its pid), the group is sent SIGTERM, then SIGKILL if any of it is left
+    after TERM_GRACE seconds; a group already gone is fine. Without, its process alone is killed."""
+    if group and _signal_group(process.pid, signal.SIGTERM):
+        deadline = time.monotonic() + TERM_GRACE
+        _reap(process, TERM_GRACE)
+        while _signal_group(process.pid, 0):  # (what it started may outlive it)
+            if time.monotonic() >= deadline:
+                _signal_group(process.pid, signal.SIGKILL)
+                break
+            time.sleep(0.02)
     if process.poll() is None:
         process.kill()
-        try:
-            process.wait(5.0)
-        except subprocess.TimeoutExpired:
-            pass
+    _reap(process, KILL_WAIT)
+
+
+def _signal_group(group: int, number: int) -> bool:
+    """Send a signal to a process group (0: none, only ask whether it is there); False if it has
+    gone (or is not ours to signal)."""
+    try:
+        os.killpg(group, number)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _reap(process: subprocess.Popen[str], seconds: float) -> None:
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        pass
