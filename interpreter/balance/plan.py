@@ -13,6 +13,9 @@ Choices written down here (docs/balance.md says them to users):
   a run of nothing but mirrors is an error.
 - A pair that cannot play a two-player game (bans, a card not for two players) is left out of
   `all` and `--matrix`, and is an error when it is named explicitly.
+- A run holds at most MAX_RUN_GAMES games, and a game at most MAX_TURNS turns; a seed is a signed
+  64-bit integer (SEED_MIN to SEED_MAX). The plan's size is worked out before its games are
+  listed, so that a run too large to hold is refused at once instead of filling the memory.
 """
 
 from __future__ import annotations
@@ -32,6 +35,19 @@ from .seeding import game_seed
 
 #: `--against` value for every card the bans allow.
 ALL = "all"
+
+#: The most games a run may hold, every seat order of every matchup counted. The plan, the store's
+#: keys and the report's records are all held in memory (about 200 MB a million games), and a
+#: million games is far beyond what a balance question needs (at 2 x 500 games a seat order, a win
+#: rate's 95% interval is already about ±3 points); a larger study is several runs.
+MAX_RUN_GAMES = 1_000_000
+#: The most games per seat order (--games): what the smallest run (one pair, two seat orders) may play.
+MAX_GAMES = MAX_RUN_GAMES // 2
+#: The longest turn limit (--max-turns): games of the shipped packs end in well under 300 plies;
+#: the limit only stops games that would never end, and must stop them in reasonable time.
+MAX_TURNS = 10_000
+#: The seeds the store can keep: SQLite's INTEGER is a signed 64-bit integer.
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 
 
 class PlanError(SantoriniError, ValueError):
@@ -177,9 +193,15 @@ def plan_matchups(pack: Pack, gods: Sequence[str], against: Sequence[str], matri
 
 
 def plan_tasks(matchups: Sequence[Matchup], games: int, seed: int) -> list[Task]:
-    """Every game of the run: for each matchup in order, games 0 to `games` - 1, seeded."""
+    """Every game of the run: for each matchup in order, games 0 to `games` - 1, seeded.
+
+    The run's size is checked before any task is made: a plan of too many games is refused at once."""
     if games < 1:
         raise PlanError(f"--games is the number of games per seat order, 1 or more; found {games}")
+    total = len(matchups) * games
+    if total > MAX_RUN_GAMES:
+        raise PlanError(f"{len(matchups)} matchups (seat-ordered) x {games} games = {total} games: a run plays "
+                        f"at most {MAX_RUN_GAMES} games; give fewer --games, or split the cards over several runs")
     return [Task(m, i, game_seed(seed, m.key, i)) for m in matchups for i in range(games)]
 
 

@@ -8,11 +8,13 @@ can be compared with `diff`, and a report rebuilt from the store is the report t
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ...dsl.errors import SantoriniError
 from . import plots
 from .page import Block, Format, Heading, Image, Inline, Link, Paragraph, Strong, Table, render
 from .ratings import bradley_terry, rating_errors
@@ -31,7 +33,7 @@ from .stats import (
     win_matrix,
 )
 
-__all__ = ["RESULTS_CSV", "read_raw", "write_report"]
+__all__ = ["RESULTS_CSV", "ReportError", "check_writable", "read_raw", "report_files", "write_report"]
 
 RESULTS_CSV = "results.csv"
 LENGTHS_PNG = "lengths.png"
@@ -39,12 +41,60 @@ HEAT_MAP_PNG = "matrix.png"
 DASH = "–"
 
 
+class ReportError(SantoriniError):
+    """A report that cannot be written: a folder or another kind of file where a file of the report
+    goes, a folder that may not be written in. The message names the path."""
+
+
+def report_files(gods: Sequence[str], matrix: bool, html: bool) -> list[str]:
+    """The names of every file `write_report` may write for these settings (in the run's folder)."""
+    form = Format.HTML if html else Format.MARKDOWN
+    names = [RESULTS_CSV, f"report.{form.value}", LENGTHS_PNG]
+    names += [_win_rate_file(slug) for slug in _slugs(list(dict.fromkeys(gods))).values()]
+    return [*names, HEAT_MAP_PNG] if matrix else names
+
+
+def check_writable(out_dir: Path, names: Iterable[str]) -> None:
+    """Refuse (ReportError, naming the path) a run folder where the files `names` could not be
+    written. Checked before a game is played: the report comes last, and a run of hours must not
+    end in a fault that was there from its start. A folder not made yet is checked by the nearest
+    folder that exists above it, which it will be made in."""
+    folder = Path(out_dir)
+    above = folder
+    while not above.exists() and above.parent != above:
+        above = above.parent
+    if not above.is_dir():
+        shown = "that is a file" if above == folder else f"{above} is a file"
+        raise ReportError(f"--out {folder}: {shown}; give a folder")
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise ReportError(f"--out {folder}: cannot write in {above} (permission denied)")
+    if above != folder:
+        return  # a folder made by the run holds nothing yet
+    for name in names:
+        path = folder / name
+        if path.is_dir():
+            raise ReportError(f"cannot write {path}: a folder has that name; move it away or give another --out")
+        if path.exists() and not path.is_file():
+            raise ReportError(f"cannot write {path}: it is not a regular file; move it away or give another --out")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise ReportError(f"cannot write {path} (permission denied)")
+
+
 def write_report(results: Sequence[GameResult], out_dir: Path, *, pack: str, agent: str, gods: Sequence[str],
                  matrix: bool, html: bool = False) -> Path:
     """Write the report of `results` into `out_dir` (made if missing) and return the page's path:
     `report.md` (or `report.html`), a win-rate plot per god of `gods`, the length histogram, the
-    heat map when `matrix`, and `results.csv`."""
-    out_dir = Path(out_dir)
+    heat map when `matrix`, and `results.csv`. A file that cannot be written is a ReportError
+    naming it (check_writable finds most such faults before a run)."""
+    try:
+        return _write_report(results, Path(out_dir), pack=pack, agent=agent, gods=gods, matrix=matrix, html=html)
+    except OSError as err:
+        where = err.filename if err.filename is not None else out_dir
+        raise ReportError(f"cannot write {where} ({(err.strerror or str(err)).lower()})") from None
+
+
+def _write_report(results: Sequence[GameResult], out_dir: Path, *, pack: str, agent: str, gods: Sequence[str],
+                  matrix: bool, html: bool) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     results = sorted(results, key=lambda r: (r.matchup, r.index, r.seed, r.agent))
     write_raw(results, out_dir / RESULTS_CSV)
@@ -130,10 +180,14 @@ def _god_section(results: list[GameResult], god: str, out_dir: Path, slug: str) 
         blocks.append(Paragraph(("The mirror row's win rate is 50% by construction; its first-seat rate is "
                                  "the figure to read.",)))
     if any(not row.mirror for row in rows):
-        name = f"winrate-{slug}.png"
+        name = _win_rate_file(slug)
         plots.win_rate_plot(rows, out_dir / name)
         blocks.append(Image(name, f"{god}: win rate against each opponent, with 95% intervals"))
     return blocks
+
+
+def _win_rate_file(slug: str) -> str:
+    return f"winrate-{slug}.png"
 
 
 def _opponent_cells(row: OpponentRow) -> tuple[Inline, ...]:

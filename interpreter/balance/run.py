@@ -15,6 +15,9 @@ from ..games.packs import resolve_pack
 from .backends import Backend, Play, play_batches
 from .plan import (
     ALL,
+    MAX_TURNS,
+    SEED_MAX,
+    SEED_MIN,
     PlanError,
     RunSpec,
     Task,
@@ -58,8 +61,11 @@ class Outcome:
 def make_plan(pack_name: str, gods: Sequence[str], against: Sequence[str], matrix: bool, games: int,
               agent: str, seed: int, max_turns: int) -> Plan:
     """Check every setting and list the run's games (errors are SantoriniError, one line each)."""
-    if max_turns < 1:
-        raise PlanError(f"--max-turns is 1 or more; found {max_turns}")
+    if not 1 <= max_turns <= MAX_TURNS:
+        raise PlanError(f"--max-turns is from 1 to {MAX_TURNS}; found {max_turns}")
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise PlanError(f"--seed is a 64-bit integer, from {SEED_MIN} to {SEED_MAX} (what the store can keep); "
+                        f"found {seed}")
     if matrix and (gods or [a.lower() for a in against] not in ([], [ALL])):
         raise PlanError("--matrix plays every pair of the pack: give it without --gods and --against")
     agent = canonical_agent(agent)

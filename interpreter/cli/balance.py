@@ -7,7 +7,7 @@ progress, and prints the plan, a summary per opponent and where the report is.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,23 @@ if TYPE_CHECKING:
 
 #: The exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells give it.
 EXIT_INTERRUPTED = 130
+
+#: The bounds of the options that size a run. They are plan.MAX_GAMES, plan.MAX_TURNS and
+#: plan.SEED_MIN/SEED_MAX, written out here so that `--help` does not import the balance package
+#: (test_balance_faults checks that they agree); MAX_JOBS bounds the processes one machine starts.
+MAX_GAMES, MAX_TURNS, MAX_JOBS = 500_000, 10_000, 1024
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
+
+def _at_most(limit: int, why: str) -> Callable[[click.Context, click.Parameter, int | None], int | None]:
+    """An option's upper bound, checked after its type's lower one (so that 0 keeps the message
+    'not in the range x>=1'): a count that sizes a run is refused at once, not after a long plan."""
+    def check(context: click.Context, parameter: click.Parameter, value: int | None) -> int | None:
+        if value is not None and value > limit:
+            raise click.BadParameter(f"{value} is more than {limit}, {why}")
+        return value
+    return check
+
 
 #: The summary's columns.
 HEADERS = ("god", "opponent", "games", "win rate", "95% interval", "first seat", "turns", "climb/power/stuck/limit", "")
@@ -36,25 +53,30 @@ HEADERS = ("god", "opponent", "games", "win rate", "95% interval", "first seat",
 @click.option("--matrix", is_flag=True, help="Play every pair of the pack's two-player cards, Mortal included "
                                              "(bans respected, no card against itself), instead of --gods.")
 @click.option("--games", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Games per seat order: each pair plays 2 x N games, N with each card in the first seat.")
+              callback=_at_most(MAX_GAMES, f"the most games per seat order (a run plays at most {2 * MAX_GAMES})"),
+              help=f"Games per seat order: each pair plays 2 x N games, N with each card in the first seat "
+                   f"(at most {MAX_GAMES}; a run plays at most {2 * MAX_GAMES} games in all).")
 @click.option("--agent", default="mcts:400", show_default=True,
               help="The agent both seats play with: random, greedy, mcts:ITERATIONS, external:COMMAND.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (local) or CPUs (local Ray); default: the number of cores. 1 plays in "
-                   "this process.")
+              callback=_at_most(MAX_JOBS, "the most processes a run starts"),
+              help=f"Worker processes (local) or CPUs (local Ray); default: the number of cores, at most "
+                   f"{MAX_JOBS}. 1 plays in this process.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="local: a pool of processes on this machine; ray: Ray tasks (pip install "
                    "'santorini-rules[ray]').")
 @click.option("--address", default=None, help="With --backend ray: the address of a running Ray cluster "
                                               "(default: start Ray on this machine).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="The run's seed: game i of a matchup is seeded from (seed, matchup, i).")
+@click.option("--seed", type=click.IntRange(min=SEED_MIN, max=SEED_MAX), default=1, show_default=True,
+              help="The run's seed, a 64-bit integer (-2^63 to 2^63-1, what the store keeps): game i of a "
+                   "matchup is seeded from (seed, matchup, i).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="balance-run", show_default=True,
               help="The run's folder: results.sqlite (results as they arrive; the same command again "
                    "resumes), the report and the raw results. A folder holds one run: a run with other "
                    "settings (agent, seed, games, cards, pack rules) is refused there.")
 @click.option("--max-turns", type=click.IntRange(min=1), default=300, show_default=True,
-              help="Turns (both seats') after which a game ends with no winner.")
+              callback=_at_most(MAX_TURNS, "the longest turn limit"),
+              help=f"Turns (both seats') after which a game ends with no winner (at most {MAX_TURNS}).")
 @click.option("--batch", type=click.IntRange(min=1), default=None,
               help="Games per task sent to a worker (default: about 8 tasks per worker, at most 32 games).")
 @click.option("--html", is_flag=True, help="Write the report as HTML (report.html) instead of Markdown (report.md).")
@@ -72,17 +94,22 @@ def balance(pack_name: str, gods: tuple[str, ...], against: str, matrix: bool, g
     santorini balance --pack my-pack --gods MyGod --games 100 --agent mcts:400 --jobs 8
     santorini balance --matrix --games 50 --backend ray --address ray://head:10001"""
     from ..balance.backends import Backend, default_jobs
-    from ..balance.plan import split_names
+    from ..balance.plan import ALL, split_names
+    from ..balance.report import ReportError, check_writable, report_files
     from ..balance.run import make_plan, run_balance
-    from ..balance.store import FILE_NAME
+    from ..balance.store import FILE_NAME, FILES
     if address is not None and backend != Backend.RAY.value:
         bad_input("--address names a Ray cluster; give --backend ray with it")
+    opponents = split_names(against)
+    if not opponents:  # an empty list is not 'all': a blank in a script would silently test every card
+        bad_input(f"--against names no card: give '{ALL}' or cards separated by commas")
     names = tuple(name for text in gods for name in split_names(text))
-    plan = make_plan(pack_name, names, split_names(against), matrix, games, agent, seed, max_turns)
+    plan = make_plan(pack_name, names, opponents, matrix, games, agent, seed, max_turns)
     chosen = Backend(backend)
     workers = jobs or default_jobs()
     folder = Path(out)
     spec = plan.spec
+    check_writable(folder, [*FILES, *report_files(spec.gods, matrix, html)])  # before a game is played
     click.echo(f"plan: {len(plan.matchups)} matchups (seat-ordered) x {games} games = {len(plan.tasks)} games; "
                f"pack {spec.pack}, agent {spec.agent}, seed {spec.seed}")
     with ExitStack() as stack:
@@ -108,8 +135,12 @@ def balance(pack_name: str, gods: tuple[str, ...], against: str, matrix: bool, g
         click.echo(f"played {outcome.played} games in {outcome.seconds:.1f} s ({outcome.rate:.2f} games/s)")
     _summary(outcome.results, spec.gods, matrix)
     from ..balance.report import write_report
-    page = write_report(outcome.results, folder, pack=spec.pack, agent=spec.agent, gods=list(spec.gods),
-                        matrix=matrix, html=html)
+    try:
+        page = write_report(outcome.results, folder, pack=spec.pack, agent=spec.agent, gods=list(spec.gods),
+                            matrix=matrix, html=html)
+    except ReportError as err:  # the games are safe in the store: say so, and how to get the report
+        bad_input(f"{err}; the games are stored in {folder / FILE_NAME}: make that path writable and run the "
+                  "same command again to write the report")
     click.echo(f"report: {page}")
 
 
