@@ -334,8 +334,8 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
     holds, amount = OPERATORS[part.op], part.amount
     if part.quantity is Quantity.COMPLETE_TOWERS:
         def towers(walk: Walk, *view: object) -> bool:
-            st = walk.state
-            return holds(sum(1 for s in SQUARES if st.domes[s] and st.heights[s] == 3), amount)
+            st = walk.state  # (the squares of level 3, the field's fourth plane, with a dome)
+            return holds((st.level_field >> 3 * len(SQUARES) & st.dome_bits).bit_count(), amount)
         return towers
     raise TypeError(f"no count for {part.quantity}")  # pragma: no cover - one member today
 
