@@ -228,21 +228,31 @@ def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
     return highest
 
 
+#: For each square, its pairs of neighbours on opposite sides, each pair as bits.
+_OPPOSITE_PAIRS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << near | 1 << BEYOND[near][square] for near in NEIGHBOURS[square]
+          if BEYOND[near][square] > near) for square in SQUARES)
+
+
 def flanked_workers(walk: Walk, holder_team: int, owned: Callable[[int], bool]) -> list[int]:
-    """Workers whose owner `owned` accepts that have two of the holder's workers on opposite sides."""
+    """Workers whose owner `owned` accepts that have two of the holder's workers on opposite sides
+    (the holder's squares as bits, each pair of opposite neighbours one mask)."""
     st = walk.state
-    found = []
-    for worker in range(len(st.worker_pos)):
-        square = st.worker_pos[worker]
-        if square < 0 or not owned(st.worker_team[worker]) or st.worker_team[worker] == holder_team:
+    positions, teams = st.worker_pos, st.worker_team
+    holders = 0
+    for worker, square in enumerate(positions):
+        if square >= 0 and teams[worker] == holder_team:
+            holders |= 1 << square
+    found: list[int] = []
+    if holders & (holders - 1) == 0:
+        return found  # (fewer than two)
+    for worker, square in enumerate(positions):
+        if square < 0 or teams[worker] == holder_team or not owned(teams[worker]):
             continue
-        for near in NEIGHBOURS[square]:
-            ally = st.occupant[near]
-            if ally >= 0 and st.worker_team[ally] == holder_team:
-                across = BEYOND[near][square]
-                if across >= 0 and st.occupant[across] >= 0 and st.worker_team[st.occupant[across]] == holder_team:
-                    found.append(worker)
-                    break
+        for pair in _OPPOSITE_PAIRS[square]:
+            if holders & pair == pair:
+                found.append(worker)
+                break
     return found
 
 
