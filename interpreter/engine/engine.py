@@ -1048,7 +1048,10 @@ class Engine:
         A finished game has no outcomes: a won position counts 0 at every depth from 1 on, so a
         win is a leaf only on the last ply (as in chess perft). A seat with no turn ends a game of
         two teams (0); with three or more it is out, as in play, and the next seat's turn is counted
-        at the same depth (its leaving is not a ply)."""
+        at the same depth (its leaving is not a ply). A depth that is not a whole number, 0 or
+        more, is refused (SantoriniError): counting down from -1 would never reach 0."""
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise SantoriniError(f"perft counts to a depth of 0 or more (a whole number); found {depth!r}")
         if depth == 0:
             return 1
         if state.winner is not None:
@@ -1105,6 +1108,8 @@ class Engine:
     def perft_divided(self, state: GameState, depth: int) -> Iterator[int]:
         """perft(state, depth) in parts: one count per distinct outcome of the turn, in the
         order of `outcomes` (their sum is the perft), so that a long count can show progress."""
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise SantoriniError(f"perft counts to a depth of 0 or more (a whole number); found {depth!r}")
         outcomes = self.outcomes(state) if depth >= 1 and state.winner is None else {}
         if not outcomes:  # a finished game, depth 0, or a seat with no turn (settled by perft)
             yield self.perft(state, depth)

@@ -7,7 +7,9 @@ SHA-256 of its payload, checked on every read. The key is a hash of everything t
 depends on: every file of powers/, modes/ and schema/, the grammar and the compiler's own
 source, the package version, and the package's location. A change to any card, mode, schema or
 to the language makes a new key, so a stale pack is never used. An entry that cannot be read,
-is corrupt or fails its check is rebuilt, with a warning (logger `santorini.cache`);
+is corrupt or fails its check is rebuilt, with a warning (logger `santorini.cache`), and so is
+one that is not a regular file (a symbolic link, a FIFO, a device): it is never opened, since
+reading a link to /dev/zero or a FIFO would never end, and it is replaced, not followed.
 `santorini check` also compares the entry with the pack it compiles from the sources (`stale`).
 Set SANTORINI_CACHE_DIR to move the cache, or to an empty string to turn it off.
 """
@@ -18,6 +20,7 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -89,7 +92,7 @@ def cached(name: str, key: str, build: Callable[[], object], kind: type | None =
     if folder is None:
         return build()
     path = entry_path(folder, name, key)
-    if path.exists():
+    if _present(path):
         try:
             value = read_entry(path, key)
             if kind is not None and not isinstance(value, kind):
@@ -110,7 +113,7 @@ def stale(name: str, key: str, value: object) -> str | None:
     if folder is None:
         return None
     path = entry_path(folder, name, key)
-    if not path.exists():
+    if not _present(path):
         return None
     try:
         payload = _payload(path, key)
@@ -131,6 +134,60 @@ def entry_path(folder: Path, name: str, key: str) -> Path:
     return folder / f"{name}-{key}.json"
 
 
+def _present(path: Path) -> bool:
+    """Whether something is at `path`, the link itself for a symbolic link (even a dangling
+    one): it is then an unusable entry, replaced, rather than no entry at all."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+#: How an entry is opened: never through a symbolic link, never waiting on a FIFO's writer.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _entry_bytes(path: Path) -> bytes:
+    """The bytes of the entry, read only from a regular file and at most MAX_ENTRY_BYTES of them:
+    a link to /dev/zero would be read until memory ran out, a FIFO would block the reader for ever.
+    The file is checked before it is opened (lstat) and again once open (fstat: it is the same
+    regular file), so that one swapped in between is not read either."""
+    try:
+        before = os.lstat(path)
+        if not stat.S_ISREG(before.st_mode):
+            raise EntryError(f"not a regular file but {_kind(before.st_mode)}, so it is not read")
+        if before.st_size > MAX_ENTRY_BYTES:
+            raise EntryError(f"larger than {MAX_ENTRY_BYTES} bytes")
+        descriptor = os.open(path, _OPEN_FLAGS)
+        try:
+            opened = os.fstat(descriptor)
+            if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino):
+                raise EntryError("it was replaced while it was opened, so it is not read")
+            chunks: list[bytes] = []
+            size = 0
+            while size <= MAX_ENTRY_BYTES:
+                chunk = os.read(descriptor, min(1 << 20, MAX_ENTRY_BYTES + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(descriptor)
+    except OSError as err:
+        raise EntryError(f"cannot be read: {err.strerror or err}") from None
+    if size > MAX_ENTRY_BYTES:
+        raise EntryError(f"larger than {MAX_ENTRY_BYTES} bytes")
+    return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words, for the warning."""
+    kinds = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((word for test, word in kinds if test(mode)), "a special file")
+
+
 def read_entry(path: Path, key: str) -> object:
     try:
         return codec.decode(json.loads(_payload(path, key)))
@@ -141,11 +198,7 @@ def read_entry(path: Path, key: str) -> object:
 def _payload(path: Path, key: str) -> str:
     """The entry's payload text, once its format, key and digest have been checked."""
     try:
-        if path.stat().st_size > MAX_ENTRY_BYTES:
-            raise EntryError(f"larger than {MAX_ENTRY_BYTES} bytes")
-        entry = json.loads(path.read_bytes())
-    except OSError as err:
-        raise EntryError(f"cannot be read: {err.strerror or err}") from None
+        entry = json.loads(_entry_bytes(path))
     except (ValueError, RecursionError) as err:
         raise EntryError(f"not JSON: {err}") from None
     if not isinstance(entry, dict) or entry.get("format") != FORMAT:

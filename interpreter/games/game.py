@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import Pairing, Teams
 from ..engine.engine import Engine
-from ..model.board import SQUARES
+from ..model.board import SQUARES, square_name
 from ..model.state import Action, GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
 from .setup import add_reserve_workers, first_turn_seat, placement_fault, placing_order, seat_setup, worker_kind
@@ -143,7 +143,7 @@ def _paired(mode: Mode, players: Sequence[PlayerSpec]) -> list[PlayerSpec]:
     teammates'): labels written with the players must make the same teams."""
     rules = mode.power.setup_of(Teams)
     if not rules:
-        return list(players)
+        return _without_teams(mode, players)
     pairing, count = rules[-1].pairing, len(players)
     if count % 2:
         raise SetupError(f"mode '{mode.name}' plays in teams of two; {count} players cannot pair up")
@@ -157,6 +157,19 @@ def _paired(mode: Mode, players: Sequence[PlayerSpec]) -> list[PlayerSpec]:
             raise SetupError(f"mode '{mode.name}' pairs players {pairing.value}: {_pairs(labels)}; "
                              f"the players' teams say {_pairs(written)}")
     return [PlayerSpec(p.powers, label) for p, label in zip(players, labels, strict=True)]
+
+
+def _without_teams(mode: Mode, players: Sequence[PlayerSpec]) -> list[PlayerSpec]:
+    """The players of a mode without teams, each its own team: a team written with two seats
+    would make a team game that the mode does not make. A written team is named by its seat's
+    letter (as a team is named by its first seat)."""
+    written = [p.team for p in players]
+    for index, label in enumerate(written):
+        if label is not None and label in written[:index]:
+            raise SetupError(f"mode '{mode.name}' has no teams: each player plays alone "
+                             f"({', '.join(SEAT_LETTERS[:len(players)])}); the players' teams say {_pairs(written)}")
+    return [PlayerSpec(p.powers, None if p.team is None else letter)
+            for p, letter in zip(players, SEAT_LETTERS, strict=False)]
 
 
 def _pairs(labels: Sequence[object]) -> str:
@@ -202,8 +215,16 @@ def free_squares(state: GameState) -> list[int]:
 
 def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action, ...]:
     """Place the seat's team's workers on `squares` (each must be unoccupied); returns the
-    placement as steps."""
+    placement as steps. A seat or a square that does not exist is a SetupError, checked first:
+    a negative index would otherwise quietly name the last seat or square."""
     state = game.state
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+        raise SetupError(f"no seat {seat!r}: seats are 0 to {len(state.seats) - 1} "
+                         f"({', '.join(s.letter for s in state.seats)})")
+    for square in squares:
+        if isinstance(square, bool) or not isinstance(square, int) or square not in SQUARES:
+            raise SetupError(f"{square!r} is not a space of the board: spaces are 0 (a1) to "
+                             f"{len(SQUARES) - 1} ({square_name(SQUARES[-1])})")
     team = state.seats[seat].team
     fault = placement_fault(game, seat, tuple(squares))
     if fault is not None:

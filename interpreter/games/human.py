@@ -1,7 +1,9 @@
 """A human at the keyboard: picks a numbered legal step or types one in turn notation.
 
 Each choice is checked before it is taken: a typed step that the rules refuse is explained
-(what was wrong, what is allowed) and the player is asked again, never thrown out.
+(what was wrong, what is allowed) and the player is asked again, never thrown out. When the input
+ends (EOF: a closed pipe, Ctrl-D) no answer can come: that is InputEnded, a SantoriniError (bad
+input, exit code 2 at the command line), not click's 'Aborted!' (exit code 1), which Ctrl-C still gives.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Callable
 
 import click
 
+from ...dsl.errors import SantoriniError
 from ..engine.engine import Engine
 from ..engine.walk import same_step
 from ..model.board import parse_square, square_name
@@ -21,19 +24,47 @@ from .setup import placement_fault
 END_TURN = "end"
 
 
+class InputEnded(SantoriniError):
+    """The input ended (EOF) while a human seat was asked for a choice: the game cannot go on.
+    A problem of the input, not of the game, so one message and exit code 2."""
+
+
+def prompt(text: str) -> str:
+    """click.prompt, with the end of input kept apart from Ctrl-C: click turns both into Abort
+    (exit code 1); the end of input is raised again as EOFError, for HumanAgent to report."""
+    try:
+        answer: str = click.prompt(text, prompt_suffix=" ")
+    except click.Abort as err:
+        if isinstance(err.__context__, EOFError):  # (click raises Abort while handling the EOFError)
+            click.echo()  # (ends the prompt's line, so that the message starts on its own)
+            raise EOFError from None
+        raise
+    return answer
+
+
 class HumanAgent:
-    """Reads choices from `ask` (click.prompt by default), one step at a time."""
+    """Reads choices from `ask` (click.prompt by default), one step at a time; an `ask` that
+    raises EOFError (the input ended) stops the game with InputEnded."""
 
     def __init__(self, ask: Callable[[str], str] | None = None,
                  say: Callable[[str], None] = click.echo) -> None:
-        self.ask = ask or (lambda text: click.prompt(text, prompt_suffix=" "))
+        self.ask = ask or prompt
         self.say = say
+
+    def _answer(self, question: str) -> str:
+        """The answer to `question`; InputEnded if the input has ended, since asking again
+        would get no answer either."""
+        try:
+            return self.ask(question)
+        except EOFError:
+            raise InputEnded(f"the input ended before the game did: no answer to '{question}'; "
+                             "the game is stopped (a human seat answers every question)") from None
 
     def placement(self, game: Game, seat: int) -> list[int]:
         chosen: list[int] = []
         letter = game.state.seats[seat].letter
         while len(chosen) < game.workers_for(seat):
-            answer = self.ask(f"seat {letter}: place worker {len(chosen) + 1} on which space?")
+            answer = self._answer(f"seat {letter}: place worker {len(chosen) + 1} on which space?")
             try:
                 square = parse_square(answer)
             except ValueError as err:
@@ -71,7 +102,7 @@ class HumanAgent:
                 self.say("  0. end the turn here")
             if steps:
                 self.say(f"  (or '{UNDO}' to take back '{format_step(state, steps[-1])}')")
-            answer = self.ask("choose a number, or type a step or a whole turn:").strip()
+            answer = self._answer("choose a number, or type a step or a whole turn:").strip()
             if complete and answer in ("0", END_TURN, "pass"):
                 return tuple(steps)
             if answer.lower() == UNDO and steps:

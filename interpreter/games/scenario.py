@@ -65,6 +65,7 @@ def load_scenario(path: str | Path) -> Scenario:
         game = new_game(pack, parse_players(data["players"]), data.get("mode"))
     except SetupError as err:
         raise fail(("players",), str(err)) from None
+    _check_teams(document, game, fail)
     for key in ("die", "rolls"):
         if key in data:  # part of the spec, but no rule of the language reads them yet
             raise fail((key,), f"'{key}' is given, but no power in this game uses {key}; "
@@ -126,6 +127,32 @@ def load_scenario(path: str | Path) -> Scenario:
 #: The expectations of a position in setup ('placing'), and those of a position in play.
 SETUP_EXPECTATIONS = {"placements", "order", "legal", "illegal"}
 PLAY_EXPECTATIONS = {"turns", "win", "lose", "legal", "illegal", "includes", "excludes", "after", "perft"}
+
+
+def _check_teams(document: Document, game: Game, fail: Fail) -> None:
+    """A team written with a seat (`{god: Name, team: A}`) must be the one the mode puts the
+    seat in, by the letter of that team's first seat: `team: Q` in a game of two names no team,
+    and a file that says it is not a file the reader can trust."""
+    state = game.state
+    for index, entry in enumerate(document.data["players"]):
+        written = entry.get("team") if isinstance(entry, dict) else None
+        if written is None:
+            continue
+        seat = state.seats[index]
+        letter = state.team_letters[seat.team]
+        if str(written).upper() != letter:
+            raise fail(("players", index, "team"), f"seat {seat.letter}'s team '{written}' is not its team in mode "
+                                                   f"'{game.mode.name}': the game's teams are {_teams(state)}; "
+                                                   f"write team: {letter}")
+
+
+def _teams(state: GameState) -> str:
+    """'A (seats A, C), B (seats B, D)': each team by its letter, with its seats."""
+    parts = []
+    for team, letter in enumerate(state.team_letters):
+        seats = [s.letter for s in state.seats if s.team == team]
+        parts.append(f"{letter} (seat{'s' if len(seats) > 1 else ''} {', '.join(seats)})")
+    return ", ".join(parts)
 
 
 def _check_expectation_keys(document: Document, fail: Fail, setup: bool) -> None:
