@@ -43,8 +43,11 @@ if TYPE_CHECKING:
     from .steps import DerivedCompiler, Fusion
 
 #: What the lowered masks say: (the worker placed, [(place, its targets not met before)],
-#: {target: the build's squares}, the squares a move wins on).
+#: {target: the build's squares}, the squares a move wins on). Where a move may win, or asked
+#: for the wins only, the build's squares are left out ({}).
 PlacedMasks = tuple[int, list[tuple[int, int]], dict[int, int], int]
+#: (walk at the turn's start, whether only the winning squares are wanted) -> PlacedMasks
+Masks = Callable[[Walk, bool], PlacedMasks | None]
 
 
 def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusion) -> Kernels | None:
@@ -81,7 +84,7 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
     def lowered(walk: Walk) -> PlacedMasks | None:
         if near(walk):
             return None
-        found = masks(walk)
+        found = masks(walk, False)
         return None if found is None or found[3] else found
     served = remembered(lowered)
 
@@ -104,18 +107,18 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
                         for outcome in placed_in_order(found[1], found[2])), listed)
 
     def can_win(walk: Walk) -> bool:
-        found = masks(walk)
+        found = masks(walk, True)
         return found is not None and bool(found[3])
     return Kernels(draw, count, turns, can_win, lowers, None, lambda walk: served(walk) is not None,
                    frozenset({(1, 1, False)}))
 
 
 def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: list[WayParts],
-           fusion: Fusion) -> tuple[Callable[[Walk], PlacedMasks | None], bool] | None:
+           fusion: Fusion) -> tuple[Masks, bool] | None:
     """The generated function of the sets of the module docstring, and whether it lowers the
     obligations other seats lay on the turn; None when a part has no bit lowering."""
     source = Source()
-    source.line(0, "def masks(walk):")
+    source.line(0, "def masks(walk, wins_only=False):")
     for line in PROLOGUE:
         source.lazy(1, line)
     board_bits(source, 1)
@@ -152,13 +155,16 @@ def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: 
     source.line(body, f"WIN |= T & ({win_bits})")
     source.line(body, "firsts.append((o, T & ~seen))")
     source.line(body, "seen |= T")
+    # (a move that may win leaves the position to the chain, and a search for a win reads no more)
+    source.line(1, "if WIN or wins_only:")
+    source.line(2, "return w, firsts, {}, WIN")
     source.line(1, "after = {}")
     inner = loop_over_targets(source, 1, "seen", "MT")
     if not compiler.fused_masks(source, fusion, build_flags, inner, "BLOCKED", count_only=True):
         return None
     source.line(inner, "after[t] = c")
     source.line(1, "return w, firsts, after, WIN")
-    function: Callable[[Walk], PlacedMasks | None] = source.function("masks")
+    function: Masks = source.function("masks")
     return function, lowers
 
 
