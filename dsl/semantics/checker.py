@@ -9,6 +9,7 @@ language does not have yet gets a message that names the missing part.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from enum import Enum
 
@@ -171,13 +172,44 @@ class _Checker:
         line, column = self.origin.locate(node.line, node.column)
         self.errors.append(CheckError(file=self.origin.file, line=line, column=column, message=message))
 
+    def where(self, node: ast.Node) -> str:
+        """'line L' of the file, for a message that names another place of the same rules."""
+        return f"line {self.origin.locate(node.line, node.column)[0]}"
+
     def rules(self, rules: ast.Rules) -> None:
         for section in rules.sections:
             self.section(section)
+        self.said_twice(rules)
         if self.kind is RulesKind.BASE:
             self.base_complete(rules)
         if self.kind is RulesKind.MODE:
             self.mode_setup(rules)
+
+    def said_twice(self, rules: ast.Rules) -> None:
+        """The same sentence twice under one timing, or the same turn twice: a second option,
+        follow-up, gain or binding is not redundant but applies the power again (two follow-ups
+        make two more steps, each a branch of every turn), so a sentence written twice by mistake
+        would change the card and multiply its turns. A turn's steps may repeat (a second build
+        is a step of its own); a turn as a whole may not."""
+        seen: dict[tuple[Timing, bool, object], ast.Node] = {}  # (the shapes are frozen data: hashable)
+        for section in rules.sections:
+            if section.timing is None:
+                continue
+            if section.timing in PROGRAM_SECTIONS:
+                key = (section.timing, section.once, _shape(section.statements))
+                if section.statements and key in seen:
+                    self.error(section, f"this turn is written twice (also at {self.where(seen[key])}): say it once")
+                seen.setdefault(key, section)
+                continue
+            for statement in section.statements:
+                if _said_once_elsewhere(section.timing, statement.clause):
+                    continue
+                key = (section.timing, section.once, _shape(statement))
+                if key in seen:
+                    self.error(statement.clause, f"this sentence is said twice in '{section.timing.value}:' (also at "
+                                                 f"{self.where(seen[key])}): a second one applies it again; say it "
+                                                 "once")
+                seen.setdefault(key, statement.clause)
 
     # ---- sections
     def section(self, section: ast.Section) -> None:
@@ -348,6 +380,21 @@ class _Checker:
                                      "on the coming step is not in the language yet; write 'before your worker moves'")
         self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD
                         and node.timing is not FollowUpTiming.BEFORE)
+        if node.timing is FollowUpTiming.EACH_TIME:
+            self.each_time(node.trigger, step)
+
+    def each_time(self, trigger: ast.PatternNode, step: ast.StepNode) -> None:
+        """'each time' offers the step again after each of its own steps that match the trigger:
+        a repetition with no count, bounded only as 'any number of times' is (a move's states are
+        the workers' places; anything else needs a cost). A step of another verb never matches,
+        so it means 'after'."""
+        if step.verb is not trigger.verb:
+            self.error(step, f"'each time' offers the step again after each of its own steps that match, and a "
+                             f"{step.verb.value} never matches a {trigger.verb.value}: write 'after'")
+        elif step.verb is not Verb.MOVE and not _costs_something(step):
+            self.error(step, f"a {step.verb.value} that follows each {trigger.verb.value} has no bound: each one "
+                             "changes the board and may call for the next, so the turns would be past counting; "
+                             f"write 'after' (one more {step.verb.value})")
 
     def option(self, header: Timing, node: ast.StepNode) -> None:
         expected = SECTION_VERB[header]
@@ -561,10 +608,31 @@ class _Checker:
                 self.error(forcing.actor, "the worker forced is the one on the space: write 'that worker'")
         if node.repeat is not None and node.repeat.times is None and node.modality is not Modality.MAY:
             self.error(node, "'any number of times' includes zero times: write 'may'")
-        if node.repeat is not None and node.repeat.times is None and node.verb is not Verb.MOVE and not node.cost:
+        unbounded = node.repeat is not None and node.repeat.times is None and node.verb is not Verb.MOVE
+        if unbounded and not node.cost:
             self.error(node, f"a {node.verb.value} repeated 'any number of times' has no bound: each one changes the "
                              "board, so the turns would be past counting; bound it ('up to 3 times') or give it a "
                              "cost ('spending 1 coin each time')")
+        self.tails(node, unbounded)
+
+    def tails(self, node: ast.StepNode, unbounded: bool) -> None:
+        """A step's closing words: each said once, one force, and a cost that spends something
+        (a cost of nothing never runs out, so it bounds no repetition)."""
+        said: dict[ast.TailKind, ast.Tail] = {}
+        for tail in node.tails:
+            first = said.setdefault(tail.kind, tail)
+            if first is not tail:
+                self.error(tail, f"'{tail.words}' is said twice" if tail.words == first.words
+                           else f"a step has one cost: '{first.words}' and '{tail.words}'; say one")
+            elif tail.cost is not None and tail.cost[1] == 0:
+                self.error(tail, f"'{tail.words}' spends nothing, so it bounds nothing: a {node.verb.value} repeated "
+                                 "'any number of times' at no cost has no bound (each one changes the board, so the "
+                                 "turns would be past counting); spend at least 1 ('spending 1 coin each time') or "
+                                 "bound it ('up to 3 times')" if unbounded
+                           else f"'{tail.words}' spends nothing: a cost spends at least 1 ('spending 1 coin each "
+                                "time'); else leave it out")
+        for forcing in node.effects[1:]:
+            self.error(forcing, "a step forces one worker: say one force")
 
     def space_reference(self, verb: Verb, ref: SpaceRef | None, at: ast.Node, earlier_build: bool) -> None:
         if ref is SpaceRef.LAST_BUILT and not earlier_build:
@@ -637,6 +705,7 @@ class _Checker:
         steps = [s.clause for s in section.statements if isinstance(s.clause, ast.StepNode)]
         guarded = [s.guard is not None for s in section.statements if isinstance(s.clause, ast.StepNode)]
         seen_move = seen_build = False
+        first_repeat: int | None = None  # the index of the step repeated 'any number of times'
         for index, step in enumerate(steps):
             role = step.actor.selector.role
             if role is Role.RESERVE and step.verb is Verb.PLACE:
@@ -656,12 +725,31 @@ class _Checker:
             if repeated != (role is Role.EACH):
                 self.error(step, "'your workers' goes with 'any number of times' (each repetition may use any "
                                  "of them); a single step uses 'one of your workers'")
+            if repeated and first_repeat is not None:
+                self.second_repeat(step, steps[first_repeat], steps[first_repeat + 1:index])
+            elif repeated:
+                first_repeat = index
             if step.effects:
                 self.error(step, "a force inside a turn's step is not in the language yet; give it as a step "
                                  "option in 'Your Move:'")
             self.step_parts(step, earlier_build=seen_build)
             seen_move |= step.verb is Verb.MOVE
             seen_build |= step.verb is Verb.BUILD
+
+    def second_repeat(self, step: ast.StepNode, first: ast.StepNode, between: list[ast.StepNode]) -> None:
+        """A turn repeats one step 'any number of times'. A repeated move is bounded because its
+        states are the workers' places, a few hundred; a second repetition starts again from every
+        place and board the turn reached before it, so each one multiplies the turns (three make
+        a turn past counting), and with only moves between, it adds nothing the first could not."""
+        changes = [s for s in between if s.verb is not Verb.MOVE]
+        if changes:
+            self.error(step, f"a turn repeats one step 'any number of times' (the one at {self.where(first)}): "
+                             f"after the {changes[0].verb.value} between them, a second one starts again from every "
+                             "place and board the first left, so the turns would be past counting; bound it "
+                             "('one of your workers moves up to 3 times')")
+        else:
+            self.error(step, f"this repeats the moves of the step at {self.where(first)}, which already moves any "
+                             "number of times: say it once")
 
     def base_complete(self, rules: ast.Rules) -> None:
         kinds = [(section.timing, sentence_kind(section.timing, s.clause), s.clause)
@@ -679,3 +767,30 @@ class _Checker:
             self.error(rules, "the base card needs a win condition")
         if not any(k == LOSS for _, k, _ in kinds):
             self.error(rules, "the base card needs a loss condition")
+
+
+def _costs_something(step: ast.StepNode) -> bool:
+    """Whether each taking of the step spends something: what bounds a repetition that nothing
+    else bounds (the coins run out)."""
+    return any(amount > 0 for _, amount in step.cost)
+
+
+def _shape(value: object) -> object:
+    """What a node says, without where it stands or how its words are spaced and cased: two
+    sentences with equal shapes say the same thing."""
+    if isinstance(value, ast.Node):
+        return (type(value).__name__, *(_shape(getattr(value, f.name)) for f in dataclasses.fields(value)
+                                        if f.name not in ("line", "column")))
+    if isinstance(value, tuple):
+        return tuple(_shape(item) for item in value)
+    if isinstance(value, str):
+        return " ".join(value.lower().split())
+    return value
+
+
+def _said_once_elsewhere(timing: Timing, clause: ast.Clause) -> bool:
+    """Sentences with a rule of their own against saying them twice (one message per fault): the
+    base card's board rules, and a mode's teams and first turn."""
+    if timing is Timing.AT_ALL_TIMES and isinstance(clause, ast.StepNode):
+        return True
+    return isinstance(clause, ast.PlacementNode) and clause.kind in (SetupKind.TEAMMATES, SetupKind.FIRST_TURN)

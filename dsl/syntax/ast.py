@@ -9,6 +9,7 @@ starts, so that the checker and the compiler can point at the exact words of a c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from ..vocabulary import (
     Counter,
@@ -76,6 +77,25 @@ class Forcing(Node):
     place: Place
 
 
+class TailKind(Enum):
+    """The closing words a step may have, after its qualifiers (a force is a `Forcing`)."""
+
+    CANNOT_WIN = "but cannot win by doing so"
+    INSTEAD = "instead"
+    SPENDING = "spending"
+
+
+@dataclass(frozen=True)
+class Tail(Node):
+    """A step's closing words as written ('instead', 'spending 1 coin each time'), kept with where
+    they stand so that a fault in them (said twice, a cost of nothing) is shown there. `cost`: for
+    a spending tail, the counter and the amount."""
+
+    kind: TailKind
+    words: str
+    cost: tuple[Counter, int] | None = None
+
+
 @dataclass(frozen=True)
 class StepNode(Node):
     """'<actor> <may|must> <verb> <piece> <object> <place> <climb> <repeat>, <qualifier>...,
@@ -95,6 +115,8 @@ class StepNode(Node):
     instead: bool = False
     #: What each repetition spends: (counter, amount) pairs.
     cost: tuple[tuple[Counter, int], ...] = ()
+    #: The closing words as written, in order ('instead', 'spending ...'), where they stand.
+    tails: tuple[Tail, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -227,6 +227,11 @@ def _number(items: Items) -> int:
     return next(i for i in items if type(i) is int)
 
 
+def _without_comma(items: Items) -> Items:
+    """A tail's words without the comma before them: a fault in them is shown at their first word."""
+    return tuple(i for i in items if not (isinstance(i, Token) and i.type == "COMMA"))
+
+
 def _token(item: object) -> Token:
     """A child that the grammar makes a token."""
     if not isinstance(item, Token):  # pragma: no cover - the grammar's rule has a token there
@@ -251,16 +256,6 @@ TIMINGS = {timing.value: timing for timing in Timing}
 class _Rank(int):
     """A player's rank in their team ('the second player of each team'): an int that is not a
     count, so that the setup builders tell the two apart."""
-
-
-class _Tail:
-    """A word run after a step's qualifiers: 'but cannot win by doing so', 'instead',
-    'spending 1 coin each time' (`value`: the counter and the amount)."""
-
-    __slots__ = ("line", "column", "kind", "value")
-
-    def __init__(self, line: int, column: int, kind: str, value: tuple[Counter, int] | None = None) -> None:
-        self.line, self.column, self.kind, self.value = line, column, kind, value
 
 
 #: A tree-builder callback: a method of _ToAst made by one of the factories below.
@@ -373,17 +368,17 @@ class _ToAst(Transformer[Token, ast.Rules]):
         verb = _required(items, _VerbWord)
         piece = self._piece(items)
         actors = _of(items, ast.Actor)
-        tails = {i.kind for i in items if isinstance(i, _Tail)}
+        tails = tuple(_of(items, ast.Tail))
+        kinds = {tail.kind for tail in tails}
         targets = [a for a in actors[1:] if a.selector.role is Role.NEAR]
         return ast.StepNode(*_start(items), actor=actors[0], modality=_value(items, Modality),
                             verb=verb.verb, piece=piece[0] if piece else None,
                             piece_any_level=bool(piece and piece[1]),
                             place=next(iter(_of(items, ast.Place)), None), repeat=_value(items, Repeat),
                             qualifiers=tuple(_of(items, ast.Qualifier)), effects=tuple(_of(items, ast.Forcing)),
-                            target=targets[0] if targets else None, can_win="cannot win" not in tails,
-                            instead="instead" in tails,
-                            cost=tuple(i.value for i in items
-                                       if isinstance(i, _Tail) and i.kind == "spending" and i.value is not None))
+                            target=targets[0] if targets else None, can_win=ast.TailKind.CANNOT_WIN not in kinds,
+                            instead=ast.TailKind.INSTEAD in kinds,
+                            cost=tuple(tail.cost for tail in tails if tail.cost is not None), tails=tails)
 
     @staticmethod
     def _piece(items: Items) -> _PieceWord | None:
@@ -452,9 +447,10 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return ast.ObligationNode(*_start(items), if_possible=False, verb=None,
                                   qualifiers=_qualifiers(items[comma:]), started=_qualifiers(items[:comma]))
 
-    def spending(self, children: list[object]) -> _Tail:
-        items = tuple(children)
-        return _Tail(*_start(items), "spending", (_required(items, Counter), _number(items)))
+    def spending(self, children: list[object]) -> ast.Tail:
+        items = _without_comma(tuple(children))
+        return ast.Tail(*_start(items), kind=ast.TailKind.SPENDING, words=_words(items),
+                        cost=(_required(items, Counter), _number(items)))
 
     def coin_token(self, children: list[object]) -> _Words:
         return _Words(*_start(tuple(children)), "coin", TokenKind.COIN)
@@ -498,11 +494,13 @@ class _ToAst(Transformer[Token, ast.Rules]):
         items = tuple(children)
         return _Words(*_start(items), _words(items), Counter.COIN)
 
-    def cannot_win(self, children: list[object]) -> _Tail:
-        return _Tail(*_start(tuple(children)), "cannot win")
+    def cannot_win(self, children: list[object]) -> ast.Tail:
+        items = _without_comma(tuple(children))
+        return ast.Tail(*_start(items), kind=ast.TailKind.CANNOT_WIN, words=_words(items))
 
-    def instead(self, children: list[object]) -> _Tail:
-        return _Tail(*_start(tuple(children)), "instead")
+    def instead(self, children: list[object]) -> ast.Tail:
+        items = tuple(children)
+        return ast.Tail(*_start(items), kind=ast.TailKind.INSTEAD, words=_words(items))
 
     def worker_object(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
@@ -560,7 +558,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return _qualifiers(tuple(children))[0]
 
     def forcing(self, children: list[object]) -> ast.Forcing:
-        items = tuple(children)
+        items = _without_comma(tuple(children))
         actor = _of(items, ast.Actor)[0]
         displaced = ast.Actor(actor.line, actor.column, WorkerSelector(Role.DISPLACED, Owner.ANYONES), actor.words)
         return ast.Forcing(*_start(items), actor=displaced, place=_of(items, ast.Place)[0])

@@ -1,9 +1,10 @@
 """Rule packs: find them, load their cards and modes through every stage, and report all faults.
 
 A pack is a folder `powers/<name>/` with a `pack.yaml` and one YAML file per card (the base card
-among them); its modes are in `modes/<name>/`. Loading runs schema check, parse, check and compile
-on every file and collects every fault of every file before giving up, so `santorini check` can
-show them all at once.
+among them); a shipped pack's modes are in `modes/<name>/`, an author's pack's in its own `modes/`
+subfolder (`modes_folder_of` says which, for `play` and `check` alike). Loading runs schema check,
+parse, check and compile on every file and collects every fault of every file before giving up, so
+`santorini check` can show them all at once.
 """
 
 from __future__ import annotations
@@ -138,8 +139,23 @@ def load_pack(name: str) -> Pack:
         raise UnknownName(f"unknown pack '{name}'{_did_you_mean(name, {n: n for n in pack_names()})}; "
                           f"packs are: {', '.join(pack_names())}")
     root = package_root()
+    folder = root / "powers" / name
     return cached(f"pack-{name}-{installation_tag(root)}", _shipped_key(),
-                  lambda: load_pack_folder(root / "powers" / name, root / "modes" / name), kind=Pack)
+                  lambda: load_pack_folder(folder, modes_folder_of(folder)), kind=Pack)
+
+
+def modes_folder_of(folder: Path) -> Path | None:
+    """Where the pack in `folder` keeps its modes: `modes/<name>/` beside `powers/` for a shipped
+    pack (however its path is written), else the folder's own `modes/` subfolder; None if there is
+    none (the pack then has the modes it inherits). `play` and `check` both ask here, so that
+    `check` judges the very modes `play` loads."""
+    root = package_root()
+    for name in pack_names():
+        if folder.resolve() == (root / "powers" / name).resolve():
+            shipped = root / "modes" / name
+            return shipped if shipped.is_dir() else None
+    own = folder / "modes"
+    return own if own.is_dir() else None
 
 
 def refresh_cached_pack(name: str, compiled: Pack) -> str | None:
@@ -161,8 +177,7 @@ def resolve_pack(name: str, relative_to: Path | None = None) -> Pack:
     if not folder.is_absolute() and relative_to is not None:
         folder = relative_to / folder
     if (folder / "pack.yaml").is_file():
-        modes = folder / "modes"
-        return load_pack_folder(folder, modes if modes.is_dir() else None)
+        return load_pack_folder(folder, modes_folder_of(folder))
     raise UnknownName(f"unknown pack '{name}'{_did_you_mean(name, {n: n for n in pack_names()})}; packs are: "
                       f"{', '.join(pack_names())}, or the path of a folder holding a pack.yaml")
 
@@ -191,27 +206,37 @@ def load_pack_folder(folder: Path, modes_folder: Path | None = None) -> Pack:
         errors.append(SourceError(document.path, line, column, f"the pack is named '{document.data['name']}' but its "
                                   f"folder is '{folder.name}': name the folder as the pack, or the pack as the folder"))
     errors.extend(_unread_files(folder))
+    own_names: dict[str, Document] = {}  # where each card of this folder is named
     for path in sorted(folder.glob("*.yaml")):
         if path.name == "pack.yaml":
             continue
         loaded = _load_card(path, errors)
         if loaded is None:
             continue
-        card = loaded[0]
+        card, card_document = loaded
         if card.kind == "base":
             if base is not None:
                 errors.append(SourceError(str(path), 1, 1, f"a pack has one base card; '{base.path}' is one already"))
             base = card
-        elif card.name in cards and cards[card.name].path.startswith(str(folder)):
-            errors.append(SourceError(str(path), 1, 1,
-                                      f"card '{card.name}' is defined twice (also in {cards[card.name].path})"))
+        elif card.name in own_names:
+            errors.append(_defined_twice("card", card.name, card_document, own_names[card.name]))
         else:
+            own_names[card.name] = card_document
             cards[card.name] = card
             own.append(loaded)
     base = base or inherited_base
     if modes_folder is not None and modes_folder.is_dir():
+        errors.extend(_unread_modes(modes_folder))
+        own_modes: dict[str, Document] = {}  # where each mode of this folder is named
         for path in sorted(modes_folder.glob("*.yaml")):
-            mode = load_mode(path, errors)
+            mode, mode_document = _load_mode(path, errors)
+            if mode_document is None:
+                continue
+            name = mode_document.data["name"]
+            if name in own_modes:
+                errors.append(_defined_twice("mode", name, mode_document, own_modes[name]))
+                continue
+            own_modes[name] = mode_document
             if mode is not None:
                 modes[mode.name] = mode
     if document is not None and base is None and not any(str(folder) in e.file for e in errors):
@@ -246,16 +271,47 @@ def _unread_files(folder: Path) -> list[SourceError]:
     return faults
 
 
+def _defined_twice(kind: str, name: str, document: Document, first: Document) -> SourceError:
+    """A card or mode named as one before it in the same folder: the later one would replace the
+    earlier in silence, so both places are named."""
+    line, column = document.position(("name",))
+    first_line, first_column = first.position(("name",))
+    return SourceError(document.path, line, column, f"{kind} '{name}' is defined twice (also in "
+                       f"{first.path}:{first_line}:{first_column}): give each {kind} its own name")
+
+
+def _unread_modes(folder: Path) -> list[SourceError]:
+    """Files of a modes folder that look like modes but are not read: say so, as for cards (modes
+    are the folder's own *.yaml files, never those of its subfolders nor *.yml ones)."""
+    faults = []
+    for path in sorted(folder.rglob("*.y*ml")):
+        if path.suffix not in (".yml", ".yaml") or (path.parent == folder and path.suffix == ".yaml"):
+            continue
+        if path.parent != folder and not _looks_like(path, _MODE_KEY):
+            continue  # (notes or data of another kind: not modes)
+        where = "is in a subfolder" if path.parent != folder else "ends in .yml"
+        faults.append(SourceError(str(path), 1, 1, f"this file {where}, so the pack does not read it: modes are "
+                                                   f"the *.yaml files of {folder} itself"))
+    return faults
+
+
 _CARD_KIND = re.compile(r"^kind:[ \t]*['\"]?(god|hero|base)\b", re.MULTILINE)
+#: A mode is the file with `powers_per_seat` (as `santorini check` tells a file's kind).
+_MODE_KEY = re.compile(r"^['\"]?powers_per_seat['\"]?[ \t]*:", re.MULTILINE)
 
 
 def _looks_like_a_card(path: Path) -> bool:
+    return _looks_like(path, _CARD_KIND)
+
+
+def _looks_like(path: Path, pattern: re.Pattern[str]) -> bool:
+    """Whether the file's first 64 KiB hold `pattern` (bounded: never the whole file)."""
     try:
         with path.open("rb") as handle:
             head = handle.read(64 * 1024).decode("utf-8", "replace")
     except OSError:
         return False
-    return bool(_CARD_KIND.search(head))
+    return bool(pattern.search(head))
 
 
 def _check_default_modes(document: Document, modes: dict[str, Mode], errors: list[SourceError]) -> None:
@@ -409,16 +465,22 @@ def _adds_anything(power: Power) -> bool:
 
 
 def load_mode(path: Path, errors: list[SourceError]) -> Mode | None:
+    return _load_mode(path, errors)[0]
+
+
+def _load_mode(path: Path, errors: list[SourceError]) -> tuple[Mode | None, Document | None]:
+    """The mode (None if it has faults) and its document (None if even that did not load): a
+    mode whose rules have faults still has a name, which another mode may not take too."""
     document = _document(path, "mode", errors)
     if document is None:
-        return None
+        return None, None
     data = document.data
     power = _compile(document, RulesKind.MODE, data["name"], errors)
     if power is None:
-        return None
+        return None, document
     return Mode(name=data["name"], title=data["title"], players=tuple(data["players"]),
                 summary=data["summary"], powers_per_seat=data["powers_per_seat"], rules=data["rules"],
-                power=power, path=str(path), powers_required=data.get("powers_required", False))
+                power=power, path=str(path), powers_required=data.get("powers_required", False)), document
 
 
 @dataclass(frozen=True)

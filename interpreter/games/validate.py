@@ -2,7 +2,8 @@
 every fault as a located error.
 
 A file's kind is told by where it stands and what it holds: `pack.yaml` is a pack, a folder with a
-`pack.yaml` is a whole pack (its cards, and its modes in ../../modes/<name> when that exists), a
+`pack.yaml` is a whole pack (its cards, and the modes `play` would load with it: a shipped pack's
+in modes/<name>, an author's pack's in its own modes/ subfolder; see packs.modes_folder_of), a
 file with `board` and `edition` is a scenario, one with `placements` a record, one with
 `powers_per_seat` a mode, and any other YAML file a card.
 """
@@ -20,6 +21,7 @@ from .packs import (
     load_card,
     load_mode,
     load_pack_folder,
+    modes_folder_of,
     pack_names,
     package_root,
     refresh_cached_pack,
@@ -39,10 +41,10 @@ def check_paths(paths: list[str]) -> tuple[int, list[SourceError]]:
     for name in paths:
         path = _shipped_folder(Path(name))
         if path.is_dir() and (path / "pack.yaml").is_file():
-            modes = path.parent.parent / "modes" / path.name
-            checked += len(list(path.glob("*.yaml"))) + (len(list(modes.glob("*.yaml"))) if modes.is_dir() else 0)
+            modes = modes_folder_of(path)
+            checked += len(list(path.glob("*.yaml"))) + (len(list(modes.glob("*.yaml"))) if modes else 0)
             try:
-                compiled = load_pack_folder(path, modes if modes.is_dir() else None)
+                compiled = load_pack_folder(path, modes)
             except PackError as err:
                 errors.extend(err.errors)
             else:
