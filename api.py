@@ -1,0 +1,285 @@
+"""The library's front door: a game of Santorini with any cards, in a few names.
+
+    import santorini
+
+    game = santorini.Game(["Artemis", "Mortal"])        # the bga pack unless told
+    game.play("place A1 b3; place A2 d3")              # the setup: each seat places its workers
+    game.play("place B1 c4; place B2 c2")
+    turns = game.turns()                                # the legal turns, one per distinct outcome
+    print(turns[0])                                     # the turn in notation
+    game.play("move A1 b4; move A1 b5; build A1 a5")    # IllegalTurn says why not
+    game.undo()
+    print(game)                                         # the board, and who is to move
+
+A `Game` keeps the whole game: the setup, the turns played (`history`), the winner. A seat left
+with no turn is settled as the rules say as soon as it is to move (with two teams it loses; with
+more it is out), so `turns()` is empty only when the game is over. Programs that search (bots,
+tree search) may use `game.engine` and `game.state` directly: the engine API (`turns`,
+`play_in_place`, `random_turn`, `playout`, `perft`) plays on a `GameState` in place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from .dsl.errors import SantoriniError
+from .interpreter.engine.engine import Engine
+from .interpreter.games.game import (
+    end_of_setup,
+    free_squares,
+    new_game,
+    parse_players,
+    place_workers,
+    placing_seats,
+    resolve_all_stuck,
+)
+from .interpreter.games.packs import MORTAL, resolve_pack
+from .interpreter.games.setup import placement_fault
+from .interpreter.model.board import square_name
+from .interpreter.model.notation import NotationError, format_board, format_turn, parse_placement, parse_turn
+from .interpreter.model.state import Action, GameState
+
+if TYPE_CHECKING:
+    from .interpreter.games.packs import Pack
+
+__all__ = ["Game", "NothingToUndo", "Turn"]
+
+
+class NothingToUndo(SantoriniError):
+    """`undo` with nothing played yet."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A turn (or a seat's placement of its workers) as steps, with its turn notation: what
+    `turns()` lists and `play` takes. Two turns are equal when their steps are."""
+
+    steps: tuple[Action, ...]
+    notation: str
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Turn({self.notation!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and self.steps == other.steps
+
+    def __hash__(self) -> int:
+        return hash(self.steps)
+
+
+#: A seat as `Game` takes it: a card's name ('Mortal' for none), the names of a seat with two
+#: cards, or a scenario file's entry ({god: NAME, team: LETTER}).
+SeatSpec = str | Sequence[str] | dict[str, object]
+
+
+class Game:
+    """A game between seats with the given cards, under a rule pack (a shipped pack's name, or the
+    folder of an author's pack) and one of its modes (by default the one for this many players)."""
+
+    def __init__(self, cards: Sequence[SeatSpec], pack: str = "bga", mode: str | None = None) -> None:
+        entries = [entry if isinstance(entry, (str, dict)) else {"gods": list(entry)} for entry in cards]
+        self._game = new_game(resolve_pack(pack), parse_players(entries), mode)
+        self._placing = placing_seats(self._game)
+        self._history: list[Turn] = []
+        #: Before each turn played: the state, the seats still to place, how many placements and
+        #: settled seats there were (what `undo` puts back).
+        self._before: list[tuple[GameState, list[int], int, int]] = []
+        self._settled: list[str] = []
+
+    # ---- what the game is
+    @property
+    def pack(self) -> Pack:
+        return self._game.pack
+
+    @property
+    def mode(self) -> str:
+        return self._game.mode.name
+
+    @property
+    def seats(self) -> list[str]:
+        """The seats' letters, in seat order."""
+        return [seat.letter for seat in self.state.seats]
+
+    @property
+    def cards(self) -> list[tuple[str, ...]]:
+        """Each seat's cards, by name ('Mortal' for a seat with none)."""
+        return [player.powers or (MORTAL,) for player in self._game.players]
+
+    @property
+    def engine(self) -> Engine:
+        """The compiled rules of these seats: the engine API, for programs that search."""
+        return self._game.engine
+
+    @property
+    def state(self) -> GameState:
+        """The position, as the engine plays it (changed in place by `play` and `undo`)."""
+        return self._game.state
+
+    # ---- where it stands
+    @property
+    def in_setup(self) -> bool:
+        """Whether a seat has still to place its workers."""
+        return bool(self._placing)
+
+    @property
+    def to_move(self) -> str | None:
+        """The letter of the seat to play (or to place its workers); None once the game is over."""
+        if self.is_over:
+            return None
+        seat = self._placing[0] if self._placing else self.state.to_move
+        return self.state.seats[seat].letter
+
+    @property
+    def winner(self) -> str | None:
+        """The letter of the winning team (its first seat's), or None while no one has won."""
+        team = self.state.winner
+        return None if team is None else self.state.team_letters[team]
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.winner is not None
+
+    @property
+    def history(self) -> list[Turn]:
+        """The placements, then the turns, in the order they were played."""
+        return list(self._history)
+
+    @property
+    def settled(self) -> list[str]:
+        """What happened to the seats left with no turn, in order ('seat C cannot complete a turn
+        and is out')."""
+        return list(self._settled)
+
+    # ---- turns
+    def turns(self) -> list[Turn]:
+        """The legal turns of the seat to move, one per distinct outcome, in the engine's order
+        (in the setup: the placements its workers may take); empty once the game is over."""
+        if self.is_over:
+            return []
+        if self._placing:
+            return list(self._placements(self._placing[0]))
+        state = self.state
+        return [Turn(tuple(steps), format_turn(state, steps)) for steps in self.engine.turns(state)]
+
+    def play(self, turn: Turn | str) -> Turn:
+        """Play a turn (a `Turn`, or its notation: 'move A1 c4; build A1 c5'; in the setup 'place
+        A1 b3; place A2 d3'); returns it as played. IllegalTurn (a SantoriniError) says why the
+        rules refuse it; NotationError, why the text is not a turn."""
+        before = (self.state.copy(), list(self._placing), len(self._game.placements), len(self._settled))
+        if self._placing:
+            played = self._place(self._placing[0], turn)
+            self._placing.pop(0)
+            if not self._placing:
+                end_of_setup(self._game)
+                self._settled += resolve_all_stuck(self._game)
+        else:
+            steps = turn.steps if isinstance(turn, Turn) else parse_turn(self.state, turn)
+            text = format_turn(self.state, steps)
+            self.engine.play_in_place(self.state, steps)
+            played = Turn(tuple(steps), text)
+            self._settled += resolve_all_stuck(self._game)
+        self._before.append(before)
+        self._history.append(played)
+        return played
+
+    def undo(self) -> Turn:
+        """Take back the last turn (or placement) played; returns it. NothingToUndo at the start."""
+        if not self._before:
+            raise NothingToUndo("nothing to take back: no turn has been played")
+        state, self._placing, placements, settled = self._before.pop()
+        self._game.state = state
+        del self._game.placements[placements:]
+        del self._settled[settled:]
+        return self._history.pop()
+
+    def random_turn(self, rng: random.Random | None = None) -> Turn | None:
+        """A turn drawn uniformly among the distinct outcomes (None once the game is over): what a
+        random player plays; the same generator gives the same turn."""
+        turns = self.turns() if self._placing else None
+        rng = rng or random.Random()
+        if turns is not None:
+            return turns[rng.randrange(len(turns))] if turns else None
+        if self.is_over:
+            return None
+        steps = self.engine.random_turn(self.state, rng)
+        return None if steps is None else Turn(tuple(steps), format_turn(self.state, steps))
+
+    def perft(self, depth: int) -> int:
+        """The leaves of the tree of distinct outcomes to `depth` plies (the scenario spec's
+        'Perft'); after the setup only."""
+        if self._placing:
+            raise SantoriniError("perft counts turns: place the workers first")
+        return self.engine.perft(self.state, depth)
+
+    def copy(self) -> Game:
+        """The same game, to play on apart (the compiled rules are shared)."""
+        other = Game.__new__(Game)
+        other._game = self._game.copy()
+        other._placing = list(self._placing)
+        other._history = list(self._history)
+        other._before = [(state.copy(), list(placing), placements, settled)
+                         for state, placing, placements, settled in self._before]
+        other._settled = list(self._settled)
+        return other
+
+    # ---- pictures and text
+    def svg(self, **options: object) -> str:
+        """The board as an SVG picture, the last turn marked (model/svg.py's `board_svg`, whose
+        options it takes: arrows, highlights, size, legend)."""
+        from .interpreter.model.svg import board_svg
+        state = self.state
+        return board_svg(state, last_turn=state.history[-1] if state.history else None, **options)  # type: ignore[arg-type]
+
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows for a game."""
+        return self.svg()
+
+    def __str__(self) -> str:
+        board = format_board(self.state, with_workers=True)
+        if self.is_over:
+            return f"{board}\nwinner: {self.winner}"
+        return f"{board}\n{'to place' if self._placing else 'to move'}: {self.to_move}"
+
+    def __repr__(self) -> str:
+        cards = " v ".join(" + ".join(seat) for seat in self.cards)
+        where = f"winner {self.winner}" if self.is_over else f"{self.to_move} to {'place' if self._placing else 'move'}"
+        return f"<santorini.Game {cards} ({self.pack.name}, {self.mode}): {where}, {len(self._history)} played>"
+
+    # ---- the setup
+    def _placements(self, seat: int) -> Iterator[Turn]:
+        """Every way the seat may place its workers: sets of free squares in square order, those
+        the cards' placement rules allow."""
+        game, state = self._game, self.state
+        count = game.workers_for(seat)
+        team = state.seats[seat].team
+        letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
+        base = len(state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
+        for squares in combinations(free_squares(state), count):
+            if placement_fault(game, seat, squares) is None:
+                steps = tuple(("place", base + index, square) for index, square in enumerate(squares))
+                text = "; ".join(f"place {letter}{first + index} {square_name(square)}"
+                                 for index, square in enumerate(squares))
+                yield Turn(steps, text)
+
+    def _place(self, seat: int, turn: Turn | str) -> Turn:
+        """Place the seat's workers as `turn` says (its workers named in order: A1, A2, ...)."""
+        if isinstance(turn, Turn):
+            squares = [square for _, _, square in turn.steps]
+        else:
+            placed = parse_placement(turn)
+            team = self.state.seats[seat].team
+            letter, first = self.state.team_letters[team], len(self.state.members.get(team, ())) + 1
+            expected = [f"{letter}{first + index}" for index in range(len(placed))]
+            if [worker for worker, _ in placed] != expected:
+                raise NotationError(f"seat {self.state.seats[seat].letter} places {', '.join(expected)} in this "
+                                    f"order; found {', '.join(worker for worker, _ in placed)}")
+            squares = [square for _, square in placed]
+        steps = place_workers(self._game, seat, squares)
+        return Turn(tuple(steps), format_turn(self.state, steps))
