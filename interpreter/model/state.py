@@ -291,6 +291,12 @@ class GameState:
         clone.reserve = set(self.reserve)
         return clone
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture in Jupyter, the last turn played marked (svg.py draws it; imported
+        here, not at the top, so that a search that never shows a state never loads it)."""
+        from .svg import board_svg
+        return board_svg(self, last_turn=self.history[-1] if self.history else None)
+
 
 @lru_cache(maxsize=65536)  # (a digest per change of a card's state costs more than the rest of it)
 def mark_key(seat: int, name: str) -> int:
