@@ -6,6 +6,7 @@ grammar or the checker that leaves the reference behind fails here."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,31 @@ def test_the_scenario_guides_example_runs_and_passes(tmp_path) -> None:  # noqa:
         path = tmp_path / f"example-{index}.yaml"
         path.write_text(example, encoding="utf-8")
         assert check(load_scenario(path)) == []
+
+
+def _markdown_files() -> list[Path]:
+    return [REPO / "README.md", REPO / "CHANGELOG.md", *sorted((REPO / "docs").rglob("*.md")),
+            *sorted((REPO / "powers").glob("*/*.md"))]
+
+
+def test_the_docs_link_only_to_files_of_the_repository() -> None:
+    """A link in the docs is a web address or a file of the repository that exists; no page points
+    outside the checkout (a user's copy has nothing beside it)."""
+    broken = []
+    for page in _markdown_files():
+        for target in re.findall(r"\]\(([^)#\s]+)", page.read_text(encoding="utf-8")):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path = (page.parent / target).resolve()
+            if not path.exists() or REPO.resolve() not in path.parents:
+                broken.append(f"{page.relative_to(REPO)}: {target}")
+    assert not broken, broken
+
+
+def test_the_contract_in_the_docs_is_the_one_the_project_follows() -> None:
+    """docs/spec/scenarios.md is the public contract as the project keeps it; where the checkout
+    sits beside the shared folder it came from, the two are the same text."""
+    shared = REPO.parent / "shared" / "spec" / "scenarios.md"
+    if not shared.is_file():
+        pytest.skip("no shared folder beside this checkout")
+    assert (REPO / "docs" / "spec" / "scenarios.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")

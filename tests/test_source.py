@@ -158,7 +158,7 @@ def test_shared_example_scenarios_validate(name: str) -> None:
 
 
 def test_full_scenario_format_validates(tmp_path: Path) -> None:
-    """Every construct shown in shared/spec/scenarios.md, plus our perft extension."""
+    """Every construct shown in docs/spec/scenarios.md, plus our perft extension."""
     path = write(tmp_path, """\
         name: Minotaur pushes an opponent backwards, up two levels
         edition: bga

@@ -1,4 +1,4 @@
-"""Positions written as the spec writes them (shared/spec/scenarios.md), for agents outside the
+"""Positions written as the spec writes them (docs/spec/scenarios.md), for agents outside the
 process: a scenario document without expectations, which `load_scenario` reads back.
 
 Two documents describe a game in progress:

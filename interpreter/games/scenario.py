@@ -1,4 +1,4 @@
-"""Scenario files (shared/spec/scenarios.md): load a position, check its expectations, perft.
+"""Scenario files (docs/spec/scenarios.md): load a position, check its expectations, perft.
 
 Loading is strict: a scenario that names an unknown pack, card or worker, or whose history holds
 an illegal turn, is a bad file (ScenarioError, located), not a failed expectation.

@@ -1,4 +1,4 @@
-"""Turn notation and board text (shared/spec/scenarios.md): parse and format.
+"""Turn notation and board text (docs/spec/scenarios.md): parse and format.
 
 Steps are written `move A1 c4`, `build A1 c5`, `dome A1 c5`, `place A3 a1`, `use NAME`, `pass`;
 a turn is steps separated by ';'. Parsing needs the state, since worker names are resolved to
