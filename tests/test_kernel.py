@@ -37,7 +37,7 @@ from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game
 from santorini.interpreter.games.packs import load_pack
 from santorini.interpreter.games.scenario import load_scenario
-from santorini.interpreter.model.board import ALL_BITS
+from santorini.interpreter.model.board import ALL_BITS, parse_square
 from santorini.interpreter.model.state import GameState
 from support import REPO
 
@@ -695,3 +695,32 @@ def test_the_events_a_kernel_lists_are_those_the_chain_plays(data: st.DataObject
     state = data.draw(states(game), label="position")
     for turn in game.engine.turns(state, keep_events=True):
         assert game.engine.accept(state, turn) == generic.accept(state, turn), turn
+
+
+#: Artemis's A1 on c3 and A2 on a5, on a flat board; Harpies's workers far off (e1, e5). A1's
+#: move east to d3 slides on to the edge (e3); a second move back west to d3 slides on over c3,
+#: which A1 has left, to the other edge (a3).
+SLID_OVER_THE_START = """\
+name: two moves, each slid on by another seat's slide, the second over the square the first left
+edition: bga
+players: [Artemis, Harpies]
+board: |
+  0 0 0 0 0
+  0 0 0 0 0
+  0 0 0 0 0
+  0 0 0 0 0
+  0 0 0 0 0
+workers: {A1: c3, A2: a5, B1: e1, B2: e5}
+to_move: A
+"""
+
+
+def test_two_moves_slid_on_by_another_seats_slide_are_drawn_by_their_kernel(tmp_path: Path) -> None:
+    """Artemis against Harpies: each move that does not win slides on in its direction until the
+    space ahead is higher or taken (Harpies's card), the second one over the square the worker
+    left (free, though the kernel makes no step): the kernel's turns are the chain's, in order."""
+    state = position(tmp_path, SLID_OVER_THE_START)
+    game, generic = kernel_agrees(("Artemis", "Harpies"), state)
+    a1 = state.worker_by_name("A1")
+    ends = {generic.play(state, turn).worker_pos[a1] for turn in generic.turns(state)}
+    assert parse_square("a3") in ends  # (d3, on to e3, then back: d3, c3, b3, a3)

@@ -82,6 +82,9 @@ class Lowering:
     #: Spaces the generated code knows by a name of its own, for the acting worker: where a
     #: kernel makes no step, the turn's start is the square the worker stands on (`o`).
     known: dict[SpaceRef, str] = field(default_factory=dict)
+    #: The name of a square the acting worker has left although the state still shows it there
+    #: (the kernel makes no step): 'unoccupied' holds there.
+    vacated: str | None = None
 
     def all(self, conditions: tuple[Condition, ...], view: View) -> str:
         """One expression for all of `conditions` ('True' for none)."""
@@ -140,7 +143,9 @@ def _space_is(lowering: Lowering, part: SpaceIs, view: View) -> str:
     if part.prop is SpaceProperty.PERIMETER:
         return f"{square} in {lowering.source.constant(PERIMETER, 'PERIMETER')}"
     if part.prop is SpaceProperty.UNOCCUPIED:
-        return f"{square} >= 0 and not BLK[{square}] and {square} not in domelike"
+        vacated = lowering.vacated
+        free = f"not BLK[{square}]" if vacated is None else f"(not BLK[{square}] or {square} == {vacated})"
+        return f"{square} >= 0 and {free} and {square} not in domelike"
     return f"{square} >= 0 and DOM[{square}]"
 
 

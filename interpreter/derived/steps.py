@@ -362,9 +362,10 @@ class DerivedCompiler(StepCompiler):
         elif followed is not None and not optional:
             self.unkernelled.append(f"move ({_short(step.where)}): a way that sets a mark, or a win read after "
                                     "the move, or another seat's reaction to moves")
-        elif followed is not None and optional and after is rest and followed.beside_wins and self._fuses(ways):
+        elif (followed is not None and optional and after is rest and followed.beside_wins
+              and self._fuses(ways, forcing=True)):
             # a move the worker may make before the build: the move before it may take it in
-            # its kernel
+            # its kernel (which says whether it lowers a force or a slide: two_moves.py)
             take.second = (step, followed)  # type: ignore[attr-defined]
         again: MovesAgain | None = getattr(after, "moves_again", None) if after is not None else None
         if again is not None and not optional and not repeated:
@@ -373,7 +374,7 @@ class DerivedCompiler(StepCompiler):
             if build is not None and build.beside_wins and self._fuses(ways) and not self.rules.memory:
                 take.kernel = move_then_build(self, step, build, again=again)  # type: ignore[attr-defined]
         second = getattr(after, "second", None) if after is not None and not optional and not repeated else None
-        if second is not None and self._fuses(ways) and not self.rules.memory:
+        if second is not None and self._fuses(ways, forcing=True) and not self.rules.memory:
             take.kernel = move_then_build(self, step, second[1], second[0])  # type: ignore[attr-defined]
         last: tuple[Step, list[WayParts]] | None = getattr(rest, "last_build", None) if repeated else None
         if last is not None:

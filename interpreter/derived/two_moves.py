@@ -17,7 +17,7 @@ from .conditions import Lowering, View
 from .masks import MaskLowering, loop_over_targets
 from .source import Source
 from .tally import nth_build
-from .writer import Kernel, Lister, Writer
+from .writer import Kernel, Lister, Writer, pointwise
 
 if TYPE_CHECKING:
     from .steps import Bound, DerivedCompiler, Fusion
@@ -71,9 +71,21 @@ class TwoMoves(Writer):
         return "R & low and " if self.required else ""
 
     def fits(self) -> bool:
-        return (not self.forcing and not self.compiler.reactions and self.fusion.beside_wins
+        return (not self.forcing and (not self.compiler.reactions or self._slide_lowered()) and self.fusion.beside_wins
                 and len(self.ways2) == 1 and not self.ways2[0].forces
                 and self.second_step.actor.role in (Role.THAT, Role.SUBJECT, Role.MOVED))
+
+    def _slide_lowered(self) -> bool:
+        """Whether another seat's slide after each move is lowered (the base writer's), with a
+        test that reads only the space ahead, its level and the one behind it: the square the
+        worker left at its first move is free to the second one's slide (`Lowering.vacated`),
+        which is all of the board that changes under the kernel's feet."""
+        slide = self.slide
+        if slide is None or self.compiler.obligations:  # (an obligation reads the move, not where it slid to)
+            return False
+        step = slide.reaction.step
+        assert step.destination is not None
+        return all(pointwise(part) for part in (*step.destination.filters, *step.filters))
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
@@ -124,6 +136,8 @@ class TwoMoves(Writer):
             built(depth + 1, "code")
             return whole
 
+        if self.slide is not None:
+            return self.slid_outcomes(depth, win, built, count_only)
         source.line(depth, "HB = HD = 0")
         source.line(depth, "HOMEWIN = False")
         body = self.each_move(depth)
@@ -159,6 +173,61 @@ class TwoMoves(Writer):
             built(inner + 1, "code")
         source.line(inner + 1, "continue")
         ends_on(inner, self.wins2)
+        return whole
+
+    def slid_outcomes(self, depth: int, win: Callable[[int, str], None],
+                      built: Callable[[int, str], None] | None, count_only: bool) -> bool:
+        """`outcomes` where another seat's slide takes the worker on after each move that does
+        not win (`slid`): the same order and the same squares met once, judged where the worker
+        ends; the code keeps each move's own target (`a0` the first's, `t0` the second's), where
+        the worker ended after the first being `a`."""
+        source = self.source
+        source.line(depth, "HB = HD = 0")
+        source.line(depth, "HOMEWIN = False")
+        body = self.each_move(depth)
+        source.line(body, "code = w << 10 | t << 5 | 31")
+        if self.wins is not None:
+            source.line(body, f"if {self.wins}:")
+            source.line(body + 1, "if not WON & low:")
+            source.line(body + 2, "WON |= low")
+            win(body + 2, "code")
+            source.line(body + 1, "continue")
+        self.slid(body)
+        whole = False
+        if built is not None:
+            source.line(body, "if not ENDED & low:")
+            source.line(body + 1, "ENDED |= low")
+            whole = self.builds(body + 1, count_only)
+            built(body + 1, "code")
+        source.line(body, "a, ah, a0, a0h = t, th, t0, th0")
+        if self.win_squares2:
+            source.line(body, f"W2 = {self.win_squares2}")
+        inner = loop_over_targets(source, body, self.targets2, "M2")
+        source.line(inner, "th = H[t]")
+        source.line(inner, "code = w << 10 | a0 << 5 | t")
+        if self.wins2 is not None:
+            source.line(inner, f"if {self.wins2}:")
+            source.line(inner + 1, "if t == o:")  # (back home and won: every worker where it was)
+            source.line(inner + 2, "if not HOMEWIN:")
+            source.line(inner + 3, "HOMEWIN = True")
+            win(inner + 3, "code")
+            source.line(inner + 2, "continue")
+            source.line(inner + 1, "if not WON & low:")
+            source.line(inner + 2, "WON |= low")
+            win(inner + 2, "code")
+            source.line(inner + 1, "continue")
+        self.slid(inner, "a", "o")
+        source.line(inner, "if t == o:")
+        if built is not None:
+            self.builds(inner + 1, count_only)
+            source.line(inner + 1, f"code |= {self.new_at_home(inner + 1, whole and count_only)} << 15")
+            built(inner + 1, "code")
+        source.line(inner + 1, "continue")
+        if built is not None:
+            source.line(inner, "if not ENDED & low:")
+            source.line(inner + 1, "ENDED |= low")
+            self.builds(inner + 1, count_only)
+            built(inner + 1, "code")
         return whole
 
     def drawn_build(self, whole: bool) -> None:
@@ -208,6 +277,11 @@ class TwoMoves(Writer):
         self.drawn()
         source.line(1, "w, t, u, home = code >> 10 & 31, code >> 5 & 31, code & 31, code >> 15")
         self.drawn_move()
+        if self.slide is not None:
+            self.drawn_slid_moves()
+            self.drawn_build(whole)
+            kernel: Kernel = source.function("draw")
+            return kernel
         source.line(1, "steps = (ACTIONS('move', w)[t],)")
         source.line(1, "moved = (('move', w, o, t, hh, th),)")
         source.line(1, "if u == 31:")
@@ -227,8 +301,35 @@ class TwoMoves(Writer):
             source.line(2, f"if {self.wins2}:")
             source.line(3, "return steps, None")
         self.drawn_build(whole)
-        kernel: Kernel = source.function("draw")
-        return kernel
+        drawn: Kernel = source.function("draw")
+        return drawn
+
+    def drawn_slid_moves(self) -> None:
+        """The drawn turn's moves (`steps`, `moved`), each slid on by another seat's slide
+        unless it wins (then the turn is returned), the worker left on `t`; `u` the second
+        move's target (31: none)."""
+        source = self.source
+        source.line(1, "steps = (ACTIONS('move', w)[t],)")
+        if self.wins is not None:
+            source.line(1, f"if u == 31 and {self.wins}:")
+            source.line(2, "return steps, None")
+        self.slid(1)  # (a first move followed by a second did not win)
+        source.line(1, "moved = (('move', w, o, t0, hh, th0),) if t == t0 else "
+                       "(('move', w, o, t0, hh, th0), ('force', w, t0, t))")
+        source.line(1, "if u != 31:")
+        source.line(2, "a, ah = t, th")
+        if self.win_squares2:
+            source.line(2, f"W2 = {self.win_squares2}")
+        source.line(2, "t = u")
+        source.line(2, "low = 1 << t")
+        source.line(2, "th = H[t]")
+        source.line(2, "steps += (ACTIONS('move', w)[t],)")
+        if self.wins2 is not None:
+            source.line(2, f"if {self.wins2}:")
+            source.line(3, "return steps, None")
+        self.slid(2, "a", "o")
+        source.line(2, "moved += (('move', w, a, t0, ah, th0),) if t == t0 else "
+                       "(('move', w, a, t0, ah, th0), ('force', w, t0, t))")
 
     def turns(self) -> Lister | None:
         if not self.begin("def turns(walk, listed):"):
@@ -236,8 +337,12 @@ class TwoMoves(Writer):
         source = self.source
         source.line(1, "out = []")
 
-        def steps(depth: int) -> None:
-            """The turn's moves (`path`) and their events (`moved`), from its code."""
+        def steps(depth: int, won: bool = False) -> None:
+            """The turn's moves (`path`) and their events (`moved`), from its code (a move
+            that wins does not slide)."""
+            if self.slide is not None:
+                slid_steps(depth, won)
+                return
             source.line(depth, "if code & 31 == 31:")
             source.line(depth + 1, "path = (ACTIONS('move', w)[t],)")
             source.line(depth + 1, "moved = (('move', w, o, t, hh, th),)")
@@ -245,8 +350,24 @@ class TwoMoves(Writer):
             source.line(depth + 1, "path = (ACTIONS('move', w)[a], ACTIONS('move', w)[t])")
             source.line(depth + 1, "moved = (('move', w, o, a, hh, ah), ('move', w, a, t, ah, th))")
 
+        def slid_steps(depth: int, won: bool) -> None:
+            """`steps` with another seat's slide after each move: the first's target `a0` (its
+            level `a0h`), where it slid to `a`; the last one's target `t0`, or `t` if it won."""
+            last, level = ("t", "th") if won else ("t0", "th0")
+            first = "(('move', w, o, a0, hh, a0h),) if a == a0 else (('move', w, o, a0, hh, a0h), ('force', w, a0, a))"
+            then = f"('move', w, a, {last}, ah, {level})"
+            source.line(depth, "if code & 31 == 31:")
+            source.line(depth + 1, f"path = (ACTIONS('move', w)[{last}],)")
+            source.line(depth + 1, f"moved = (('move', w, o, {last}, hh, {level}),)" if won else
+                        "moved = (('move', w, o, t0, hh, th0),) if t == t0 else "
+                        "(('move', w, o, t0, hh, th0), ('force', w, t0, t))")
+            source.line(depth, "else:")
+            source.line(depth + 1, f"path = (ACTIONS('move', w)[a0], ACTIONS('move', w)[{last}])")
+            source.line(depth + 1, f"moved = ({first}) + (({then},) if {won} or t == t0 else "
+                                   f"({then}, ('force', w, t0, t)))")
+
         def win(depth: int, code: str) -> None:
-            steps(depth)
+            steps(depth, won=True)
             source.line(depth, "out.append(path)")
             source.line(depth, "if listed is not None:")
             source.line(depth + 1, "listed[path] = (moved, TEAM)")

@@ -346,23 +346,24 @@ class Writer:
         self.source.line(3, otherwise)
         self.source.line(2, "strict = False")
 
-    def slid(self, depth: int) -> str:
-        """After a move to `t` that does not win: where another seat's slide takes the worker
-        on, space by space in the move's direction while the space ahead passes its test
-        (compiler.lowered_slide), as `t` (and `th`), the move's own target kept as `t0`
-        (`th0`). Returns the name of the move's target."""
+    def slid(self, depth: int, origin: str = "o", vacated: str | None = None) -> str:
+        """After a move from `origin` to `t` that does not win: where another seat's slide takes
+        the worker on, space by space in the move's direction while the space ahead passes its
+        test (compiler.lowered_slide), as `t` (and `th`), the move's own target kept as `t0`
+        (`th0`). `vacated`: a square the worker left earlier in the turn, free although the state
+        still shows it there. Returns the name of the move's target."""
         slide = self.slide
         if slide is None:
             return "t"
         source = self.source
         step = slide.reaction.step
         assert step.destination is not None
-        test = Lowering(source, slide.judge).all((*step.destination.filters, *step.filters),
-                                                 View("w", "f", "q", "fh", "qh"))
+        test = Lowering(source, slide.judge, vacated=vacated).all((*step.destination.filters, *step.filters),
+                                                                  View("w", "f", "q", "fh", "qh"))
         beyond = source.constant(BEYOND, "BEYOND")
         source.line(depth, "t0, th0 = t, H[t]")
         source.line(depth, f"if {source.constant(slide.seat, 'SEAT')} not in st.out:")
-        source.line(depth + 1, "f, p = t, o")
+        source.line(depth + 1, f"f, p = t, {origin}")
         source.line(depth + 1, "while True:")
         source.line(depth + 2, f"q = {beyond}[p][f]")
         source.line(depth + 2, "if q < 0:")
