@@ -17,10 +17,12 @@ def run(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input)
 
 
-@pytest.mark.parametrize("command", ["check", "scenario", "perft", "cards", "show", "play", "replay", "bench"])
+@pytest.mark.parametrize("command", ["check", "scenario", "perft", "cards", "show", "play", "replay", "bench", "render",
+                                     "balance", "diff"])
 def test_every_command_has_help(command: str) -> None:
     result = run(command, "--help")
     assert result.exit_code == 0 and "Usage:" in result.output
+    assert command in run("--help").output  # (registered with the main command)
 
 
 def test_play_prints_a_whole_game_and_is_deterministic() -> None:

@@ -16,14 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, SupportsFloat, SupportsIndex
 
 import click
+from click.core import ParameterSource
 
-from ...dsl.errors import SantoriniError
+from ...dsl.errors import SantoriniError, SourceError
 from ..games.game import Game, SetupError, new_game, parse_players
-from ..games.human import HumanAgent
+from ..games.human import HumanAgent, InputEnded, last_turn_marks
 from ..games.packs import MORTAL, Pack, UnknownName, resolve_pack
-from ..games.play import Agent, RandomAgent, run_game
-from .balance import balance
-from .common import EXIT_FAILED, EXIT_OK, PACK_OPTION, P, R, bad_input, reports_bad_input
+from ..games.play import Agent, GameLog, GameStopped, RandomAgent, place_all, play_turns, stopped
+from .balance import EXIT_INTERRUPTED, balance
+from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, PACK_OPTION, P, R, bad_input, reports_bad_input
+from .render import render
+
+if TYPE_CHECKING:
+    from ..games.scenario import Scenario
 
 # Commands that read YAML files import their modules when they run: `santorini cards` and
 # `santorini play` then start without loading the YAML and JSON Schema libraries.
@@ -240,28 +245,44 @@ def _seat_names(gods: tuple[str, ...], players: int | None) -> tuple[str, ...]:
     return gods
 
 
+PLAY_GODS_OPTION = click.option(
+    "--gods", multiple=True, metavar="GOD...",
+    help="The seats' powers, one name per seat in seat order (Mortal for none): --gods G1 G2 for two players, "
+         "--gods G1 G2 G3 for three, --gods G1 G2 G3 G4 for four (two teams: A and C, B and D, as the pack's "
+         "4-player mode pairs them). Required unless --from gives the players.")
+
+
 @main.command(cls=SeatsCommand)
 @PACK_OPTION
-@gods_option("The seats' powers")
+@PLAY_GODS_OPTION
 @PLAYERS_OPTION
 @click.option("--mode", default=None, help="Mode name (default: the pack's standard mode for the number of players).")
 @click.option("--seed", type=int, default=None, help="Seed of the players' random choices (default: random).")
 @click.option("--human", "humans", multiple=True, metavar="SEAT",
-              help="Seat letter played from the keyboard (repeatable).")
+              help="Seat letter played from the keyboard (repeatable); type 'help' at its prompts.")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=AGENT",
               help="The agent that plays a seat (repeatable): random (the default), greedy, mcts:ITERATIONS, "
                    "external:COMMAND (a bot program; see docs/agents.md), e.g. --agent A=mcts:400.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
-              help="Write the game record (YAML) here.")
+              help="Write the game record (YAML) here: when the game ends, and when it is stopped (quit, "
+                   "Ctrl-C, the end of input). From --from, the record is a scenario file.")
+@click.option("--from", "from_path", default=None, metavar="FILE",
+              help="Start from a scenario file's position (its pack, mode, players, board and history) and "
+                   "play on from there; not with --pack, --gods, --players or --mode.")
 @reports_bad_input
 def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
-         humans: tuple[str, ...], agent_specs: tuple[str, ...], record_path: str | None) -> None:
+         humans: tuple[str, ...], agent_specs: tuple[str, ...], record_path: str | None,
+         from_path: str | None) -> None:
     """Play a whole game, printed turn by turn; random players unless --human or --agent.
 
     With three players, a seat that cannot complete a turn is out (its workers leave the board)
     and the others play on: the last one left wins, unless someone wins first. With four, the
-    pack's mode makes two teams (A and C, B and D) that share their workers and win together."""
-    game = _make_game(pack_name, _seat_names(gods, players), mode)
+    pack's mode makes two teams (A and C, B and D) that share their workers and win together.
+    A human seat types 'help' for its commands (undo, list, board, quit; see docs/playing.md)."""
+    if from_path is None and not gods:
+        bad_input("give the seats' powers (--gods G1 G2, one per seat) or a position to start from (--from FILE)")
+    scenario = _scenario_to_play(from_path) if from_path is not None else None
+    game = scenario.game if scenario is not None else _make_game(pack_name, _seat_names(gods, players), mode)
     if record_path:
         _check_writable(record_path)
     if seed is None:
@@ -272,43 +293,114 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
             bad_input(f"--human {seat}: seats are {', '.join(letters)}")
     chosen = _seat_agents(agent_specs, letters, humans)
     rng = random.Random(seed)
-    agents = [HumanAgent() if s.letter in {h.upper() for h in humans} else _agent(chosen.get(s.letter), rng)
+    from .display import show_board
+    human_seats = {h.upper() for h in humans}
+    agents = [HumanAgent(draw=show_board) if s.letter in human_seats else _agent(chosen.get(s.letter), rng)
               for s in game.state.seats]
     labels = ", ".join(f"{s.letter}: {p.label}{f' [{chosen[s.letter]}]' if s.letter in chosen else ''}"
                        for s, p in zip(game.state.seats, game.players, strict=True))
+    if scenario is not None:
+        letter = game.state.seats[game.state.to_move].letter
+        click.echo(f"from {from_path} ({scenario.name}): seat {letter} to move")
     click.echo(f"pack {game.pack.name}, mode {game.mode.name}, seed {seed}; {labels}{_teams_line(game)}")
-
-    from .display import show_board
+    if scenario is not None and not human_seats:
+        show_board(game.state)
 
     def placed(g: Game, seat: int, text: str) -> None:
         click.echo(f"setup {g.state.seats[seat].letter}: {text}")
-        show_board(g.state)
+        if not human_seats:  # (a human seat draws the board when it is its turn to choose)
+            show_board(g.state)
 
     def turned(g: Game, seat: int, text: str) -> None:
         click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {text}")
-        show_board(g.state)
+        if not human_seats:
+            show_board(g.state)
 
     def stuck(g: Game, seat: int, text: str) -> None:
         click.echo(f"\n{text}")
 
+    def taken_back(g: Game, seat: int, taken: list[str]) -> None:
+        click.echo(f"\nseat {g.state.seats[seat].letter} took back {len(taken)} turn{'s' if len(taken) != 1 else ''}; "
+                   f"back to turn {len(g.state.history) + 1}:")
+        for text in taken:
+            click.echo(f"  {text}")
+
+    log = GameLog(game.state)
+    status, error, ended = EXIT_OK, None, False
     try:
-        log = run_game(game, agents, on_placement=placed, on_turn=turned, on_stuck=stuck)
-    finally:
-        if chosen:
-            from ..agents.registry import close_agents
-            close_agents(agents)
+        try:
+            if scenario is None:
+                place_all(game, agents, log, placed)
+            play_turns(game, agents, log, on_turn=turned, on_stuck=stuck, on_take_back=taken_back)
+            ended = True
+        finally:
+            if chosen:
+                from ..agents.registry import close_agents
+                close_agents(agents)
+    except InputEnded as err:  # (bad input: the record is kept, then the message and exit code 2)
+        stopped(log, "the input ended")
+        status, error = EXIT_BAD_INPUT, str(err)
+    except GameStopped as err:  # (a player quit: no winner, exit code 0)
+        stopped(log, str(err))
+    except (KeyboardInterrupt, click.Abort):
+        click.echo()
+        stopped(log, "interrupted (Ctrl-C)")
+        status = EXIT_INTERRUPTED
+    if human_seats and ended:  # (the position the game ended in, its last turn marked)
+        click.echo()
+        show_board(game.state, last_turn_marks(game.state))
     click.echo(f"\n{'winner: ' + _winner(game, log.winner) if log.winner else 'no winner'} ({log.reason})")
     if record_path:
-        from ..games.records import record_text
-        text = record_text(game, log, seed)
-        try:
-            Path(record_path).write_text(text, encoding="utf-8")
-        except OSError as err:  # the game is played: keep it, on standard output
-            click.echo(f"error: cannot write the record to {record_path}: {(err.strerror or str(err)).lower()}; "
-                       "here it is:", err=True)
-            click.echo(text, nl=False)
-            sys.exit(EXIT_FAILED)
-        click.echo(f"record written to {record_path}")
+        from ..games.records import record_text, scenario_record_text
+        text = record_text(game, log, seed) if scenario is None else \
+            scenario_record_text(scenario.document, game, log)
+        if not _write_record(record_path, text) and status == EXIT_OK:
+            status = EXIT_FAILED
+    if error is not None:
+        bad_input(error)
+    sys.exit(status)
+
+
+def _scenario_to_play(path: str) -> Scenario:
+    """The scenario `play --from` starts from: its position, with its history played. A file
+    that is not a scenario, or a position that cannot be played on (in setup, or a game that is
+    over), is one located error; options that the file decides are refused."""
+    context = click.get_current_context()
+    given = [f"--{name}" for name in ("pack", "gods", "players", "mode")
+             if context.get_parameter_source("pack_name" if name == "pack" else name) is ParameterSource.COMMANDLINE]
+    if given:
+        bad_input(f"--from {path}: the scenario gives the pack, the mode and the players; leave out {', '.join(given)}")
+    if not Path(path).is_file():
+        bad_input(f"--from {path}: {'that is a folder' if Path(path).is_dir() else 'no such file'}; "
+                  "give a scenario file")
+    from ..games.scenario import ScenarioError, load_scenario
+    scenario = load_scenario(path)
+    document, state = scenario.document, scenario.state
+
+    def fail(key: str, message: str) -> ScenarioError:
+        line, column = document.position((key,))
+        return ScenarioError([SourceError(document.path, line, column, message)])
+    if "placing" in document.data:
+        raise fail("placing", "a position in setup ('placing'): play --from starts from a position in play; "
+                              "place the workers in the file ('workers') and leave out 'placing'")
+    if state.winner is not None:
+        raise fail("history", f"the game is over after this history (winner {state.team_letters[state.winner]}): "
+                              "there is nothing to play on")
+    return scenario
+
+
+def _write_record(path: str, text: str) -> bool:
+    """Write the record; if it cannot be written, keep the game on standard output. Whether it
+    was written."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:  # the game is played: keep it, on standard output
+        click.echo(f"error: cannot write the record to {path}: {(err.strerror or str(err)).lower()}; "
+                   "here it is:", err=True)
+        click.echo(text, nl=False)
+        return False
+    click.echo(f"record written to {path}")
+    return True
 
 
 def _seat_agents(specs: tuple[str, ...], letters: list[str], humans: tuple[str, ...]) -> dict[str, str]:
@@ -450,3 +542,4 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
 
 
 main.add_command(balance)
+main.add_command(render)

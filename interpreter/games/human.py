@@ -1,32 +1,89 @@
 """A human at the keyboard: picks a numbered legal step or types one in turn notation.
 
-Each choice is checked before it is taken: a typed step that the rules refuse is explained
-(what was wrong, what is allowed) and the player is asked again, never thrown out. When the input
-ends (EOF: a closed pipe, Ctrl-D) no answer can come: that is InputEnded, a SantoriniError (bad
-input, exit code 2 at the command line), not click's 'Aborted!' (exit code 1), which Ctrl-C still gives.
+Each choice is checked before it is taken: a typed step that the rules refuse is explained (what
+was wrong, and the rule or power that forbids it where the engine can say) and the player is
+asked again, never thrown out; the allowed steps are listed at each new step and on request
+('list'), not after every mistake. At every prompt 'help' explains the commands and 'quit'
+stops the game (PlayerQuit). 'undo' takes back the last step, or at the start of a turn the
+player's last whole turn and every turn since (TakeBack, done by the game loop).
+
+The board is drawn once per turn, at its start, with the last turn's squares marked. When the
+input ends (EOF: a closed pipe, Ctrl-D) no answer can come: that is InputEnded, a SantoriniError
+(bad input, exit code 2 at the command line); Ctrl-C is left to the caller (KeyboardInterrupt or
+click's Abort), which stops the game too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+import linecache
+from collections.abc import Callable, Mapping, Sequence
 
 import click
 
-from ...dsl.errors import SantoriniError
+from ...dsl.vocabulary import Step
 from ..engine.engine import Engine
+from ..engine.refusal import Reason, explain
 from ..engine.walk import same_step
-from ..model.board import parse_square, square_name
-from ..model.notation import NotationError, format_board, format_step, parse_step, parse_turn
-from ..model.state import Action, GameState
+from ..model.board import COLUMNS, SIZE, parse_square, square_name
+from ..model.notation import NotationError, format_cell, format_step, format_turn, parse_step, parse_turn
+from ..model.state import Action, Event, GameState
 from .game import Game, free_squares
+from .play import GameStopped, TakeBack
 from .setup import placement_fault
 
 END_TURN = "end"
+UNDO = "undo"
+HELP = ("help", "h")
+QUIT = ("quit", "exit")
+LIST = ("list", "?")
+BOARD = "board"
+
+#: A square's mark on the board: where the last turn moved a worker to, moved one from, built.
+MOVED_TO, MOVED_FROM, BUILT = "*", ".", "+"
+LEGEND = f"{MOVED_TO} moved to, {MOVED_FROM} moved from, {BUILT} built on"
+#: Marks by square (a square has one: moved to, else built on, else moved from).
+Marks = dict[int, str]
+#: How the board is drawn: the state and its marks (the command line draws it in colour).
+Draw = Callable[[GameState, Marks], None]
+
+STEP_HELP = """\
+  how to write a step: VERB WORKER SPACE, e.g. 'move A1 c4', 'build A1 c5', 'dome A1 c5'
+    (spaces: columns a-e west to east, rows 1-5 south to north); a power may add 'force B1 c2',
+    'remove B1', 'place A3 a1', 'token KIND d2', 'use NAME' or 'pass'.
+    Several steps on one line, separated by ';', are taken one after the other:
+    'move A1 c4; build A1 c5'."""
+
+TURN_HELP = f"""\
+commands:
+  a number      take that step from the list
+  a step        type it in turn notation (below)
+  0 or end      end the turn here, when the turn may end
+  list or ?     the steps allowed now, numbered
+  board         the board again, with the steps of this turn marked
+  undo          take back the last step; at the start of a turn, your last turn and
+                every turn played since (against a bot: its reply too)
+  help          this help
+  quit          stop the game (no winner; a --record file is written)
+{STEP_HELP}"""
+
+PLACEMENT_HELP = """\
+commands:
+  a space       place your next worker there, e.g. 'c3'
+  list or ?     the free spaces
+  board         the board, with the workers you placed so far marked
+  undo          take back the last worker you placed
+  help          this help
+  quit          stop the game (no winner; a --record file is written)"""
 
 
-class InputEnded(SantoriniError):
+class InputEnded(GameStopped):
     """The input ended (EOF) while a human seat was asked for a choice: the game cannot go on.
     A problem of the input, not of the game, so one message and exit code 2."""
+
+
+class PlayerQuit(GameStopped):
+    """A human seat typed 'quit': the game stops there, with no winner."""
 
 
 def prompt(text: str) -> str:
@@ -43,34 +100,68 @@ def prompt(text: str) -> str:
 
 
 class HumanAgent:
-    """Reads choices from `ask` (click.prompt by default), one step at a time; an `ask` that
-    raises EOFError (the input ended) stops the game with InputEnded."""
+    """Reads choices from `ask` (click.prompt by default), one step at a time, and tells the
+    player what happens through `say`; `draw` draws the board (by default as text through `say`).
+    An `ask` that raises EOFError (the input ended) stops the game with InputEnded."""
 
     def __init__(self, ask: Callable[[str], str] | None = None,
-                 say: Callable[[str], None] = click.echo) -> None:
+                 say: Callable[[str], None] = click.echo, draw: Draw | None = None) -> None:
         self.ask = ask or prompt
         self.say = say
+        self.draw: Draw = draw or (lambda state, marks: say(marked_board(state, marks)))
+        #: The seat's turns in the game's log, which 'undo' may take back (told by the loop).
+        self.undoable = 0
+
+    def may_take_back(self, turns: int) -> None:
+        """The game loop's count of this seat's turns that it may take back (TakesBack)."""
+        self.undoable = turns
 
     def _answer(self, question: str) -> str:
-        """The answer to `question`; InputEnded if the input has ended, since asking again
-        would get no answer either."""
+        """The answer to `question`, stripped; InputEnded if the input has ended, since asking
+        again would get no answer either."""
         try:
-            return self.ask(question)
+            return self.ask(question).strip()
         except EOFError:
             raise InputEnded(f"the input ended before the game did: no answer to '{question}'; "
                              "the game is stopped (a human seat answers every question)") from None
 
+    def _quit(self, state: GameState, seat: int) -> PlayerQuit:
+        return PlayerQuit(f"seat {state.seats[seat].letter} quit")
+
     def placement(self, game: Game, seat: int) -> list[int]:
         chosen: list[int] = []
-        letter = game.state.seats[seat].letter
+        state = game.state
+        letter = state.seats[seat].letter
+        if any(position >= 0 for position in state.worker_pos):
+            self.draw(state, {})
+        self.say(f"seat {letter} places {game.workers_for(seat)} workers ({HINT})")
         while len(chosen) < game.workers_for(seat):
             answer = self._answer(f"seat {letter}: place worker {len(chosen) + 1} on which space?")
+            word = answer.lower()
+            if word in HELP:
+                self.say(PLACEMENT_HELP)
+                continue
+            if word in QUIT:
+                raise self._quit(state, seat)
+            if word in LIST:
+                free = [square_name(s) for s in free_squares(state) if s not in chosen]
+                self.say(f"  free spaces: {', '.join(free)}")
+                continue
+            if word == BOARD:
+                self.draw(state, dict.fromkeys(chosen, MOVED_TO))
+                continue
+            if word == UNDO:
+                if chosen:
+                    self.say(f"  took back worker {len(chosen)} on {square_name(chosen.pop())}")
+                else:
+                    self.say("  nothing to take back: no worker of this placement is placed yet")
+                continue
             try:
                 square = parse_square(answer)
             except ValueError as err:
-                self.say(f"  {err}")
+                self.say(f"  {err} (type 'help' for the commands)")
                 continue
-            if square not in free_squares(game.state) or square in chosen:
+            if square not in free_squares(state) or square in chosen:
                 self.say(f"  {square_name(square)} is occupied; choose an unoccupied space")
                 continue
             chosen.append(square)
@@ -81,47 +172,89 @@ class HumanAgent:
                     chosen = []
         return chosen
 
-    def turn(self, game: Game) -> tuple[Action, ...] | None:
+    def turn(self, game: Game) -> tuple[Action, ...] | TakeBack | None:
         """Steps one at a time (a number from the list, or a step typed in notation), or a
-        whole turn on one line ('move A1 c4; build A1 c5'); 'undo' takes back the last step."""
+        whole turn on one line ('move A1 c4; build A1 c5'); see TURN_HELP for the commands."""
         state, engine = game.state, game.engine
+        seat = state.to_move
         steps: list[Action] = []
+        legal, complete = engine.legal_next(state, steps)
+        if not legal and not complete:
+            self.say(f"seat {state.seats[seat].letter} cannot complete a turn")
+            return None
+        self._draw_start(state)
+        self.say(f"seat {state.seats[seat].letter} to move ({HINT})")
+        listed = False  # (the allowed steps are listed once at each new step, then on request)
         while True:
             legal, complete = engine.legal_next(state, steps)
-            if not steps and not legal and not complete:
-                self.say(f"seat {state.seats[state.to_move].letter} cannot complete a turn")
-                return None
             if complete and not legal:
                 return tuple(steps)
             here = self._state_after(game, steps)
             legal = sorted(legal, key=lambda a: _display_order(here, a))
-            self.say(f"seat {state.seats[state.to_move].letter}, your options:")
-            for number, action in enumerate(legal, start=1):
-                self.say(f"  {number}. {_with_level(here, action)}")
-            if complete:
-                self.say("  0. end the turn here")
-            if steps:
-                self.say(f"  (or '{UNDO}' to take back '{format_step(state, steps[-1])}')")
-            answer = self._answer("choose a number, or type a step or a whole turn:").strip()
-            if complete and answer in ("0", END_TURN, "pass"):
+            if not listed:
+                self._list(state, here, legal, complete, steps)
+                listed = True
+            answer = self._answer("choose a number, or type a step or a whole turn:")
+            word = answer.lower()
+            if complete and word in ("0", END_TURN, "pass"):
                 return tuple(steps)
-            if answer.lower() == UNDO and steps:
-                steps.pop()
-                self._show(game, steps)
+            if word in HELP:
+                self.say(TURN_HELP)
+                continue
+            if word in QUIT:
+                raise self._quit(state, seat)
+            if word in LIST:
+                self._list(state, here, legal, complete, steps)
+                continue
+            if word == BOARD:
+                self.draw(here, change_marks(state, here))
+                continue
+            if word == UNDO:
+                if steps:
+                    self.say(f"  took back '{format_step(state, steps.pop())}'")
+                    listed = False
+                    continue
+                if self.undoable:
+                    return TakeBack(seat)
+                self.say("  nothing to take back: you have not played a turn in this game yet")
                 continue
             if ";" in answer:
                 typed = self._read_turn(state, answer, steps, engine)
                 if typed is not None:
                     taken = len(steps)
                     steps.extend(typed)
-                    self._show(game, steps, since=taken)
+                    self._tell(game, steps, since=taken)
+                    listed = False
                     if engine.legal_next(state, steps) == ([], True):
                         return tuple(steps)
                 continue
             picked = self._read(state, answer, legal, steps, engine)
             if picked is not None:
                 steps.append(picked)
-                self._show(game, steps, since=len(steps) - 1)
+                self._tell(game, steps, since=len(steps) - 1)
+                listed = False
+
+    def _draw_start(self, state: GameState) -> None:
+        """The board at the start of a turn (once per turn), the last turn's squares marked."""
+        marks = last_turn_marks(state)
+        if marks:
+            record = state.history[-1]
+            self.say(f"the last turn, seat {state.seats[record.seat].letter}'s "
+                     f"'{format_turn(state, record.steps)}', is marked: {LEGEND}")
+        self.draw(state, marks)
+
+    def _list(self, state: GameState, here: GameState, legal: list[Action], complete: bool,
+              steps: list[Action]) -> None:
+        """The allowed steps, numbered, and how to end the turn or take something back."""
+        self.say(f"seat {state.seats[state.to_move].letter}, your options:")
+        for number, action in enumerate(legal, start=1):
+            self.say(f"  {number}. {_with_level(here, action)}")
+        if complete:
+            self.say("  0. end the turn here")
+        if steps:
+            self.say(f"  (or '{UNDO}' to take back '{format_step(state, steps[-1])}')")
+        elif self.undoable:
+            self.say(f"  (or '{UNDO}' to take back {_since_own_turn(state)})")
 
     def _state_after(self, game: Game, steps: list[Action]) -> GameState:
         if not steps:
@@ -130,33 +263,33 @@ class HumanAgent:
         game.engine.trace(game.state, steps, lambda state, prefix: seen.append(state))
         return seen[-1] if len(seen) == len(steps) else game.state
 
-    def _show(self, game: Game, steps: list[Action], since: int | None = None) -> None:
-        """The board after the steps taken so far, and in words what the steps from `since` did
-        beside themselves (a worker pushed or swapped, a block removed), so the player sees what
-        a power did before choosing the next step."""
+    def _tell(self, game: Game, steps: list[Action], since: int) -> None:
+        """In words, what the steps from `since` did beside themselves (a worker pushed or
+        swapped, a block removed), so the player sees what a power did before choosing the next
+        step; the board is drawn on request ('board'), not after every step."""
         states: list[GameState] = [game.state]
         game.engine.trace(game.state, steps, lambda state, prefix: states.append(state))
         if len(states) != len(steps) + 1:
             return
-        if since is not None:
-            for index in range(since, len(steps)):
-                for line in describe_step(states[index], states[index + 1], steps[index]):
-                    self.say(f"  {line}")
-        self.say(format_board(states[-1], with_workers=True))
+        for index in range(since, len(steps)):
+            for line in describe_step(states[index], states[index + 1], steps[index]):
+                self.say(f"  {line}")
 
     def _read_turn(self, state: GameState, answer: str, steps: list[Action], engine: Engine) -> list[Action] | None:
         """Several steps typed at once: each must be legal after the ones before it."""
         try:
             typed = list(parse_turn(state, answer))
         except NotationError as err:
-            self.say(f"  {err}")
+            self.say(f"  {err} (type 'help' for the commands)")
             return None
         taken: list[Action] = []
         for action in typed:
             legal, _ = engine.legal_next(state, [*steps, *taken])
             same = [a for a in legal if same_step(state, action, a)]
             if not same:
-                self.say(f"  '{answer}' is not a legal turn now: {engine.why_illegal(state, [*steps, *taken, action])}")
+                why = refusal_text(engine, state, [*steps, *taken, action])
+                self.say(f"  '{answer}' is not a legal turn now: '{format_step(state, action)}': {why}; "
+                         f"{SEE_LIST}")
                 return None
             taken.append(same[0])
         return taken
@@ -167,21 +300,91 @@ class HumanAgent:
             index = int(answer[:6]) - 1 if len(answer) <= 6 else -1
             if 0 <= index < len(legal):
                 return legal[index]
-            self.say(f"  {answer} is not on the list: choose 1 to {len(legal)}")
+            self.say(f"  {answer} is not on the list: choose 1 to {len(legal)} ({SEE_LIST})")
             return None
         try:
             action = parse_step(state, answer)
         except NotationError as err:
-            self.say(f"  {err}")
+            self.say(f"  {err} (type 'help' for the commands)")
             return None
         same = [a for a in legal if same_step(state, action, a)]  # 'dome' is 'build' only on level 3
         if not same:
-            self.say(f"  '{answer}' is not a legal step now: {engine.why_illegal(state, [*steps, action])}")
+            why = refusal_text(engine, state, [*steps, action])
+            self.say(f"  '{answer}' is not a legal step now: {why}; {SEE_LIST}")
             return None
         return same[0]
 
 
-UNDO = "undo"
+SEE_LIST = "type 'list' to see the allowed steps"
+HINT = "type 'help' for the commands: undo, list, board, quit"
+
+
+def refusal_text(engine: Engine, state: GameState, steps: Sequence[Action]) -> str:
+    """Why the last of `steps` is refused, without the list of the allowed steps (shown on
+    request): the engine's reason, or, where it only knows that the rules offer no such step,
+    the seat's own power that offers steps of that kind with a condition (`_own_rule`)."""
+    refusal = explain(engine, state, steps)
+    step = refusal.step
+    head = f"'{format_step(state, steps[step])}' (step {step + 1}): " if step is not None else ""
+    why = refusal.text.removeprefix(head).removesuffix(f"; allowed: {', '.join(refusal.allowed) or 'none'}")
+    if refusal.reason is Reason.NOT_OFFERED and refusal.step is not None:
+        rule = _own_rule(engine, state, steps[:refusal.step], steps[refusal.step])
+        if rule is not None:
+            return rule
+    return why
+
+
+def _own_rule(engine: Engine, state: GameState, prefix: Sequence[Action], step: Action) -> str | None:
+    """The seat's own power that limits where a step of this kind may go, when the rules offer
+    the worker steps of that kind here but not this one, and no board rule is broken (the
+    refusal found none): a power's step of that verb written with a condition on its space,
+    named with its sentence. None when the seat's powers have no such step."""
+    verb, worker, _ = step
+    kind = "build" if verb == "dome" else verb
+    legal, _ = engine.legal_next(state, prefix)
+    if not any(("build" if a[0] == "dome" else a[0]) == kind and a[1] == worker for a in legal):
+        return None
+    found: list[str] = []
+    for power in engine.seat_powers[state.to_move]:
+        for part in _steps(power):
+            if part.verb.value != kind or not part.filters:
+                continue
+            sentence = linecache.getline(part.where.file, part.where.line).strip().rstrip(".")
+            said = f"{power.name}'s power does not allow it ({sentence})"
+            if sentence and said not in found:
+                found.append(said)
+    return "; ".join(found) or None
+
+
+def _steps(part: object) -> list[Step]:
+    """Every Step written in a power's parts (its turn programs, follow-ups, options)."""
+    found: list[Step] = []
+    pending: list[object] = [part]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, Step):
+            found.append(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            pending.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+    return sorted(found, key=lambda s: (s.where.file, s.where.line, s.where.column))
+
+
+def _since_own_turn(state: GameState) -> str:
+    """'your last turn (move A1 c4; build A1 c5) and the 1 turn since': what 'undo' at the
+    start of a turn takes back."""
+    seat = state.to_move
+    index = max(i for i, record in enumerate(state.history) if record.seat == seat)
+    after = len(state.history) - index - 1
+    since = f" and the {after} turn{'s' if after != 1 else ''} since" if after else ""
+    return f"your last turn, '{format_turn(state, state.history[index].steps)}',{since}"
 
 
 def _display_order(state: GameState, action: Action) -> tuple[int, str, str, str | int]:
@@ -201,6 +404,67 @@ def _with_level(state: GameState, action: Action) -> str:
         level = state.heights[target]
         return f"{text}  (level {level}{', domed' if state.domes[target] else ''})"
     return text
+
+
+# ---- the board, with a turn's squares marked
+def turn_marks(events: Sequence[Event]) -> Marks:
+    """The squares a turn changed, read from its events (so any power's turn is marked the
+    same way): where workers moved or were forced to and from, where it built or took away."""
+    marks: Marks = {}
+
+    def mark(square: int, sign: str) -> None:
+        order = (MOVED_TO, BUILT, MOVED_FROM)
+        if square >= 0 and (square not in marks or order.index(sign) < order.index(marks[square])):
+            marks[square] = sign
+    for event in events:
+        kind = event[0]
+        if kind in ("move", "force"):
+            mark(event[2], MOVED_FROM)
+            mark(event[3], MOVED_TO)
+        elif kind == "place":
+            mark(event[2], MOVED_TO)
+        elif kind == "remove":
+            mark(event[2], MOVED_FROM)
+        elif kind in ("build", "unbuild"):
+            mark(event[2], BUILT)
+    return marks
+
+
+def last_turn_marks(state: GameState) -> Marks:
+    """The marks of the last turn played (none before the first)."""
+    return turn_marks(state.history[-1].events) if state.history else {}
+
+
+def change_marks(before: GameState, after: GameState) -> Marks:
+    """The marks of what changed from `before` to `after` (the steps of a turn so far)."""
+    marks: Marks = {}
+    for square in range(len(after.heights)):
+        if (before.heights[square], before.domes[square]) != (after.heights[square], after.domes[square]):
+            marks[square] = BUILT
+    for was, now in zip(before.worker_pos, after.worker_pos, strict=False):
+        if was != now:
+            if was >= 0:
+                marks.setdefault(was, MOVED_FROM)
+            if now >= 0:
+                marks[now] = MOVED_TO
+    return marks
+
+
+def marked_board(state: GameState, marks: Mapping[int, str]) -> str:
+    """The board as format_board(with_workers=True) writes it, each marked square's cell
+    followed by its mark: the same text when nothing is marked."""
+    lines = []
+    for rank in range(SIZE - 1, -1, -1):
+        cells = []
+        for column in range(SIZE):
+            square = rank * SIZE + column
+            worker = state.occupant[square]
+            cell = format_cell(state.heights[square], state.domes[square])
+            cell += f":{state.worker_name(worker)}" if worker >= 0 else ""
+            cells.append(f"{cell}{marks.get(square, '')}".ljust(6))
+        lines.append(f"{rank + 1}  {' '.join(cells).rstrip()}")
+    lines.append("   " + " ".join(f"{c:<6}" for c in COLUMNS).rstrip())
+    return "\n".join(lines)
 
 
 def describe_step(before: GameState, after: GameState, action: Action) -> list[str]:

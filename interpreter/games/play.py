@@ -10,21 +10,57 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+from ...dsl.errors import SantoriniError
 from ..model.board import square_name
 from ..model.notation import format_turn
-from ..model.state import Action, GameState
+from ..model.state import Action, GameState, TurnRecord
 from .game import Game, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
 from .setup import legal_placements, seat_setup
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """An agent's answer instead of a turn: take back the last turn of `seat` and every turn
+    played after it, so that the seat is to move again where it was before that turn (a human
+    taking back a turn against a bot). The loop does it (`play_turns`) only for a seat that has a
+    turn in the game's log; an agent learns how many it has through `TakesBack`."""
+
+    seat: int
 
 
 class Agent(Protocol):
     def placement(self, game: Game, seat: int) -> list[int]:
         """The squares on which the seat's workers are placed."""
 
-    def turn(self, game: Game) -> tuple[Action, ...] | None:
-        """A whole legal turn for the seat to move, or None if it has none."""
+    def turn(self, game: Game) -> tuple[Action, ...] | TakeBack | None:
+        """A whole legal turn for the seat to move, or None if it has none (or TakeBack)."""
+
+
+@runtime_checkable
+class TakesBack(Protocol):
+    """An agent that may answer TakeBack: before each of its turns the loop tells it how many
+    turns of its seat the log holds, since only those can be taken back."""
+
+    def may_take_back(self, turns: int) -> None:
+        """`turns`: the seat's own turns in the log (0: TakeBack would be refused)."""
+
+
+class NothingToTakeBack(SantoriniError):
+    """TakeBack from a seat that has no turn in the game's log: an agent's fault, not a move."""
+
+
+class GameStopped(SantoriniError):
+    """The game was stopped before it ended (a player quit, the input ended); the message says
+    why, and the log holds the game so far (`stopped`)."""
+
+
+def stopped(log: GameLog, why: str) -> None:
+    """Mark the log of a game stopped before its end: no winner, and the reason (what a record
+    of an unfinished game says, so that a reader knows it did not end on the board)."""
+    log.winner = None
+    log.reason = f"stopped before the end: {why}"
 
 
 class RandomAgent:
@@ -91,13 +127,14 @@ def win_reason(game: Game) -> str:
 
 def run_game(game: Game, agents: Sequence[Agent], on_placement: Callable[[Game, int, str], None] | None = None,
              on_turn: Callable[[Game, int, str], None] | None = None, max_turns: int = 1000,
-             on_stuck: Callable[[Game, int, str], None] | None = None) -> GameLog:
+             on_stuck: Callable[[Game, int, str], None] | None = None,
+             on_take_back: Callable[[Game, int, list[str]], None] | None = None) -> GameLog:
     """Place workers, then play turns until a team wins (by a win condition, or because every
     other team is stuck: with three or more teams, a stuck team is out and the others play on).
     `on_stuck(game, seat, what happened)` hears of each seat that cannot complete a turn."""
     log = GameLog(game.state)
     place_all(game, agents, log, on_placement)
-    return play_turns(game, agents, log, on_turn, max_turns, on_stuck)
+    return play_turns(game, agents, log, on_turn, max_turns, on_stuck, on_take_back)
 
 
 def place_all(game: Game, agents: Sequence[Agent], log: GameLog,
@@ -115,12 +152,16 @@ def place_all(game: Game, agents: Sequence[Agent], log: GameLog,
 
 def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
                on_turn: Callable[[Game, int, str], None] | None = None,
-               max_turns: int = 1000, on_stuck: Callable[[Game, int, str], None] | None = None) -> GameLog:
+               max_turns: int = 1000, on_stuck: Callable[[Game, int, str], None] | None = None,
+               on_take_back: Callable[[Game, int, list[str]], None] | None = None) -> GameLog:
     """The turns of a game whose workers are placed, until it ends (the second half of
-    `run_game`, for callers that set up once and play many games from copies)."""
-    state = game.state  # played in place: the same object all game long
+    `run_game`, for callers that set up once and play many games from copies). An agent that
+    answers TakeBack has turns taken back (`_take_back`); `on_take_back(game, seat, the turns
+    taken back)` hears of it."""
+    state = game.state  # played in place: the same object, but for a turn taken back
     engine = game.engine
     rngs = None if on_turn else _random_generators(agents)
+    start = None if rngs is not None else _Start(state.copy(), len(log.turn_steps), len(log.stuck), len(log.out))
     left = max_turns  # turns, and passes of a stuck seat that does not lose
     while left and state.winner is None:
         if rngs is not None:  # random players only: the engine plays their turns in one loop
@@ -134,7 +175,18 @@ def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
                 left -= 1
             continue
         seat = state.to_move
-        steps = agents[seat].turn(game)
+        agent = agents[seat]
+        if start is not None and isinstance(agent, TakesBack):
+            agent.may_take_back(sum(1 for record in _log_records(state, log, start) if record.seat == seat))
+        steps = agent.turn(game)
+        if isinstance(steps, TakeBack):
+            assert start is not None  # (a RandomAgent never takes back)
+            taken = _take_back(game, log, start, steps.seat)
+            state = game.state
+            left = max_turns - (len(log.turn_steps) - start.turns) - (len(log.stuck) - start.stuck)
+            if on_take_back:
+                on_take_back(game, steps.seat, taken)
+            continue
         if steps is None:
             log.reason = _settle(game, log, on_stuck)
         else:
@@ -150,6 +202,48 @@ def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
     else:
         log.reason = f"no winner after {max_turns} turns"
     return log
+
+
+@dataclass(frozen=True)
+class _Start:
+    """Where `play_turns` began: a copy of the state, and the log's lengths then (what a game
+    rebuilt after a turn taken back starts from)."""
+
+    state: GameState
+    turns: int
+    stuck: int
+    out: int
+
+
+def _log_records(state: GameState, log: GameLog, start: _Start) -> list[TurnRecord]:
+    """The state's records of the turns played since `start` (the log's turns since then: the
+    history before them is the position's, a scenario's turns for one)."""
+    played = len(log.turn_steps) - start.turns
+    return state.history[len(state.history) - played:] if played else []
+
+
+def _take_back(game: Game, log: GameLog, start: _Start, seat: int) -> list[str]:
+    """Take back the seat's last turn in the log and every turn after it: the game is rebuilt
+    from `start` by playing the turns kept (and settling stuck seats between them, as the game
+    did), so the state, the log and a record made from it are those of a game in which the
+    turns taken back were never played. Returns them, in notation."""
+    records = _log_records(game.state, log, start)
+    mine = [index for index, record in enumerate(records) if record.seat == seat]
+    if not mine:
+        letter = game.state.seats[seat].letter
+        raise NothingToTakeBack(f"seat {letter} has no turn in this game to take back")
+    keep = mine[-1]
+    taken = log.turns[start.turns + keep:]
+    kept = log.turn_steps[start.turns:start.turns + keep]
+    del log.turn_steps[start.turns:], log.stuck[start.stuck:], log.out[start.out:]
+    game.state = log.state = start.state.copy()
+    log.reason = ""
+    for steps in kept:
+        while game.state.winner is None and not game.engine.has_turn(game.state):
+            _settle(game, log, None)
+        game.engine.play_in_place(game.state, steps)
+        log.turn_steps.append(steps)
+    return taken
 
 
 def _settle(game: Game, log: GameLog, on_stuck: Callable[[Game, int, str], None] | None) -> str:

@@ -38,6 +38,25 @@ def record_text(game: Game, log: GameLog, seed: int | None) -> str:
     return yaml.safe_dump(data, sort_keys=False, width=1000)
 
 
+def scenario_record_text(document: Document, game: Game, log: GameLog) -> str:
+    """A game played on from a scenario's position (`play --from`), recorded as a scenario: the
+    record format starts from an empty board, so the record is the scenario's position with the
+    turns played added to its history, its expectations left out and the result in its name.
+    `santorini play --from` plays on from it, and `santorini check` or `santorini scenario`
+    replays its history by the rules."""
+    from ..agents.position import dump
+    data: dict[str, object] = {key: value for key, value in document.data.items() if key != "expect"}
+    result = f"winner {log.winner}" if log.winner else "no winner"
+    data["name"] = f"{document.data['name']}; played on: {result} ({log.reason})"
+    data["edition"] = game.pack.name if _shipped(game) else str(Path(game.pack.path).resolve())
+    history = [*document.data.get("history", []), *log.turns]
+    if history:
+        data["history"] = history
+    heading = (f"# A game played on from {document.path} ({len(log.turns)} turns): the position, and the\n"
+               "# turns played as its history. `santorini play --from` plays on from it.\n")
+    return heading + dump(data)
+
+
 def _shipped(game: Game) -> bool:
     """Whether the game's pack is a shipped one (a record names it), not an author's folder."""
     return Path(game.pack.path).resolve() == (package_root() / "powers" / game.pack.name).resolve()
@@ -73,10 +92,13 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
     except (SetupError, UnknownName) as err:
         raise located(("players",), str(err)) from None
     seats = placing_seats(game)
-    if len(data["placements"]) != len(seats):
+    recorded_winner = (data.get("result") or {}).get("winner")
+    in_setup = (len(data["placements"]) < len(seats) and not data["turns"] and "result" in data
+                and recorded_winner is None)
+    if len(data["placements"]) != len(seats) and not in_setup:  # (a game stopped in setup has fewer)
         raise located(("placements",), f"the record has {len(data['placements'])} placements; "
                                        f"{len(seats)} seats place workers")
-    for index, (seat, text) in enumerate(zip(seats, data["placements"], strict=True)):
+    for index, (seat, text) in enumerate(zip(seats, data["placements"], strict=False)):
         try:
             placed = parse_placement(text)
             letter = game.state.team_letters[game.state.seats[seat].team]
@@ -87,6 +109,10 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
             place_workers(game, seat, [square for _, square in placed])
         except (SetupError, NotationError) as err:
             raise located(("placements", index), str(err)) from None
+    if in_setup:
+        return ReplayReport(True, f"replayed the setup under {name}: the record stops after "
+                                  f"{len(data['placements'])} of {len(seats)} placements, with no winner "
+                                  "(a game stopped before its end)")
     end_of_setup(game)
     turns = data["turns"]
     gone: list[tuple[str, int]] = []
