@@ -250,3 +250,9 @@ def test_diff_shows_the_texts_and_bans_that_differ() -> None:
         "    pantheon  (none)",
     ]
     assert "Atlas: bans differs" in lines
+
+
+def test_play_takes_where_a_bots_standard_error_goes() -> None:
+    assert run("play", "--gods", "Mortal", "Mortal", "--seed", "1", "--bot-stderr", "hide").exit_code == 0
+    refused = run("play", "--gods", "Mortal", "Mortal", "--seed", "1", "--bot-stderr", "nowhere")
+    assert refused.exit_code == 2 and "--bot-stderr" in refused.output

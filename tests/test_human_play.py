@@ -154,7 +154,7 @@ def test_ctrl_c_while_an_agent_chooses_writes_the_record_too(tmp_path: Path, mon
             if len(game.state.history) >= 2:
                 raise KeyboardInterrupt
             return super().turn(game)
-    monkeypatch.setattr(cli, "_agent", lambda spec, rng: Interrupted(rng))
+    monkeypatch.setattr(cli, "_agent", lambda spec, rng, bot_stderr="show": Interrupted(rng))
     record = tmp_path / "game.yaml"
     result = run("play", "--gods", "Mortal", "Mortal", "--seed", "1", "--record", str(record))
     assert result.exit_code == 130 and f"record written to {record}" in result.output, result.output

@@ -9,6 +9,12 @@ helper threads, so the engine never blocks on a bot (not even one that stops rea
 
 On POSIX the bot runs in a session of its own, so that stopping it stops what it started too (its
 whole process group is signalled); elsewhere only its own process can be stopped.
+
+The bot's standard error is drained by a thread of its own, so that a bot that writes much there
+never blocks, and its last lines are kept for the messages. Where the lines go besides is a
+`BotStderr`: shown on ours as they come (each prefixed with the bot and its seat), appended to a
+file, or dropped. They are passed on by yet another thread through a bounded queue: a slow
+terminal or disk drops lines (and says how many) rather than make the bot wait.
 """
 
 from __future__ import annotations
@@ -18,12 +24,15 @@ import queue
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Sequence
-from typing import IO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Literal, TextIO
 
 from ..engine.engine import IllegalTurn
 from ..games.game import Game
@@ -34,7 +43,7 @@ from .base import AgentError, SeatView, Turn, ViewAgent
 from .position import dump, position_document
 from .protocol import ERROR, PLACE, QUIT, READY, TURN, hello_line, request_lines
 
-__all__ = ["BotError", "ExternalAgent"]
+__all__ = ["BotError", "BotStderr", "ExternalAgent", "stop_all_bots"]
 
 #: Seconds a bot has to answer each message, unless told otherwise.
 DEFAULT_TIMEOUT = 10.0
@@ -52,8 +61,43 @@ KILL_WAIT = 5.0
 CHUNK_BYTES = 65536
 #: The longest piece of a line of the bot's standard error kept for messages, in characters.
 STDERR_CHARS = 4096
+#: The lines of the bot's standard error kept for messages.
+STDERR_LINES = 5
+#: Pieces of the bot's standard error waiting to be shown or logged: past this many (a terminal or a
+#: disk that does not keep up), pieces are dropped and counted, so that the bot is never made to wait.
+STDERR_BACKLOG = 1000
+#: Seconds to wait, once a bot has gone, for the rest of its standard error to be read and passed on.
+DRAIN_WAIT = 1.0
 #: Whether the bot can be started in its own process group and stopped with everything it started.
 PROCESS_GROUPS = os.name == "posix" and hasattr(os, "killpg")
+#: What becomes of a bot's standard error: passed on as it comes, appended to a file, or dropped.
+StderrMode = Literal["show", "log", "hide"]
+
+
+@dataclass(frozen=True)
+class BotStderr:
+    """Where a bot's standard error goes besides the last lines kept for messages: `show` writes
+    each line on our standard error as it comes, after `[LABEL, seat X] `; `log` appends it to
+    `path` (opened when the bot starts), after the time, the bot, its seat and its process id;
+    `hide` drops it. A plain value, so that it travels to the worker processes of a balance run."""
+
+    mode: StderrMode = "show"
+    path: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("show", "log", "hide"):
+            raise AgentError(f"a bot's standard error is shown, logged or hidden, not {self.mode!r}")
+        if (self.mode == "log") != (self.path is not None):
+            raise AgentError("a bot's standard error is logged to a file: give its path (and only for log)")
+
+    def __str__(self) -> str:
+        return f"log:{self.path}" if self.mode == "log" else self.mode
+
+
+#: A bot's standard error on ours (the default: what a program run from a terminal does).
+SHOW = BotStderr("show")
+#: A bot's standard error dropped (its last lines still kept for messages).
+HIDE = BotStderr("hide")
 
 
 class BotError(AgentError):
@@ -64,9 +108,11 @@ class BotError(AgentError):
 class ExternalAgent(ViewAgent):
     """Plays a seat by asking a bot program (`command`: a command line, split as a shell would,
     or a list of arguments). The bot starts at its seat's first request and is told to quit by
-    `close()` (or when the agent is asked about another game)."""
+    `close()` (or when the agent is asked about another game). Its standard error goes where
+    `stderr` says (shown on ours by default: what running a program from a terminal does)."""
 
-    def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT,
+                 stderr: BotStderr = SHOW) -> None:
         super().__init__(None)
         try:
             self.argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -79,6 +125,7 @@ class ExternalAgent(ViewAgent):
             raise AgentError(f"external agent: the timeout must be a positive number of seconds, not {timeout}")
         self.label = command if isinstance(command, str) else shlex.join(self.argv)
         self.timeout = timeout
+        self.stderr = stderr
         self._bot: _Bot | None = None
         self._game: Game | None = None
         self._seat: int | None = None
@@ -155,8 +202,9 @@ class ExternalAgent(ViewAgent):
             self.close()
         if self._bot is None:
             self._game, self._seat = game, seat
-            self._bot = _Bot(self.argv, self.label, self.timeout)
-            self._bot.greet(game.state.seats[seat].letter)
+            letter = game.state.seats[seat].letter
+            self._bot = _Bot(self.argv, self.label, self.timeout, letter, self.stderr)
+            self._bot.greet()
         elif seat != self._seat:
             letters = game.state.seats[seat].letter, game.state.seats[self._seat].letter  # type: ignore[index]
             raise AgentError(f"bot '{self.label}' plays seat {letters[1]}; it was asked to play seat {letters[0]} "
@@ -166,19 +214,23 @@ class ExternalAgent(ViewAgent):
 
 class _Bot:
     """A running bot: its lines out go through a queue (a reader thread), its lines in through
-    another (a writer thread); the last lines of its standard error are kept for messages."""
+    another (a writer thread); its standard error is drained by a third, which keeps the last
+    lines for messages and hands every line to a fourth to show or log (BotStderr)."""
 
-    def __init__(self, argv: list[str], label: str, timeout: float) -> None:
+    def __init__(self, argv: list[str], label: str, timeout: float, letter: str, stderr: BotStderr) -> None:
         self.label = label
         self.timeout = timeout
-        self.letter = "?"
+        self.letter = letter
         self.failed: BotError | None = None
+        log = _open_log(stderr, label, letter)  # before the bot starts: a file we cannot write is our fault
         try:
             # its own session (POSIX): its process group holds what it starts, stopped with it
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                             errors="replace", bufsize=1, start_new_session=PROCESS_GROUPS)
         except OSError as err:
+            if log is not None:
+                log.close()
             raise BotError(f"bot '{label}' cannot start: {(err.strerror or str(err)).lower()} "
                            f"({argv[0]}); expected a command that runs a bot") from None
         #: Batches of the bot's lines, as they arrive together, each with whether a line was
@@ -189,19 +241,29 @@ class _Bot:
         self.pending: deque[str] = deque()
         self.partial = False
         self.outbox: queue.Queue[str | None] = queue.Queue()
-        self.stderr: deque[str] = deque(maxlen=5)
+        self.stderr: deque[str] = deque(maxlen=STDERR_LINES)
         process = self.process
         assert process.stdin and process.stdout and process.stderr
-        for target, args in ((_read, (process.stdout, self.answers)), (_keep, (process.stderr, self.stderr)),
-                             (_write, (process.stdin, self.outbox))):
-            threading.Thread(target=target, args=args, daemon=True).start()
+        passing = None
+        if stderr.mode != "hide":
+            show, pid = f"[{label}, seat {letter}] ", process.pid
+            passing = _Passer((lambda: show) if log is None else (lambda: _log_prefix(label, letter, pid)), log)
+        #: The threads that drain its standard error and pass it on: waited for (briefly) once the
+        #: bot has gone, so that its last words are read before a message quotes them, and shown
+        #: before what comes after the game.
+        self.drains = [threading.Thread(target=_keep, args=(process.stderr, self.stderr, passing), daemon=True)]
+        if passing is not None:
+            self.drains.append(threading.Thread(target=passing.run, daemon=True))
+        for thread in (*self.drains, threading.Thread(target=_read, args=(process.stdout, self.answers), daemon=True),
+                       threading.Thread(target=_write, args=(process.stdin, self.outbox), daemon=True)):
+            thread.start()
         #: Stops the bot and what it started: once only (called again, or when the bot is
         #: collected, it does nothing), so that no later process that reuses its ids is signalled.
         self.stop = weakref.finalize(self, _kill, process, PROCESS_GROUPS)
+        _RUNNING.add(self)
 
-    def greet(self, letter: str) -> None:
-        self.letter = letter
-        answer = self._exchange([hello_line(letter)], f"'{READY}' (protocol version 1)")
+    def greet(self) -> None:
+        answer = self._exchange([hello_line(self.letter)], f"'{READY}' (protocol version 1)")
         if answer.split()[:1] != [READY]:
             raise self.fail(f"answered the handshake with {answer!r}; expected '{READY}' (optionally followed by "
                             "a name)")
@@ -226,6 +288,7 @@ class _Bot:
             except subprocess.TimeoutExpired:
                 pass
         self.stop()
+        self._drained()
 
     def _exchange(self, lines: list[str], expected: str) -> str:
         if self.failed is not None:
@@ -245,7 +308,10 @@ class _Bot:
             begun = " (it began a line but did not end it)" if self.partial else ""
             raise self.fail(f"did not answer within {self.timeout:g} s{begun}; expected {expected}") from None
         if answer is None:
-            raise self.fail(f"{self._ended()} before answering; expected {expected}{self._last_words()}")
+            ended = self._ended()
+            if self.process.poll() is not None:
+                self._drained()
+            raise self.fail(f"{ended} before answering; expected {expected}{self._last_words()}")
         if answer.split()[:1] == [ERROR]:
             raise self.fail(f"gave up: {answer[len(ERROR):].strip() or '(no reason given)'}")
         return answer
@@ -302,6 +368,13 @@ class _Bot:
         except subprocess.TimeoutExpired:
             return "closed its output"
         return f"exited (code {code})"
+
+    def _drained(self) -> None:
+        """Wait (at most DRAIN_WAIT seconds in all) for the bot's standard error to be read to its
+        end and passed on: it ends once the bot and what it started have closed it."""
+        deadline = time.monotonic() + DRAIN_WAIT
+        for thread in self.drains:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def _last_words(self) -> str:
         lines = [line for line in self.stderr if line.strip()]
@@ -367,14 +440,115 @@ def _bytes(count: int) -> str:
     return f"{count:,} bytes"
 
 
-def _keep(stream: IO[str], tail: deque[str]) -> None:
+def _keep(stream: IO[str], tail: deque[str], passing: _Passer | None = None) -> None:
     """The bot's standard error, drained (so it never blocks on it), its last lines kept (a long
-    line in pieces of STDERR_CHARS, so that no line costs unbounded memory)."""
+    line in pieces of STDERR_CHARS, so that no line costs unbounded memory) and each piece handed
+    to `passing` (which never makes this thread wait)."""
     try:
         while line := stream.readline(STDERR_CHARS):
             tail.append(line)
+            if passing is not None:
+                passing.put(line)
     except (OSError, ValueError):
         pass
+    finally:
+        if passing is not None:
+            passing.put(None)
+
+
+class _Passer:
+    """Passes a bot's standard error on, from a thread of its own: to our standard error (`log`
+    None) or to a log file. The drain puts pieces in a bounded queue without waiting; when it is
+    full the pieces are counted as dropped, and the count is written where they would have gone."""
+
+    def __init__(self, prefix: Callable[[], str], log: TextIO | None) -> None:
+        #: What goes before each line: the bot and its seat (and, in a log, the time and its pid).
+        self.prefix = prefix
+        self.log = log
+        self.queue: queue.Queue[str | None] = queue.Queue(STDERR_BACKLOG)
+        self.dropped = 0
+
+    def put(self, piece: str | None) -> None:
+        """Queue a piece of a line without waiting (None: the bot's standard error is closed; that
+        end, and the count of what was dropped before it, may wait: the bot no longer writes)."""
+        if piece is None:
+            if self.dropped:
+                self.queue.put(self._dropped())
+            self.queue.put(None)
+            return
+        try:
+            if self.dropped:
+                self.queue.put_nowait(self._dropped())
+                self.dropped = 0
+            self.queue.put_nowait(piece)
+        except queue.Full:
+            self.dropped += 1
+
+    def _dropped(self) -> str:
+        return (f"[{self.dropped} pieces of the bot's standard error dropped: they came faster than they could "
+                "be written]\n")
+
+    def run(self) -> None:
+        """Write each piece as it comes, a line's first piece after the prefix, until the end;
+        close the log then. Where writing fails (our standard error closed, a full disk), the
+        pieces are still taken, and dropped, so that the drain never waits on a full queue."""
+        start, working = True, True
+        while (piece := self.queue.get()) is not None:
+            working = working and self._write((self.prefix() if start else "") + piece)
+            start = piece.endswith("\n")
+        if working and not start:
+            self._write("\n")
+        if self.log is not None:
+            self.log.close()
+
+    def _write(self, text: str) -> bool:
+        """Write and flush `text`; False if that failed."""
+        out = self.log if self.log is not None else sys.stderr
+        try:
+            if out is not None:  # (no standard error at all: pythonw)
+                out.write(text)
+                out.flush()
+        except (OSError, ValueError):
+            return False
+        return True
+
+
+def _log_prefix(label: str, letter: str, pid: int) -> str:
+    return f"{time.strftime('%Y-%m-%d %H:%M:%S')} [{label}, seat {letter}, pid {pid}] "
+
+
+def _open_log(stderr: BotStderr, label: str, letter: str) -> TextIO | None:
+    """The log file of `stderr`, opened to append (None unless logging); BotError if it cannot be."""
+    if stderr.mode != "log" or stderr.path is None:
+        return None
+    path = Path(stderr.path)
+    why = None
+    if path.is_dir():
+        why = "a folder has that name"
+    elif path.exists() and not path.is_file():  # (a FIFO would block the open until something reads it)
+        why = "it is not a regular file"
+    else:
+        try:
+            return path.open("a", encoding="utf-8", errors="replace", buffering=1)
+        except OSError as err:
+            why = (err.strerror or str(err)).lower()
+    raise BotError(f"bot '{label}' (seat {letter}): cannot write its standard error to {path}: {why}")
+
+
+#: The bots running in this process, for stop_all_bots.
+_RUNNING: weakref.WeakSet[_Bot] = weakref.WeakSet()
+
+
+def stop_all_bots() -> None:
+    """Kill every bot this process runs, and what they started, at once (SIGKILL, no grace): for a
+    process that is being stopped itself (a balance worker told to terminate), which must not
+    leave bots behind. Each bot is stopped once, as by its own stop."""
+    for bot in list(_RUNNING):
+        if bot.stop.detach() is None:  # (stopped already)
+            continue
+        process = bot.process
+        if not (PROCESS_GROUPS and _signal_group(process.pid, signal.SIGKILL)) and process.poll() is None:
+            process.kill()
 
 
 def _write(stream: IO[str], outbox: queue.Queue[str | None]) -> None:

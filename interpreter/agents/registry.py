@@ -8,19 +8,23 @@ import random
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from .base import Agent, AgentError, RandomAgent
-from .external import DEFAULT_TIMEOUT, ExternalAgent
+from .external import DEFAULT_TIMEOUT, HIDE, SHOW, BotStderr, ExternalAgent
 from .greedy import GreedyAgent
 from .mcts import MctsAgent
 
-__all__ = ["AGENT_SPECS", "AgentSpec", "close_agents", "make_agent", "parse_agent_spec"]
+__all__ = ["AGENT_SPECS", "BOT_STDERR_SPECS", "AgentSpec", "BotStderr", "close_agents", "make_agent",
+           "parse_agent_spec", "parse_bot_stderr"]
 
 #: What a spec may be, for messages and help texts.
 AGENT_SPECS = ("random, greedy, mcts:ITERATIONS (e.g. mcts:400; mcts alone is mcts:400), "
                "external:COMMAND or external:SECONDS:COMMAND (a bot program; SECONDS to answer, default "
                f"{DEFAULT_TIMEOUT:g})")
 DEFAULT_ITERATIONS = 400
+#: What --bot-stderr may be, for messages and help texts.
+BOT_STDERR_SPECS = "show, hide, log:FILE (or log alone, where the command has a log file of its own)"
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,27 @@ def parse_agent_spec(text: str) -> AgentSpec:
     raise AgentError(f"unknown agent {text!r}; agents are {AGENT_SPECS}")
 
 
-def make_agent(spec: str | AgentSpec, rng: random.Random) -> Agent:
-    """The agent a spec names, drawing its random choices from `rng`."""
+def parse_bot_stderr(text: str, default_log: Path | None = None) -> BotStderr:
+    """`show`, `hide`, `log:FILE`, or `log` alone (the file `default_log`, where a command has
+    one: a balance run's folder); AgentError, saying what is accepted, for anything else. A file
+    is made absolute here, so that processes started elsewhere (a balance run's workers) append
+    to the same file."""
+    mode, colon, path = text.strip().partition(":")
+    mode = mode.strip().lower()
+    if mode in ("show", "hide") and not colon:
+        return SHOW if mode == "show" else HIDE
+    if mode == "log":
+        if path.strip():
+            return BotStderr("log", str(Path(path.strip()).expanduser().absolute()))
+        if not colon and default_log is not None:
+            return BotStderr("log", str(default_log.expanduser().absolute()))
+        raise AgentError(f"{text.strip()!r} names no file: write log:FILE")
+    raise AgentError(f"a bot's standard error is {BOT_STDERR_SPECS}; not {text.strip()!r}")
+
+
+def make_agent(spec: str | AgentSpec, rng: random.Random, bot_stderr: BotStderr = SHOW) -> Agent:
+    """The agent a spec names, drawing its random choices from `rng`; an external bot's standard
+    error goes where `bot_stderr` says (the other agents have none)."""
     parsed = parse_agent_spec(spec) if isinstance(spec, str) else spec
     if parsed.kind == "random":
         return RandomAgent(rng)
@@ -71,7 +94,7 @@ def make_agent(spec: str | AgentSpec, rng: random.Random) -> Agent:
         return GreedyAgent(rng)
     if parsed.kind == "mcts":
         return MctsAgent(parsed.iterations, rng)
-    return ExternalAgent(parsed.command, parsed.timeout)
+    return ExternalAgent(parsed.command, parsed.timeout, bot_stderr)
 
 
 def close_agents(agents: Iterable[object]) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ...dsl.errors import SantoriniError
+from ..agents.external import SHOW, BotStderr
 from ..agents.registry import close_agents, make_agent
 from ..games.game import Game, new_game, parse_players
 from ..games.packs import Pack, resolve_pack
@@ -40,6 +41,8 @@ class Batch:
     tasks: tuple[Task, ...]
     #: The run's plan.pack_digest: a worker whose pack differs refuses to play ("" checks nothing).
     pack_digest: str = ""
+    #: Where an external bot's standard error goes (not part of the results: any value plays the same games).
+    bot_stderr: BotStderr = SHOW
 
 
 def play_batch(batch: Batch) -> list[GameResult]:
@@ -47,22 +50,23 @@ def play_batch(batch: Batch) -> list[GameResult]:
     if batch.pack_digest and _digest(batch.pack) != batch.pack_digest:
         raise PackMismatch(f"a worker's pack '{batch.pack}' has other rules than the run's (digest "
                            f"{_digest(batch.pack)}, not {batch.pack_digest}): install the same version everywhere")
-    return [play_game(batch.pack, task, batch.agent, batch.max_turns) for task in batch.tasks]
+    return [play_game(batch.pack, task, batch.agent, batch.max_turns, batch.bot_stderr) for task in batch.tasks]
 
 
-def play_game(pack_name: str, task: Task, agent: str, max_turns: int) -> GameResult:
+def play_game(pack_name: str, task: Task, agent: str, max_turns: int, bot_stderr: BotStderr = SHOW) -> GameResult:
     """Play one game of the run and say how it ended."""
-    game, log = play_logged(pack_name, task, agent, max_turns)
+    game, log = play_logged(pack_name, task, agent, max_turns, bot_stderr)
     winner, end = classify(game, log)
     return GameResult(matchup=task.matchup, index=task.index, seed=task.seed, agent=agent, winner=winner, end=end,
                       turns=len(log.turn_steps))
 
 
-def play_logged(pack_name: str, task: Task, agent: str, max_turns: int) -> tuple[Game, GameLog]:
+def play_logged(pack_name: str, task: Task, agent: str, max_turns: int,
+                bot_stderr: BotStderr = SHOW) -> tuple[Game, GameLog]:
     """The game of `task`, played: each seat's agent (placement and turns) draws from its own
     generator of the game's seed."""
     game = _fresh_game(pack_name, task.matchup)
-    agents = [make_agent(agent, seat_random(task.seed, seat)) for seat in range(2)]
+    agents = [make_agent(agent, seat_random(task.seed, seat), bot_stderr) for seat in range(2)]
     try:
         log = run_game(game, agents, max_turns=max_turns)
     finally:
@@ -118,14 +122,22 @@ def _compiled(pack_name: str, matchup: Matchup) -> Game:
     return new_game(_pack(pack_name), parse_players([matchup.first, matchup.second]))
 
 
+def prepare(pack_name: str, matchup: Matchup) -> None:
+    """Load the pack and compile the matchup's rules in this process, as a worker does once per
+    matchup (a run's time estimate counts this apart from the games)."""
+    _compiled(pack_name, matchup)
+
+
 def _fresh_game(pack_name: str, matchup: Matchup) -> Game:
     """A new game of the matchup on an empty board, its rules compiled once per process."""
     return _compiled(pack_name, matchup).restart()
 
 
-def batches(tasks: Sequence[Task], size: int, pack: str, agent: str, max_turns: int, digest: str = "") -> list[Batch]:
+def batches(tasks: Sequence[Task], size: int, pack: str, agent: str, max_turns: int, digest: str = "",
+            bot_stderr: BotStderr = SHOW) -> list[Batch]:
     """The tasks in order, cut into batches of `size` games (the last may be smaller)."""
-    return [Batch(pack, agent, max_turns, tuple(tasks[i:i + size]), digest) for i in range(0, len(tasks), size)]
+    return [Batch(pack, agent, max_turns, tuple(tasks[i:i + size]), digest, bot_stderr)
+            for i in range(0, len(tasks), size)]
 
 
 def batch_size(games: int, workers: int, per_worker: int = 8, largest: int = 32) -> int:

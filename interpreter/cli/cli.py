@@ -24,6 +24,7 @@ from ..games.human import HumanAgent, InputEnded, last_turn_marks
 from ..games.packs import MORTAL, Pack, UnknownName, resolve_pack
 from ..games.play import Agent, GameLog, GameStopped, RandomAgent, place_all, play_turns, stopped
 from .balance import EXIT_INTERRUPTED, balance
+from .bots import bot_stderr_of, bot_stderr_option
 from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, PACK_OPTION, P, R, bad_input, reports_bad_input
 from .render import render
 
@@ -269,10 +270,11 @@ PLAY_GODS_OPTION = click.option(
 @click.option("--from", "from_path", default=None, metavar="FILE",
               help="Start from a scenario file's position (its pack, mode, players, board and history) and "
                    "play on from there; not with --pack, --gods, --players or --mode.")
+@bot_stderr_option("show")
 @reports_bad_input
 def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
          humans: tuple[str, ...], agent_specs: tuple[str, ...], record_path: str | None,
-         from_path: str | None) -> None:
+         from_path: str | None, bot_stderr: str) -> None:
     """Play a whole game, printed turn by turn; random players unless --human or --agent.
 
     With three players, a seat that cannot complete a turn is out (its workers leave the board)
@@ -295,7 +297,7 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     rng = random.Random(seed)
     from .display import show_board
     human_seats = {h.upper() for h in humans}
-    agents = [HumanAgent(draw=show_board) if s.letter in human_seats else _agent(chosen.get(s.letter), rng)
+    agents = [HumanAgent(draw=show_board) if s.letter in human_seats else _agent(chosen.get(s.letter), rng, bot_stderr)
               for s in game.state.seats]
     labels = ", ".join(f"{s.letter}: {p.label}{f' [{chosen[s.letter]}]' if s.letter in chosen else ''}"
                        for s, p in zip(game.state.seats, game.players, strict=True))
@@ -429,12 +431,13 @@ def _seat_agents(specs: tuple[str, ...], letters: list[str], humans: tuple[str, 
     return chosen
 
 
-def _agent(spec: str | None, rng: random.Random) -> Agent:
-    """The agent of an --agent spec; a random player (as before --agent) without one."""
+def _agent(spec: str | None, rng: random.Random, bot_stderr: str = "show") -> Agent:
+    """The agent of an --agent spec (an external bot's standard error sent where --bot-stderr
+    says); a random player (as before --agent) without one."""
     if spec is None:
         return RandomAgent(rng)
     from ..agents.registry import make_agent
-    return make_agent(spec, rng)
+    return make_agent(spec, rng, bot_stderr_of(bot_stderr))
 
 
 def _check_writable(path: str) -> None:
