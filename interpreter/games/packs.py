@@ -145,17 +145,20 @@ def load_pack(name: str) -> Pack:
 
 
 def modes_folder_of(folder: Path) -> Path | None:
-    """Where the pack in `folder` keeps its modes: `modes/<name>/` beside `powers/` for a shipped
-    pack (however its path is written), else the folder's own `modes/` subfolder; None if there is
-    none (the pack then has the modes it inherits). `play` and `check` both ask here, so that
-    `check` judges the very modes `play` loads."""
-    root = package_root()
-    for name in pack_names():
-        if folder.resolve() == (root / "powers" / name).resolve():
-            shipped = root / "modes" / name
-            return shipped if shipped.is_dir() else None
+    """Where the pack in `folder` keeps its modes: the folder's own `modes/` subfolder, else, for a
+    pack laid out as the shipped ones are (`powers/<name>/` beside `modes/<name>/`, whether in the
+    installed package or in a checkout of it, however its path is written), `modes/<name>/`; None
+    if there is neither (the pack then has the modes it inherits). `play` and `check` both ask
+    here, so that `check` judges the very modes `play` loads."""
     own = folder / "modes"
-    return own if own.is_dir() else None
+    if own.is_dir():
+        return own
+    where = folder.resolve()
+    if where.parent.name == "powers":
+        beside = where.parent.parent / "modes" / where.name
+        if beside.is_dir():
+            return beside
+    return None
 
 
 def refresh_cached_pack(name: str, compiled: Pack) -> str | None:
