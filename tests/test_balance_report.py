@@ -348,3 +348,20 @@ def test_the_example_report_in_the_docs_is_what_its_raw_results_give(tmp_path: P
     assert len(results) == 200 and {r.agent for r in results} == {"mcts:100"}
     page = write_report(results, tmp_path, pack="bga", agent="mcts:100", gods=["Apollo"], matrix=False)
     assert page.read_text(encoding="utf-8") == (example / "report.md").read_text(encoding="utf-8")
+
+
+def test_without_matplotlib_the_report_says_how_to_get_its_pictures(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib comes with the `report` extra: without it the report is written, every table
+    in it, with a line where each picture would be."""
+    from santorini.interpreter.balance import plots
+
+    def missing(width: float, height: float) -> None:
+        raise plots.PlotError("the report's pictures need matplotlib (No module named 'matplotlib')")
+    monkeypatch.setattr(plots, "_figure", missing)
+    page = write_report(run(), tmp_path, pack="bga", agent="mcts:50", gods=["Castor & Pollux", "Apollo"],
+                        matrix=True)
+    text = page.read_text(encoding="utf-8")
+    assert not list(tmp_path.glob("*.png"))
+    assert text.count("the report extra installs") == 4  # (two cards' win rates, the lengths, the matrix)
+    assert "Win-rate matrix" in text and "Game lengths" in text

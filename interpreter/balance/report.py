@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ...dsl.errors import SantoriniError
@@ -181,9 +181,20 @@ def _god_section(results: list[GameResult], god: str, out_dir: Path, slug: str) 
                                  "the figure to read.",)))
     if any(not row.mirror for row in rows):
         name = _win_rate_file(slug)
-        plots.win_rate_plot(rows, out_dir / name)
-        blocks.append(Image(name, f"{god}: win rate against each opponent, with 95% intervals"))
+        blocks += _picture(lambda: plots.win_rate_plot(rows, out_dir / name),
+                           Image(name, f"{god}: win rate against each opponent, with 95% intervals"))
     return blocks
+
+
+def _picture(draw: Callable[[], object], image: Image) -> list[Block]:
+    """The report's picture, drawn; where matplotlib is not installed (it comes with the `report`
+    extra), a line saying so instead: the tables carry every figure."""
+    try:
+        draw()
+    except plots.PlotError:
+        return [Paragraph((f"({image.alt}: the pictures need matplotlib, which the report extra installs: "
+                           "pip install 'santorini-rules[report]')",))]
+    return [image]
 
 
 def _win_rate_file(slug: str) -> str:
@@ -229,9 +240,9 @@ def _lengths(results: list[GameResult], out_dir: Path) -> list[Block]:
                           f"{_number(summary.q1)}{DASH}{_number(summary.q3)}", str(summary.shortest),
                           str(summary.longest)),),
                         numeric=frozenset(range(6))))
-    plots.length_histogram(results, out_dir / LENGTHS_PNG)
     return blocks + [Paragraph(("Turns count plies: each seat's turn is one.",)),
-                     Image(LENGTHS_PNG, "histogram of game lengths by end kind")]
+                     *_picture(lambda: plots.length_histogram(results, out_dir / LENGTHS_PNG),
+                               Image(LENGTHS_PNG, "histogram of game lengths by end kind"))]
 
 
 _END_TEXT = {
@@ -259,8 +270,8 @@ def _matrix(results: list[GameResult], ratings: dict[str, float], out_dir: Path)
                                       "pair that was not played (a ban, or a card against itself).",))]
     if not cards:
         return blocks + [Paragraph(("No games.",))]
-    plots.heat_map(cards, win_matrix(results, cards), out_dir / HEAT_MAP_PNG)
-    return blocks + [Image(HEAT_MAP_PNG, "heat map of the win-rate matrix")]
+    return blocks + _picture(lambda: plots.heat_map(cards, win_matrix(results, cards), out_dir / HEAT_MAP_PNG),
+                             Image(HEAT_MAP_PNG, "heat map of the win-rate matrix"))
 
 
 def _by_rating(ratings: dict[str, float]) -> list[str]:
