@@ -90,3 +90,25 @@ def test_the_contract_in_the_docs_is_the_one_the_project_follows() -> None:
     if not shared.is_file():
         pytest.skip("no shared folder beside this checkout")
     assert (REPO / "docs" / "spec" / "scenarios.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+
+
+def test_the_getting_started_pages_files_check_and_their_scenario_passes(tmp_path: Path) -> None:
+    """docs/getting-started.md's pack, card and scenario, written out as the page names them: the
+    pack checks clean, the scenario passes, and a game of the new card plays to its end."""
+    from click.testing import CliRunner
+
+    from santorini.interpreter.cli.cli import main
+    page = (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    files = re.findall(r"^```yaml\n# file: (\S+)\n(.+?)\n```", page, re.MULTILINE | re.DOTALL)
+    assert len(files) == 3
+    for name, text in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text + "\n", encoding="utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(tmp_path / "my-pack")])
+    assert checked.exit_code == 0 and "0 faults" in checked.output, checked.output
+    ran = runner.invoke(main, ["scenario", str(tmp_path / "scenarios")])
+    assert ran.exit_code == 0 and "1 passed, 0 failed" in ran.output, ran.output
+    played = runner.invoke(main, ["play", "--pack", str(tmp_path / "my-pack"), "--gods", "Mason", "Mortal",
+                                  "--seed", "3"])
+    assert played.exit_code == 0 and "winner: " in played.output, played.output
