@@ -157,6 +157,25 @@ class Game:
         and is out')."""
         return list(self._settled)
 
+    # ---- the one-line position
+    def position(self) -> str:
+        """The position as one line (games/position.py; docs/scenarios.md, 'Position strings'):
+        what `Game.from_position` reads back. Like a scenario's position, it holds no history."""
+        from .interpreter.games.position import position_string
+        return position_string(self._game, self._placing[0] if self._placing else None)
+
+    @classmethod
+    def from_position(cls, text: str) -> Game:
+        """The game at a position string's position (a pack folder's path in it is relative to the
+        current folder); PositionError (a SantoriniError) names the column of a fault."""
+        from .interpreter.games.position import game_from_position
+        inner, in_setup = game_from_position(text)
+        game = cls.__new__(cls)
+        game._game = inner
+        game._placing = placing_seats(inner)[placing_seats(inner).index(inner.state.to_move):] if in_setup else []
+        game._history, game._before, game._settled = [], [], []
+        return game
+
     # ---- turns
     def turns(self) -> list[Turn]:
         """The legal turns of the seat to move, one per distinct outcome, in the engine's order

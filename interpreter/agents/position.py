@@ -116,7 +116,7 @@ def _by_name(state: GameState) -> list[int]:
 
 def _cards(game: Game) -> dict[str, dict[str, object]]:
     """Card state by seat letter: counters (coins) and the once-per-game powers used."""
-    from ..games.scenario import USED, _marks  # the reader's names for marks, read backwards
+    from ..games.scenario import USED, marks_of  # the reader's names for marks, read backwards
     state = game.state
     cards: dict[str, dict[str, object]] = {}
     for (seat, name), value in sorted(state.counters.items()):
@@ -124,7 +124,7 @@ def _cards(game: Game) -> dict[str, dict[str, object]]:
             cards.setdefault(state.seats[seat].letter, {})[name] = value
     used: dict[str, list[str]] = {}
     for seat, name in sorted(state.marks):
-        timing = {mark: timing for timing, mark in _marks(game, seat).items()}.get(name)
+        timing = {mark: timing for timing, mark in marks_of(game, seat).items()}.get(name)
         if timing is not None:
             used.setdefault(state.seats[seat].letter, []).append(timing)
     for letter, timings in used.items():

@@ -268,8 +268,8 @@ PLAY_GODS_OPTION = click.option(
               help="Write the game record (YAML) here: when the game ends, and when it is stopped (quit, "
                    "Ctrl-C, the end of input). From --from, the record is a scenario file.")
 @click.option("--from", "from_path", default=None, metavar="FILE",
-              help="Start from a scenario file's position (its pack, mode, players, board and history) and "
-                   "play on from there; not with --pack, --gods, --players or --mode.")
+              help="Start from a scenario file's position (its pack, mode, players, board and history), or a "
+                   "one-line position string, and play on from there; not with --pack, --gods, --players or --mode.")
 @bot_stderr_option("show")
 @reports_bad_input
 def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
@@ -372,11 +372,15 @@ def _scenario_to_play(path: str) -> Scenario:
              if context.get_parameter_source("pack_name" if name == "pack" else name) is ParameterSource.COMMANDLINE]
     if given:
         bad_input(f"--from {path}: the scenario gives the pack, the mode and the players; leave out {', '.join(given)}")
-    if not Path(path).is_file():
-        bad_input(f"--from {path}: {'that is a folder' if Path(path).is_dir() else 'no such file'}; "
-                  "give a scenario file")
     from ..games.scenario import ScenarioError, load_scenario
-    scenario = load_scenario(path)
+    if not Path(path).is_file() and " " in path.strip():  # (a one-line position string)
+        from ..games.position import scenario_from_position
+        scenario = scenario_from_position(path)
+    elif not Path(path).is_file():
+        bad_input(f"--from {path}: {'that is a folder' if Path(path).is_dir() else 'no such file'}; "
+                  "give a scenario file or a position string")
+    else:
+        scenario = load_scenario(path)
     document, state = scenario.document, scenario.state
 
     def fail(key: str, message: str) -> ScenarioError:

@@ -56,9 +56,13 @@ def load_position(source: str, turn: int | None = None) -> Position:
             load_document(path, "record")
         raise SourceErrors([SourceError(str(path), 1, 1, "this is neither a scenario (it has no 'board') nor a game "
                                                          "record (it has no 'placements'): render shows one of them")])
-    # A one-line position string (issue 21, item 1) will be read here, before the file is given up
-    # on: parse it, and return Position(its state, None).
-    raise RenderError(f"no such file: {source} (give a scenario file or a game record)")
+    if " " in source.strip():  # (a one-line position string: docs/scenarios.md, 'Position strings')
+        if turn is not None:
+            raise RenderError(f"--turn {turn}: a position string is one position; --turn picks a turn of a game record")
+        from ..games.position import game_from_position
+        game, _ = game_from_position(source)
+        return Position(game.state, None)
+    raise RenderError(f"no such file: {source} (give a scenario file, a game record or a position string)")
 
 
 def _scenario_position(path: Path, turn: int | None) -> Position:

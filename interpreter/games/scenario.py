@@ -46,9 +46,11 @@ class Scenario:
         return self.game.state
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario file and set up its position (history played); ScenarioError if invalid."""
-    document = load_document(path, "scenario")
+def load_scenario(path: str | Path, text: str | None = None) -> Scenario:
+    """Read a scenario file and set up its position (history played); ScenarioError if invalid.
+    `text`: the file's text, where it is not read from `path` (which then only names it, and says
+    where a pack's folder is relative to)."""
+    document = load_document(path, "scenario", text)
     data = document.data
 
     def fail(key_path: KeyPath, message: str) -> ScenarioError:
@@ -223,8 +225,8 @@ def _put_tokens(document: Document, game: Game, fail: Fail) -> None:
             why = "no card in this game uses it" if not holders else "several seats use it"
             raise fail(("tokens", space), f"token '{kind}' on {space}: {why} (tokens of this game: {known})")
         square = parse_square(space)
-        if state.blocked[square] or square in state.tokens:
-            raise fail(("tokens", space), f"token '{kind}': {space} already holds a worker, a dome or a token")
+        if state.domes[square] or square in state.tokens:  # (a worker may stand on one: a card's own coin)
+            raise fail(("tokens", space), f"token '{kind}': {space} already holds a dome or a token")
         state.set_token(square, (kind, holders[0]))
 
 
@@ -269,7 +271,7 @@ def _set_cards(document: Document, game: Game, fail: Fail) -> None:
 USED = "used"
 
 
-def _marks(game: Game, seat: int) -> dict[str, str]:
+def marks_of(game: Game, seat: int) -> dict[str, str]:
     """The seat's once-per-game powers: their timing as written (lower case) -> the mark's name."""
     rules = game.engine.seat_rules[seat]
     names = [p.once_per_game for p in rules.programs] + \
@@ -290,7 +292,7 @@ def _counter_names(game: Game, seat: int) -> set[str]:
 
 def _used_marks(game: Game, seat: int, value: object, at: KeyPath, fail: Fail) -> list[str]:
     """`used: [your move]`: the marks of the seat's once-per-game powers named by their timing."""
-    marks = _marks(game, seat)
+    marks = marks_of(game, seat)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise fail(at, "'used' lists the timings of once-per-game powers, e.g. [your move]")
     known = ", ".join(sorted(marks)) or "none"
@@ -510,7 +512,7 @@ def _fact_holds(state: GameState, fact: Fact, game: Game, exact_workers: bool = 
         seat = next(i for i, info in enumerate(state.seats) if info.letter == letter.upper())
         for name, value in values.items():
             if name == USED:
-                wanted = {_marks(game, seat)[" ".join(t.lower().split())] for t in value}
+                wanted = {marks_of(game, seat)[" ".join(t.lower().split())] for t in value}
                 used = {mark for holder, mark in state.marks if holder == seat}
                 if used != wanted:
                     return (f"seat {letter.upper()} has used {sorted(used) or 'nothing'}, "
