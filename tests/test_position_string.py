@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import santorini
+from santorini.dsl.errors import SourceErrors
 from santorini.interpreter.games.position import (
     PositionError,
     escape,
@@ -107,3 +108,22 @@ def test_the_commands_take_a_position_string() -> None:
     assert played.exit_code == 0 and "winner: " in played.output
     refused = runner.invoke(main, ["play", "--from", S0[:-1] + "Q", "--seed", "1"])
     assert refused.exit_code == 2 and "column 78" in refused.output and "Traceback" not in refused.output
+
+
+def test_a_scenario_file_may_give_its_position_as_one_line(tmp_path: Path) -> None:
+    """`position:` in place of the position's keys: the same game as written key by key, with its
+    history and expectations as usual; a fault of the string is located at it, with its column."""
+    path = tmp_path / "one-line.yaml"
+    path.write_text(f"name: one line\nposition: {S0}\nhistory: ['move A1 b4; build A1 b5']\n", encoding="utf-8")
+    scenario = load_scenario(path)
+    assert scenario.state.to_move == 1 and len(scenario.state.history) == 1
+    keyed = santorini.Game.from_position(S0)
+    keyed.play("move A1 b4; build A1 b5")
+    assert scenario.state.hash == keyed.state.hash
+    path.write_text(f"name: one line\nposition: {S0.replace('A1b3,A2d3', 'A1b3,A2b3')}\n", encoding="utf-8")
+    with pytest.raises(SourceErrors) as caught:
+        load_scenario(path)
+    assert [(e.line, e.column) for e in caught.value.errors] == [(2, 11)]
+    path.write_text(f"name: one line\nposition: {S0}\nto_move: B\n", encoding="utf-8")
+    with pytest.raises(SourceErrors, match="given twice"):
+        load_scenario(path)

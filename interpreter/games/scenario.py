@@ -52,10 +52,16 @@ def load_scenario(path: str | Path, text: str | None = None) -> Scenario:
     where a pack's folder is relative to)."""
     document = load_document(path, "scenario", text)
     data = document.data
+    given: tuple[str, ...] = ()  # (the keys a position string gave: their faults are the string's)
 
     def fail(key_path: KeyPath, message: str) -> ScenarioError:
+        if key_path and key_path[0] in given:
+            key_path = (POSITION,)
         line, column = document.position(key_path)
         return ScenarioError([SourceError(document.path, line, column, message)])
+
+    if POSITION in data:
+        given = _position_keys(data, fail)
 
     try:
         pack = resolve_pack(data["edition"], relative_to=Path(document.path).parent)
@@ -269,6 +275,26 @@ def _set_cards(document: Document, game: Game, fail: Fail) -> None:
 
 #: The card-state entry that lists the once-per-game powers a seat has used.
 USED = "used"
+#: The key of a position written as one line (games/position.py), and the keys it stands for.
+POSITION = "position"
+POSITION_KEYS = ("edition", "mode", "players", "to_move", "board", "workers", "tokens", "cards", "out", "placing")
+
+
+def _position_keys(data: dict[str, Any], fail: Fail) -> tuple[str, ...]:
+    """`position: '<one line>'`: the keys it stands for, put into the scenario's data (a fault of
+    the string is located at it, with the column in the string); a key written beside it is refused."""
+    from .position import PositionError, position_data
+    both = [key for key in POSITION_KEYS if key in data]
+    if both:
+        raise fail((both[0],), f"'{both[0]}' is given twice: the position string gives it; write the position "
+                               "either as one line or key by key")
+    try:
+        parsed, _ = position_data(data[POSITION])
+    except PositionError as err:
+        raise fail((POSITION,), f"column {err.column} of the position: {err.message}") from None
+    parsed.pop("name")
+    data.update(parsed)
+    return tuple(parsed)
 
 
 def marks_of(game: Game, seat: int) -> dict[str, str]:
