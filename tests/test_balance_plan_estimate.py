@@ -334,7 +334,11 @@ def test_one_ctrl_c_stops_the_pool_at_once_keeps_the_store_and_says_how_to_resum
             "--games", "20", "--agent", agent, "--jobs", "2", "--batch", "1", "--out", str(out)]
     stdout, stderr = tmp_path / "stdout", tmp_path / "stderr"
     with stdout.open("wb") as out_file, stderr.open("wb") as err_file:
-        process = subprocess.Popen(args, stdout=out_file, stderr=err_file, start_new_session=True)
+        # (SIGINT as a terminal leaves it: a test run in the background of a shell without job control
+        # has it ignored, which its children would inherit, and Python would then not turn it into
+        # KeyboardInterrupt)
+        process = subprocess.Popen(args, stdout=out_file, stderr=err_file, start_new_session=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         _wait_for("store", lambda: (out / FILE_NAME).exists(), process)
 
