@@ -365,3 +365,26 @@ def test_without_matplotlib_the_report_says_how_to_get_its_pictures(tmp_path: Pa
     assert not list(tmp_path.glob("*.png"))
     assert text.count("the report extra installs") == 4  # (two cards' win rates, the lengths, the matrix)
     assert "Win-rate matrix" in text and "Game lengths" in text
+
+
+def test_the_report_draws_where_each_gods_shortest_win_ended(tmp_path: Path) -> None:
+    """A real run (greedy games, played again from their seeds for the picture): the god's shortest
+    win is drawn where it ended, its winning turn marked; results from elsewhere, which the replay
+    does not end as stored, are said not to be drawn."""
+    import xml.etree.ElementTree as ElementTree
+
+    from click.testing import CliRunner
+
+    from santorini.interpreter.cli.cli import main
+    out = tmp_path / "run"
+    ran = CliRunner().invoke(main, ["balance", "--gods", "Apollo", "--against", "Mortal", "--games", "3", "--agent",
+                                    "greedy", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert ran.exit_code == 0, ran.output
+    text = (out / "report.md").read_text(encoding="utf-8")
+    shortest = min((r for r in read_raw(out / "results.csv") if r.winner_card == "Apollo"), key=lambda r: r.turns)
+    assert "Apollo's shortest win: " in text and f"{shortest.turns} turns" in text
+    picture = ElementTree.fromstring((out / "decisive-apollo.svg").read_text(encoding="utf-8"))
+    classes = " ".join(element.get("class", "") for element in picture.iter())
+    assert "arrow" in classes or "mark" in classes  # (the winning turn marked)
+    elsewhere = write_report(run(), tmp_path / "elsewhere", pack="bga", agent="greedy", gods=["Apollo"], matrix=False)
+    assert "ends otherwise than stored" in elsewhere.read_text(encoding="utf-8")

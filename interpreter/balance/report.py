@@ -50,7 +50,8 @@ def report_files(gods: Sequence[str], matrix: bool, html: bool) -> list[str]:
     """The names of every file `write_report` may write for these settings (in the run's folder)."""
     form = Format.HTML if html else Format.MARKDOWN
     names = [RESULTS_CSV, f"report.{form.value}", LENGTHS_PNG]
-    names += [_win_rate_file(slug) for slug in _slugs(list(dict.fromkeys(gods))).values()]
+    names += [name for slug in _slugs(list(dict.fromkeys(gods))).values()
+              for name in (_win_rate_file(slug), _decisive_file(slug))]
     return [*names, HEAT_MAP_PNG] if matrix else names
 
 
@@ -105,7 +106,7 @@ def _write_report(results: Sequence[GameResult], out_dir: Path, *, pack: str, ag
     blocks += _summary(results)
     slugs = _slugs(gods)
     for god in gods:
-        blocks += _god_section(results, god, out_dir, slugs[god])
+        blocks += _god_section(results, god, out_dir, slugs[god], pack)
     ratings = bradley_terry(results)
     blocks += _ratings(results, ratings)
     blocks += _lengths(results, out_dir)
@@ -160,7 +161,7 @@ def _summary(results: list[GameResult]) -> list[Block]:
                        "first-seat rates.",))]
 
 
-def _god_section(results: list[GameResult], god: str, out_dir: Path, slug: str) -> list[Block]:
+def _god_section(results: list[GameResult], god: str, out_dir: Path, slug: str, pack: str) -> list[Block]:
     rows = opponent_rows(results, god)
     blocks: list[Block] = [Heading(2, god)]
     if not rows:
@@ -183,7 +184,44 @@ def _god_section(results: list[GameResult], god: str, out_dir: Path, slug: str) 
         name = _win_rate_file(slug)
         blocks += _picture(lambda: plots.win_rate_plot(rows, out_dir / name),
                            Image(name, f"{god}: win rate against each opponent, with 95% intervals"))
-    return blocks
+    return blocks + _decisive(results, god, out_dir, slug, pack)
+
+
+def _decisive_file(slug: str) -> str:
+    return f"decisive-{slug}.svg"
+
+
+def _decisive(results: list[GameResult], god: str, out_dir: Path, slug: str, pack: str) -> list[Block]:
+    """The end of the god's shortest win, as a picture: the game is played again from its seed (a
+    game is a function of its seed and its agent), and drawn where it ended, its winning turn
+    marked. A game the replay does not end as stored (an external bot, results from elsewhere) is
+    not drawn, and the report says so."""
+    wins = [result for result in results if result.winner_card == god and result.matchup.first != result.matchup.second]
+    if not wins:
+        return []
+    shortest = min(wins, key=lambda r: (r.turns, r.matchup, r.index))
+    opponent = shortest.matchup.second if shortest.matchup.first == god else shortest.matchup.first
+    where = f"{god} v {opponent}" if shortest.matchup.first == god else f"{opponent} v {god}"
+    told = (f"{god}'s shortest win: {where}, game {shortest.index}, {shortest.turns} turns, "
+            f"ended by {shortest.end.value}")
+    if shortest.agent.startswith("external"):
+        return [Paragraph((f"{told} (an external bot's game is not played again to draw it).",))]
+    from ..model.svg import board_svg
+    from .plan import Task
+    from .runner import classify, play_logged
+    try:
+        game, log = play_logged(pack, Task(shortest.matchup, shortest.index, shortest.seed), shortest.agent,
+                                shortest.turns)
+    except SantoriniError as err:
+        return [Paragraph((f"{told} (not drawn: {err}).",))]
+    if classify(game, log) != (shortest.winner, shortest.end) or len(log.turn_steps) != shortest.turns:
+        return [Paragraph((f"{told} (not drawn: played again from its seed, the game ends otherwise than "
+                           "stored, so these results come from elsewhere).",))]
+    name = _decisive_file(slug)
+    state = game.state
+    (out_dir / name).write_text(board_svg(state, last_turn=state.history[-1] if state.history else None),
+                                encoding="utf-8")
+    return [Paragraph((f"{told}: where it ended, the winning turn marked.",)), Image(name, told)]
 
 
 def _picture(draw: Callable[[], object], image: Image) -> list[Block]:
