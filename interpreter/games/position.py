@@ -1,7 +1,7 @@
 """The one-line position string: a scenario's position (docs/spec/scenarios.md, "Position") on one
 line, as a bot, a test, a bug report or a web page passes a position around.
 
-    bga/standard Apollo,Athena 00000/00100/00000/00000/1D0000 A1c3,A2a1,B1c4,B2e5 A
+    bga/standard Mortal,Mortal 00000/00100/00000/00000/1D0000 A1c3,A2a1,B1c4,B2e5 A
 
 Fields, separated by one space: the pack and its mode (`PACK/MODE`); the seats in turn order,
 separated by ',' (a seat with two cards `A+B`, a team label `NAME:X`); the board, rows 5 to 1
@@ -105,7 +105,7 @@ def position_data(text: str) -> tuple[dict[str, Any], dict[str, int]]:
     fields: list[tuple[int, str]] = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", text)]
     if "\n" in text.strip() or len(fields) < 5:
         raise PositionError(len(text) + 1, "a position string is one line of at least five fields: PACK/MODE "
-                                           "SEATS BOARD WORKERS SEAT-TO-ACT (e.g. 'bga/standard Apollo,Athena "
+                                           "SEATS BOARD WORKERS SEAT-TO-ACT (e.g. 'bga/standard Mortal,Mortal "
                                            "00000/00000/00000/00000/00000 A1b3,A2d3,B1c4,B2c2 A')")
     columns: dict[str, int] = {}
     data: dict[str, Any] = {"name": "position string"}
