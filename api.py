@@ -33,6 +33,7 @@ from .interpreter.games.game import (
     free_squares,
     new_game,
     parse_players,
+    place_as_written,
     place_workers,
     placing_seats,
     resolve_all_stuck,
@@ -40,7 +41,7 @@ from .interpreter.games.game import (
 from .interpreter.games.packs import MORTAL, resolve_pack
 from .interpreter.games.setup import placement_fault
 from .interpreter.model.board import square_name
-from .interpreter.model.notation import NotationError, format_board, format_turn, parse_placement, parse_turn
+from .interpreter.model.notation import format_board, format_turn, parse_turn
 from .interpreter.model.state import Action, GameState
 
 if TYPE_CHECKING:
@@ -290,15 +291,7 @@ class Game:
     def _place(self, seat: int, turn: Turn | str) -> Turn:
         """Place the seat's workers as `turn` says (its workers named in order: A1, A2, ...)."""
         if isinstance(turn, Turn):
-            squares = [square for _, _, square in turn.steps]
+            steps = place_workers(self._game, seat, [square for _, _, square in turn.steps])
         else:
-            placed = parse_placement(turn)
-            team = self.state.seats[seat].team
-            letter, first = self.state.team_letters[team], len(self.state.members.get(team, ())) + 1
-            expected = [f"{letter}{first + index}" for index in range(len(placed))]
-            if [worker for worker, _ in placed] != expected:
-                raise NotationError(f"seat {self.state.seats[seat].letter} places {', '.join(expected)} in this "
-                                    f"order; found {', '.join(worker for worker, _ in placed)}")
-            squares = [square for _, square in placed]
-        steps = place_workers(self._game, seat, squares)
+            steps = place_as_written(self._game, seat, turn)
         return Turn(tuple(steps), format_turn(self.state, steps))

@@ -64,8 +64,10 @@ def test_the_setup_lists_every_pair_of_free_squares_and_plays_one() -> None:
 
 def test_a_placement_names_the_seats_workers_in_order() -> None:
     game = santorini.Game(["Mortal", "Mortal"])
-    with pytest.raises(santorini.NotationError, match="A1, A2"):
+    with pytest.raises(santorini.SetupError, match="A1, A2"):
         game.play("place A2 b3; place A1 d3")
+    with pytest.raises(santorini.NotationError):
+        game.play("put A1 b3; put A2 d3")
     with pytest.raises(santorini.SetupError, match="occupied"):
         game.play("place A1 b3; place A2 b3")
     assert game.in_setup and not game.history  # (nothing half-played)

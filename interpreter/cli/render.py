@@ -119,8 +119,8 @@ def _place(game: Game, data: dict[str, Any], located: Located) -> bool:
     """The record's placements, each checked as `replay` checks them. Returns whether the game
     stopped in setup (fewer placements than seats that place, no turn and no winner: a game quit
     before its end); the seat to move is then the one that places next."""
-    from ..games.game import SetupError, place_workers, placing_seats
-    from ..model.notation import NotationError, parse_placement
+    from ..games.game import SetupError, place_as_written, placing_seats
+    from ..model.notation import NotationError
     placements: list[str] = data["placements"]
     seats = placing_seats(game)
     stopped = len(placements) < len(seats) and not data["turns"] and "result" in data \
@@ -129,13 +129,7 @@ def _place(game: Game, data: dict[str, Any], located: Located) -> bool:
         raise located(("placements",), f"the record has {len(placements)} placements; {len(seats)} seats place workers")
     for index, (seat, text) in enumerate(zip(seats, placements, strict=False)):
         try:
-            placed = parse_placement(text)
-            letter = game.state.team_letters[game.state.seats[seat].team]
-            expected = [f"{letter}{n}" for n in range(1, len(placed) + 1)]
-            if [worker for worker, _ in placed] != expected:
-                raise SetupError(f"seat {game.state.seats[seat].letter} places {', '.join(expected)} in this order; "
-                                 f"the record names {', '.join(w for w, _ in placed)}")
-            place_workers(game, seat, [square for _, square in placed])
+            place_as_written(game, seat, text)
         except (SetupError, NotationError) as err:
             raise located(("placements", index), str(err)) from None
     if stopped:

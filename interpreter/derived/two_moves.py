@@ -289,6 +289,16 @@ class TwoMoves(Writer):
             source.line(2, f"if {self.wins}:")
             source.line(3, "return steps, None")
         source.line(1, "else:")
+        self.drawn_second_move()
+        source.line(2, "moved += (('move', w, a, t, ah, th),)")
+        self.drawn_build(whole)
+        drawn: Kernel = source.function("draw")
+        return drawn
+
+    def drawn_second_move(self) -> None:
+        """In the drawn turn, the second move from `a` (where the first left the worker) to `u`:
+        its step, the worker on `t`, and the turn returned where it wins."""
+        source = self.source
         source.line(2, "a, ah = t, th")
         if self.win_squares2:
             source.line(2, f"W2 = {self.win_squares2}")
@@ -296,13 +306,9 @@ class TwoMoves(Writer):
         source.line(2, "low = 1 << t")
         source.line(2, "th = H[t]")
         source.line(2, "steps += (ACTIONS('move', w)[t],)")
-        source.line(2, "moved += (('move', w, a, t, ah, th),)")
         if self.wins2 is not None:
             source.line(2, f"if {self.wins2}:")
             source.line(3, "return steps, None")
-        self.drawn_build(whole)
-        drawn: Kernel = source.function("draw")
-        return drawn
 
     def drawn_slid_moves(self) -> None:
         """The drawn turn's moves (`steps`, `moved`), each slid on by another seat's slide
@@ -317,16 +323,7 @@ class TwoMoves(Writer):
         source.line(1, "moved = (('move', w, o, t0, hh, th0),) if t == t0 else "
                        "(('move', w, o, t0, hh, th0), ('force', w, t0, t))")
         source.line(1, "if u != 31:")
-        source.line(2, "a, ah = t, th")
-        if self.win_squares2:
-            source.line(2, f"W2 = {self.win_squares2}")
-        source.line(2, "t = u")
-        source.line(2, "low = 1 << t")
-        source.line(2, "th = H[t]")
-        source.line(2, "steps += (ACTIONS('move', w)[t],)")
-        if self.wins2 is not None:
-            source.line(2, f"if {self.wins2}:")
-            source.line(3, "return steps, None")
+        self.drawn_second_move()
         self.slid(2, "a", "o")
         source.line(2, "moved += (('move', w, a, t0, ah, th0),) if t == t0 else "
                        "(('move', w, a, t0, ah, th0), ('force', w, t0, t))")

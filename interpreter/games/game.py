@@ -242,6 +242,21 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
     return tuple(steps)
 
 
+def place_as_written(game: Game, seat: int, text: str) -> tuple[Action, ...]:
+    """Place the seat's workers as a placement in notation says ('place A1 b3; place A2 d3'): its
+    workers named in order from the team's next number; SetupError or NotationError if not."""
+    from ..model.notation import parse_placement
+    placed = parse_placement(text)
+    state = game.state
+    team = state.seats[seat].team
+    letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
+    expected = [f"{letter}{first + index}" for index in range(len(placed))]
+    if [worker for worker, _ in placed] != expected:
+        raise SetupError(f"seat {state.seats[seat].letter} places {', '.join(expected)} in this order; "
+                         f"found {', '.join(worker for worker, _ in placed)}")
+    return place_workers(game, seat, [square for _, square in placed])
+
+
 def end_of_setup(game: Game) -> None:
     """After placement the first turn is taken (seat A, or the player of seat A's team the mode
     names); the placement log is not part of turn history."""

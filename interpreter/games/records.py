@@ -14,8 +14,17 @@ import yaml
 from ...dsl.errors import SourceError, SourceErrors
 from ...dsl.source import Document, KeyPath, load_document
 from ..engine.engine import IllegalTurn
-from ..model.notation import NotationError, parse_placement, parse_turn
-from .game import Game, SetupError, end_of_setup, new_game, parse_players, place_workers, placing_seats, resolve_stuck
+from ..model.notation import NotationError, parse_turn
+from .game import (
+    Game,
+    SetupError,
+    end_of_setup,
+    new_game,
+    parse_players,
+    place_as_written,
+    placing_seats,
+    resolve_stuck,
+)
 from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog, seats_gone
 
@@ -100,13 +109,7 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
                                        f"{len(seats)} seats place workers")
     for index, (seat, text) in enumerate(zip(seats, data["placements"], strict=False)):
         try:
-            placed = parse_placement(text)
-            letter = game.state.team_letters[game.state.seats[seat].team]
-            expected = [f"{letter}{n}" for n in range(1, len(placed) + 1)]
-            if [worker for worker, _ in placed] != expected:
-                raise SetupError(f"seat {game.state.seats[seat].letter} places {', '.join(expected)} "
-                                 f"in this order; the record names {', '.join(w for w, _ in placed)}")
-            place_workers(game, seat, [square for _, square in placed])
+            place_as_written(game, seat, text)
         except (SetupError, NotationError) as err:
             raise located(("placements", index), str(err)) from None
     if in_setup:
