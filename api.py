@@ -173,7 +173,8 @@ class Game:
         inner, in_setup = game_from_position(text)
         game = cls.__new__(cls)
         game._game = inner
-        game._placing = placing_seats(inner)[placing_seats(inner).index(inner.state.to_move):] if in_setup else []
+        placing = placing_seats(inner)
+        game._placing = placing[placing.index(inner.state.to_move):] if in_setup else []
         game._history, game._before, game._settled = [], [], []
         return game
 

@@ -84,9 +84,11 @@ from .parts import (
                     Where,
                     WorkersAre,
                     WorkerSelector,
+                    nested,
 )
 
 __all__ = [
+    "nested",
     "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "BuildThere",
     "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "OppositeEdges", "PlaceFirst", "PlacementArea",
     "Reserve", "SetupRule", "SetupKind", "Timing", "HappeningKind", "IfPossible", "RulesKind", "Teams", "FirstTurn",

@@ -14,6 +14,8 @@ the very filters that limit a step ("cannot move up").
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .kinds import (
@@ -314,3 +316,23 @@ ON_LAST_BUILT = SameSpace(SpaceRef.LAST_BUILT)
 NOT_ON_LAST_BUILT = Not(ON_LAST_BUILT)
 NOT_A_DOME = Not(PieceIs(Piece.DOME))
 UNOCCUPIED = SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED)
+
+
+def nested(root: object) -> Iterator[object]:
+    """Every value reachable from `root` through the vocabulary's dataclasses, lists, tuples and
+    dict values, each once (a part may be shared): what a question about a whole power (does any
+    of its selectors name a sex? which steps does it write?) walks, without a case per part kind."""
+    pending: list[object] = [root]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        yield item
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            pending.extend(getattr(item, field.name) for field in dataclasses.fields(item))
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())

@@ -15,13 +15,12 @@ click's Abort), which stops the game too.
 
 from __future__ import annotations
 
-import dataclasses
 import linecache
 from collections.abc import Callable, Mapping, Sequence
 
 import click
 
-from ...dsl.vocabulary import Step
+from ...dsl.vocabulary import Step, nested
 from ..engine.engine import Engine
 from ..engine.refusal import Reason, explain
 from ..engine.walk import same_step
@@ -358,22 +357,7 @@ def _own_rule(engine: Engine, state: GameState, prefix: Sequence[Action], step: 
 
 def _steps(part: object) -> list[Step]:
     """Every Step written in a power's parts (its turn programs, follow-ups, options)."""
-    found: list[Step] = []
-    pending: list[object] = [part]
-    seen: set[int] = set()
-    while pending:
-        item = pending.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, Step):
-            found.append(item)
-        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
-            pending.extend(getattr(item, f.name) for f in dataclasses.fields(item))
-        elif isinstance(item, (list, tuple)):
-            pending.extend(item)
-        elif isinstance(item, dict):
-            pending.extend(item.values())
+    found = [item for item in nested(part) if isinstance(item, Step)]
     return sorted(found, key=lambda s: (s.where.file, s.where.line, s.where.column))
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ...dsl.errors import SantoriniError, SourceErrors
-from ..model.board import SQUARES, parse_square, square_name
+from ..model.board import parse_square, square_name
 from .game import Game
 from .packs import package_root
 from .scenario import USED, Scenario, load_scenario, marks_of
@@ -255,5 +255,3 @@ def scenario_from_position(text: str, relative_to: Path | None = None) -> Scenar
 __all__ = ["PositionError", "escape", "game_from_position", "position_data", "position_string",
            "scenario_from_position", "unescape"]
 
-
-assert len(SQUARES) == 25  # (the board rows above are five cells of five)

@@ -6,7 +6,6 @@ an illegal turn, is a bad file (ScenarioError, located), not a failed expectatio
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 from ...dsl.errors import SourceError, SourceErrors
 from ...dsl.source import Document, KeyPath, load_document
-from ...dsl.vocabulary import Sex, WorkerSelector
+from ...dsl.vocabulary import Sex, WorkerSelector, nested
 from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
 from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
@@ -401,22 +400,8 @@ def _reads_sexes(game: Game) -> bool:
     one of its rules names a female or male worker)."""
     if any(seat_setup(game, seat).female for seat in placing_seats(game)):
         return True
-    pending: list[object] = [card.power for seat in game.cards for card in seat]
-    seen: set[int] = set()
-    while pending:
-        part = pending.pop()
-        if id(part) in seen:
-            continue
-        seen.add(id(part))
-        if isinstance(part, WorkerSelector) and part.sex is not None:
-            return True
-        if dataclasses.is_dataclass(part) and not isinstance(part, type):
-            pending.extend(getattr(part, f.name) for f in dataclasses.fields(part))
-        elif isinstance(part, (list, tuple)):
-            pending.extend(part)
-        elif isinstance(part, dict):
-            pending.extend(part.values())
-    return False
+    return any(isinstance(part, WorkerSelector) and part.sex is not None
+               for seat in game.cards for card in seat for part in nested(card.power))
 
 
 def _reserve_workers(game: Game) -> None:
