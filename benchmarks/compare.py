@@ -61,6 +61,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from santorini.interpreter.games.bench import S0_SQUARES, S0Agent, bench_games, starts_at_s0
 from santorini.interpreter.games.game import (Game, SetupError, end_of_setup, new_game,
@@ -339,11 +340,15 @@ def counted_seats(pack_name: str, gods: Sequence[str]) -> str:
     seat is what most often keeps a card far under its target. The game is set up at S0, as
     the measured games are: SetupError if the cards' setup rules do not allow it."""
     engine = s0_game(pack_name, gods).engine
-    pickers = getattr(engine, "pickers", None)
+    def internal(name: str, default: object) -> Any:
+        """An engine's internal list: named with a leading underscore now, without one
+        in older engines (a snapshot of one is measured too)."""
+        return getattr(engine, "_" + name, getattr(engine, name, default))
+    pickers = internal("pickers", None)
     if pickers is None:
         return "?"
-    kernelled = getattr(engine, "kernelled", [False] * len(pickers))
-    counting = getattr(engine, "counting", [False] * len(pickers))
+    kernelled = internal("kernelled", [False] * len(pickers))
+    counting = internal("counting", [False] * len(pickers))
     return ", ".join(chr(ord("A") + seat) for seat, picker in enumerate(pickers)
                      if picker is not None or kernelled[seat] or counting[seat]) or "none"
 

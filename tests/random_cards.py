@@ -27,7 +27,7 @@ than `NODE_BUDGET` steps of the generic chain to walk (perft 1, on the two probe
 card's seat and for its opponent's, whose turn the card may bind) is skipped, as if it failed the
 check: its games would take the comparison tests minutes, and a card past counting says nothing
 more about the fast engine than a smaller one of the same parts. The walk is the generic chain's
-own (`Engine.roots`, with a probe that counts the steps it applies) and is cut off by the count,
+own (`Engine._roots`, with a probe that counts the steps it applies) and is cut off by the count,
 never by the clock, so the same card is skipped on every machine (about 4% of the clean draws).
 
 Use `random_card(rng)` for a card's YAML text from a `random.Random`, or `cards()` as a
@@ -564,7 +564,7 @@ def walk_cost(engine: Engine, state: GameState, budget: int) -> int | None:
     walk = Walk(state, lambda walk: False)
     walk.probe = probe
     try:
-        engine.roots[state.to_move](walk)
+        engine._roots[state.to_move](walk)
     except _OverBudget:
         return None
     return count

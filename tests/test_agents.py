@@ -16,6 +16,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+import santorini
 from santorini.dsl.errors import SantoriniError
 from santorini.interpreter.agents import (
     AgentError,
@@ -276,6 +277,54 @@ def test_the_example_bot_is_deterministic_for_its_seed() -> None:
     assert (first.placements, first.turns) == (again.placements, again.turns)
 
 
+#: A bot that writes each request's kind and `position-string` line to the file it is given,
+#: and answers the first legal line.
+LOGGING_BOT = r'''
+import sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+lines = iter(sys.stdin.readline, "")
+next(lines)
+print("ready logging-bot", flush=True)
+for line in lines:
+    if line.strip() == "quit":
+        break
+    blocks = {}
+    for header in lines:
+        if header.strip() == "end":
+            break
+        name, count = header.split()
+        blocks[name] = [next(lines).rstrip("\n") for _ in range(int(count))]
+    log.write(line.split()[0] + "\t" + blocks["position-string"][0] + "\n")
+    log.flush()
+    print(blocks["legal"][0], flush=True)
+'''
+
+
+def test_each_request_carries_the_position_as_a_string_that_reads_back(tmp_path: Path) -> None:
+    """The `position-string` block is the position the bot is asked about: the placement's a
+    position in setup with the workers placed so far, each turn's the position the bot's turn
+    is played from (its turns, read back, are the turns the engine lists there: cards that read
+    no earlier turn, which a position string does not hold)."""
+    script, log_file = tmp_path / "bot.py", tmp_path / "log.txt"
+    script.write_text(LOGGING_BOT, encoding="utf-8")
+    game_log = bot_game(ExternalAgent([sys.executable, str(script), str(log_file)]), seat=1,
+                        gods=("Pan", "Artemis"))
+    requests = [line.split("\t") for line in log_file.read_text(encoding="utf-8").splitlines()]
+    assert requests[0][0] == "place" and requests[0][1].endswith(" B placing")
+    assert " A1" in requests[0][1] and " B1" not in requests[0][1]  # (A placed first)
+    turns = [text for kind, text in requests[1:] if kind == "turn"]
+    assert len(turns) == len(requests) - 1 == len(game_log.turns[1::2])
+    replayed = santorini.Game(["Pan", "Artemis"])
+    for placement in game_log.placements:
+        replayed.play(placement)
+    for number, text in enumerate(game_log.turns):
+        if number % 2 == 1:  # (seat B's turn: the bot was asked from this position)
+            assert turns[number // 2] == replayed.position()
+            assert sorted(map(str, santorini.Game.from_position(turns[number // 2]).turns())) == \
+                sorted(map(str, replayed.turns()))
+        replayed.play(text)
+
+
 #: A bot written without the library: it reads the protocol, places on the first legal
 #: placement, then misbehaves at its first turn as its argument says.
 BAD_BOT = r'''
@@ -446,16 +495,19 @@ def test_the_guides_example_exchange_is_the_protocol(tmp_path: Path) -> None:
     assert lines[0] == f"> {hello_line('A')}" and lines[1].startswith("< ready")
     engine_lines = [line[2:] for line in lines[2:lines.index("> end") + 1]]
     legal_at = next(i for i, line in enumerate(engine_lines) if line.startswith("legal "))
-    shown = engine_lines[:legal_at] + ["legal 0", "end"]  # the guide leaves most of `legal` out
+    string_at = engine_lines.index("position-string 1")
+    # (the guide leaves most of `legal` out)
+    shown = engine_lines[:legal_at] + ["legal 0"] + engine_lines[string_at:]
     request = read_request(shown[0], iter(shown[1:]))
     path = tmp_path / "game.yaml"
     path.write_text(request.text("game"), encoding="utf-8")
     game = load_scenario(path).game
     turns = texts(game, game.engine.turns(game.state))
     assert len(turns) == int(engine_lines[legal_at].split()[1])
-    assert {line for line in engine_lines[legal_at + 1:-1] if line != "..."} <= turns
+    assert {line for line in engine_lines[legal_at + 1:string_at] if line != "..."} <= turns
     answer = lines[lines.index("> end") + 1]
     assert answer.startswith("< ") and answer[2:] in turns
     now = tmp_path / "position.yaml"
     now.write_text(request.text("position"), encoding="utf-8")
     assert load_scenario(now).state.hash == game.state.hash
+    assert santorini.Game.from_position(request.blocks["position-string"][0]).state.hash == game.state.hash

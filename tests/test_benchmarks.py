@@ -586,7 +586,7 @@ def test_matchups_on_the_generic_chain_the_derived_count_and_a_pack_folder():
     assert any("matchups drawn by the derived count" in line for line in lines)
     derived = matchups.with_engine(matchups.new_game(load_pack("bga"), matchups.parse_players(["Artemis", "Mortal"])),
                                    matchups.Chain.DERIVED)
-    assert derived.engine.fast and derived.engine.pickers == [None, None] and derived.engine.counting == [True, True]
+    assert derived.engine.fast and derived.engine._pickers == [None, None] and derived.engine._counting == [True, True]
     with pytest.raises(SystemExit):
         matchups.parse_args(["--generic", "--derived"])
     folder = Path(__file__).resolve().parent / "invented" / "inventions"

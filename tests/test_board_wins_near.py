@@ -37,7 +37,7 @@ def test_builds_that_may_complete_a_tower_from_below_leave_the_turn_to_the_chain
     win is near: the kernels leave the position to the chain, whose turns the engine lists."""
     state = position(tmp_path, NEAR_A_FIFTH_TOWER)
     game, generic = counted_games("bga", ("Poseidon", "Chronus"))
-    assert game.engine.kernelled[0] and game.engine._kernel_walk(state)[1] is None
+    assert game.engine._kernelled[0] and game.engine._kernel_walk(state)[1] is None
     assert game.engine.turns(state) == generic.turns(state)
     assert any(generic.play(state, steps).winner is not None for steps in generic.turns(state))
     assert disagreement(game.engine, generic, state, range(10)) is None

@@ -9,6 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+import santorini
 from santorini.interpreter.cli.cli import main
 from support import REPO, SCENARIOS, s0_text
 
@@ -56,6 +57,11 @@ def test_cards_and_show() -> None:
     assert lines[0].startswith("Mortal") and any(line.startswith("Prometheus") for line in lines)
     shown = run("show", "prometheus", "--pack", "pantheon")
     assert shown.exit_code == 0 and "Alternative Turn (optional):" in shown.output
+    # a text of two lines is indented as one block under its heading
+    twins = run("show", "Castor & Pollux").output.splitlines()
+    at = twins.index("Card text:")
+    assert twins[at + 1:at + 3] == ["  Alternative Turn: Move with all of your Workers. Do not build.",
+                                    "  Alternative Turn: Do not move. Build with all of your Workers."]
 
 
 def test_check_passes_on_the_shipped_packs() -> None:
@@ -168,6 +174,34 @@ def test_diff_lists_what_changes_card_by_card() -> None:
     assert "      your worker may move into an opponent worker's space, not up, forcing " \
            "that worker to the space yours just vacated." in lines
     assert run("diff", "bga", "bga").output.strip() == "bga and bga have the same cards and rules"
+
+
+def test_a_record_ends_on_its_position_string_and_replay_checks_it(tmp_path: Path) -> None:
+    """The position written by hand from the turns: A1 from b3 to b2 to a2, B1 from c4 to c5;
+    a1 one block, b1 two (Prometheus built before and after moving), c4 one; B to act."""
+    position = "bga/standard Prometheus,Mortal 00000/00100/00000/00000/12000 A1a2,A2d3,B1c5,B2c2 B"
+    record = {
+        "pack": "bga", "mode": "standard", "seed": None, "players": ["Prometheus", "Mortal"],
+        "placements": ["place A1 b3; place A2 d3", "place B1 c4; place B2 c2"],
+        "turns": ["move A1 b2; build A1 a1", "move B1 c5; build B1 c4", "build A1 b1; move A1 a2; build A1 b1"],
+        "position": position, "result": {"winner": None, "reason": "unfinished"},
+    }
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(record, sort_keys=False))
+    assert run("replay", str(path)).exit_code == 0
+    assert run("render", str(path), "-o", str(tmp_path / "end.svg")).exit_code == 0
+    path.write_text(yaml.safe_dump({**record, "position": position.replace("B1c5", "B1c4")}, sort_keys=False))
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    assert "another position than the record's" in result.output and "B1c5" in result.output
+    # a record written by play ends on the position the library reaches by the same turns
+    written = tmp_path / "played.yaml"
+    assert run("play", "--gods", "Athena", "Pan", "--seed", "5", "--record", str(written)).exit_code == 0
+    data = yaml.safe_load(written.read_text())
+    game = santorini.Game(["Athena", "Pan"])
+    for text in (*data["placements"], *data["turns"]):
+        game.play(text)
+    assert data["position"] == game.position() and list(data)[-2:] == ["position", "result"]
 
 
 @pytest.mark.parametrize(("placements", "turns", "message"), [

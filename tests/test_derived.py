@@ -302,7 +302,7 @@ def test_the_facts_athenas_turns_keep_are_settled_before_a_last_build() -> None:
     """'moved up on your last turn': a fact of the turn's moves, which no build changes; the derived
     code adds it to the keys of the turn's last builds instead of making each build."""
     game = _pair("Athena", MORTAL, True)
-    assert game is not None and game.engine.memory[0] and game.engine.settled_memory[0]
+    assert game is not None and game.engine._seat_memory[0] and game.engine._settled_memory[0]
     faults = [fault for seed in range(4) for fault in _disagreements("Athena", "Demeter", 14, seed)]
     assert not faults, faults
 
@@ -379,7 +379,7 @@ def test_a_search_for_a_win_skips_steps_that_cannot_win(monkeypatch: pytest.Monk
     game = _pair("Hermes", MORTAL, True)
     generic = _pair("Hermes", MORTAL, False)
     assert game is not None and generic is not None
-    game.engine.kernels[0] = None
+    game.engine._kernels[0] = None
     state = game.state
     for square, height in (("a3", 2), ("a4", 3), ("c3", 1)):
         state.set_height(parse_square(square), height)
@@ -389,7 +389,7 @@ def test_a_search_for_a_win_skips_steps_that_cannot_win(monkeypatch: pytest.Monk
     monkeypatch.setattr(steps, "may_match_together", lambda *conditions: False)
     blind = _pair("Hermes", MORTAL, True)
     assert blind is not None
-    blind.engine.kernels[0] = None
+    blind.engine._kernels[0] = None
     assert not blind.engine.can_win(state)
 
 

@@ -252,7 +252,7 @@ def test_a_condition_may_guard_a_turn_step_a_step_option_or_a_follow_up(rules: s
     parsed = parse_rules(rules, origin)
     assert check_rules(parsed, origin, "god") == []
     engine = Engine(load_pack("bga").base.power, [[compile_rules(parsed, origin, "Invented")], []])
-    assert engine.shapes[0] is None  # a guarded option or follow-up is the generic chain's
+    assert engine._shapes[0] is None  # a guarded option or follow-up is the generic chain's
     state = GameState(seats=[Seat("A", 0, ("Invented",)), Seat("B", 1, ())], team_letters=["A", "B"])
     state.set_height(parse_square("c3"), 1)
     for team, number, square in ((0, 1, "b2"), (0, 2, "e5"), (1, 1, "a5"), (1, 2, "e1")):

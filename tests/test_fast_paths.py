@@ -367,7 +367,7 @@ def _indices(fast: Engine, state: GameState, count: int, most: int = EVERY_INDEX
     says the seat has a picker (which counts its way to the index); else a spread of `most`
     indices, the first and the last among them (the draw is an index into the list: an engine that
     lists for each draw would list the turns once per index)."""
-    pickers = getattr(fast, "pickers", None)
+    pickers = getattr(fast, "_pickers", None)
     if count <= most or (pickers is not None and pickers[state.to_move] is not None):
         return range(count)
     return sorted({0, count - 1, *range(0, count, max(1, count // max(1, most - 2)))})
@@ -408,7 +408,7 @@ def disagreement(fast: Engine, generic: Engine, state: GameState, seeds: Sequenc
             return differ(f"random_turn (seed {seed})", picked, expected)
         if rng_fast.getstate() != rng_generic.getstate():
             return differ(f"the generator after random_turn (seed {seed})", rng_fast.random(), rng_generic.random())
-    pickers = getattr(fast, "pickers", None)
+    pickers = getattr(fast, "_pickers", None)
     played_at = {0, len(turns) - 1, *random.Random(seeds[0]).sample(range(len(turns)), min(len(turns), PLAYED))}
     for index in _indices(fast, state, len(turns), picks):
         expected, drawn = turns[index], _Drawn(index)
@@ -662,7 +662,7 @@ def test_the_mortal_and_the_simple_gods_run_fast() -> None:
         assert simple, pack
         for seats in [(MORTAL, MORTAL)] + [(god, MORTAL) for god in simple] + [(MORTAL, god) for god in simple]:
             game, _ = games(pack, seats)
-            assert [shape is not None for shape in game.engine.shapes] == [True, True], (pack, seats)
+            assert [shape is not None for shape in game.engine._shapes] == [True, True], (pack, seats)
 
 
 # ---- the comparison bites, on any fast engine ----------------------------------------------------
@@ -748,8 +748,8 @@ def compiled(text: str, name: str):  # noqa: ANN201 - a Power
 
 def test_the_gate_sends_a_part_it_does_not_know_to_the_generic_chain() -> None:
     base = load_pack("bga").base.power
-    assert Engine(base, [[compiled(DEMETER, "Demeter")], []]).shapes[0] is not None
-    assert Engine(base, [[compiled(DEMETER_OFF_THE_PERIMETER, "Demeter-inland")], []]).shapes[0] is None
+    assert Engine(base, [[compiled(DEMETER, "Demeter")], []])._shapes[0] is not None
+    assert Engine(base, [[compiled(DEMETER_OFF_THE_PERIMETER, "Demeter-inland")], []])._shapes[0] is None
 
 
 @settings(max_examples=30, deadline=None)
@@ -800,9 +800,9 @@ def test_the_counting_pickers_serve_the_shapes_they_are_for() -> None:
     for pack in ("bga", "pantheon", "first-edition"):
         for god in ("Artemis", "Demeter", "Hephaestus", "Prometheus"):
             game = new_game(load_pack(pack), parse_players([god, "Mortal"]))
-            assert counted_picker(game.engine.shapes[0]) is not None, (pack, god)
+            assert counted_picker(game.engine._shapes[0]) is not None, (pack, god)
         game = new_game(load_pack(pack), parse_players(["Hermes", "Apollo"]))
-        assert [counted_picker(shape) if shape else None for shape in game.engine.shapes] == [None, None]
+        assert [counted_picker(shape) if shape else None for shape in game.engine._shapes] == [None, None]
 
 
 def test_a_picked_turn_is_trusted_only_for_the_state_it_was_picked_for() -> None:
@@ -830,7 +830,7 @@ def come_back_engines() -> tuple[Engine, Engine, GameState]:
     power = compiled(COME_BACK, "Come-back")
     base = load_pack("bga").base.power
     fast, generic = (Engine(base, [[power], []], fast=on) for on in (True, False))
-    assert counted_picker(fast.shapes[0]) is None
+    assert counted_picker(fast._shapes[0]) is None
     state = GameState(seats=[Seat("A", 0, ("Come-back",)), Seat("B", 1, ())], team_letters=["A", "B"])
     return fast, generic, state
 
@@ -849,7 +849,7 @@ def assert_every_index(fast: Engine, generic: Engine, state: GameState) -> list:
 def test_a_second_move_that_may_come_back_is_drawn_from_the_list(data: st.DataObject) -> None:
     fast, generic, state = come_back_engines()
     fill_board(data.draw, state)
-    assert fast.shapes[0] is not None
+    assert fast._shapes[0] is not None
     assert disagreement(fast, generic, state, [1, 2, 3]) is None
 
 

@@ -60,7 +60,7 @@ POSITIONS = 6 * SCALE
 @cache
 def kernels_of(seats: tuple[str, ...]) -> list[bool]:
     game, _ = counted_games("bga", seats)
-    return [kernel is not None for kernel in game.engine.kernels]
+    return [kernel is not None for kernel in game.engine._kernels]
 
 
 def position(tmp_path: Path, text: str) -> GameState:
@@ -74,7 +74,7 @@ def kernel_agrees(seats: tuple[str, ...], state: GameState, outcomes: int | None
     """The first seat is drawn by its kernel, whose turns on `state` (`outcomes` of them,
     where given) are the generic chain's, in its order, and whose draws are the chain's."""
     game, generic = counted_games("bga", seats)
-    assert game.engine.kernelled[0]
+    assert game.engine._kernelled[0]
     turns = game.engine.turns(state)
     if outcomes is not None:
         assert len(turns) == outcomes
@@ -108,7 +108,7 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     for card in ("Iris", "Bellerophon"):
         assert not kernels_of((card, MORTAL))[0], card
     domed = Engine(load_pack("bga").base.power, [[compiled(WALKS_WITH_A_DOME, "Walker")], []])
-    assert domed.kernels[0] is None
+    assert domed._kernels[0] is None
     assert ("not drawn whole (derived/kernel.py): the seat has more than one turn program, and not every one has "
             "kernels") in "\n".join(domed.paths(0))
     for card, why in (("Iris", "a way that is not squares around the worker as bits"),
@@ -275,7 +275,7 @@ def test_a_condition_on_neither_square_nor_piece_is_one_answer_for_every_square_
     pair = game_pair(pack_with(card), (card.name, MORTAL))
     assert pair is not None
     game, generic = pair
-    assert game.engine.kernelled[0]
+    assert game.engine._kernelled[0]
     assert_agree(game, generic, data.draw(states(game, 0), label="position"), seeds, PERFT_WORK_PER_CARD)
 
 
@@ -312,11 +312,11 @@ def test_obligations_on_the_move_are_lowered_into_the_kernel() -> None:
     for binder in ("Persephone", "Aphrodite"):
         for card in (MORTAL, "Pan", "Hera"):
             game, _ = counted_games("bga", (card, binder))
-            assert getattr(game.engine.kernels[0], "lowers_obligations", False), (card, binder)
+            assert getattr(game.engine._kernels[0], "lowers_obligations", False), (card, binder)
     game, _ = counted_games("bga", ("Apollo", "Persephone"))
-    assert getattr(game.engine.kernels[0], "lowers_obligations", False)
+    assert getattr(game.engine._kernels[0], "lowers_obligations", False)
     game, _ = counted_games("bga", ("Apollo", "Aphrodite"))
-    assert not getattr(game.engine.kernels[0], "lowers_obligations", True)
+    assert not getattr(game.engine._kernels[0], "lowers_obligations", True)
 
 
 def test_a_kernel_that_ignores_an_obligation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -362,7 +362,7 @@ def test_a_worker_back_on_its_square_is_one_outcome_whichever_worker_it_was(tmp_
     that kept the final squares worker by worker would list both."""
     state = position(tmp_path, HOME.format(pack=REPO / "tests" / "invented" / "inventions"))
     game, generic = counted_games("inventions", ("Graeae", "Periphera"))
-    assert game.engine.kernels[1] is not None
+    assert game.engine._kernels[1] is not None
     turns = game.engine.turns(state)
     assert turns == generic.turns(state)
     assert (("move", 3, 1), ("move", 3, 5), ("build", 3, 1)) in turns
@@ -452,7 +452,7 @@ def test_a_kernel_that_puts_a_token_on_the_square_built_too_often_is_caught(
     allowance, or put a coin on a dome too, does not."""
     state = position(tmp_path, COINS.format(placed=placed))
     game, generic = counted_games("bga", ("Clio", MORTAL))
-    assert game.engine.kernelled[0]
+    assert game.engine._kernelled[0]
     seeds = range(20)
     assert disagreement(game.engine, generic, state, seeds) is None
     events = TokenOnBuilt.events
@@ -506,7 +506,7 @@ def test_a_build_that_may_win_on_the_board_is_judged_as_the_chain_judges_it(
     win is judged, and every draw, list and search for a win is the chain's."""
     state = position(tmp_path, TOWERS.format(first=first, second=second, b4="3D" if fifth else "0"))
     game, generic = counted_games("bga", (first, second))
-    assert game.engine.kernelled[0]
+    assert game.engine._kernelled[0]
     assert game.engine.can_win(state) is wins
     assert len(game.engine.turns(state)) == outcomes
     assert disagreement(game.engine, generic, state, range(20)) is None
@@ -628,7 +628,7 @@ def test_an_obligation_on_the_last_move_binds_where_two_moves_end(tmp_path: Path
     let the worker end anywhere would list more."""
     state = position(tmp_path, NEXT_TO_APHRODITE)
     game, _ = kernel_agrees(("Artemis", "Aphrodite"), state, 8)
-    assert getattr(game.engine.kernels[0], "lowers_obligations", False)
+    assert getattr(game.engine._kernels[0], "lowers_obligations", False)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(two_moves.TwoMoves, "final", property(lambda self: ""))
         assert len(counting(game).engine.turns(state)) > 8
@@ -640,7 +640,7 @@ def test_a_kernel_that_forgets_another_seats_slide_is_caught(monkeypatch: pytest
     (santorini show says so), and a kernel that built around the square the move reached would
     draw other turns."""
     game, _ = counted_games("bga", ("Demeter", "Harpies"))
-    assert game.engine.kernelled[0]
+    assert game.engine._kernelled[0]
     assert ("another seat's reaction to this seat's moves: lowered as a slide (derived/writer.py)"
             in game.engine.paths(0))
     def stays(self: writer.Writer, depth: int) -> str:

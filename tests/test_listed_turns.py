@@ -63,8 +63,8 @@ def test_a_listed_turn_is_played_without_walking_it_again_on_a_copy_only(monkeyp
     turns = engine.turns(state, keep_events=True)
     assert len(turns) > 100
     walked: list[int] = []
-    roots = engine.roots
-    monkeypatch.setattr(engine, "roots", [lambda walk, root=root: walked.append(1) or root(walk) for root in roots])
+    roots = engine._roots
+    monkeypatch.setattr(engine, "_roots", [lambda walk, root=root: walked.append(1) or root(walk) for root in roots])
     copy = state.copy()
     engine.play_in_place(copy, turns[-1])
     assert not walked and copy.history[-1][1] == turns[-1]

@@ -52,7 +52,7 @@ def short(turn: str) -> str:
 
 def agree(fast, generic, state) -> list[str]:  # noqa: ANN001
     """Check fast and generic agree on `state`; return its turns, short."""
-    assert fast.pickers[state.to_move] is not None or fast.kernelled[state.to_move], \
+    assert fast._pickers[state.to_move] is not None or fast._kernelled[state.to_move], \
         "the seat should be counted or drawn by a kernel, not listed"
     problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
     assert problem is None, problem
@@ -145,7 +145,7 @@ def test_a_climb_of_any_height_that_cannot_win() -> None:
     turns = agree(fast, generic, state)
     assert any(t.startswith("A1 a2 ") for t in turns) and any(t.startswith("A1 b1 ") for t in turns)
     assert "A1 b1" not in turns and "A2 c2" in turns
-    assert new_game(load_pack("bga"), parse_players(["Pegasus", "Mortal"])).engine.inline_seats[0]
+    assert new_game(load_pack("bga"), parse_players(["Pegasus", "Mortal"])).engine._inline_seats[0]
 
 
 def test_a_once_per_game_climb_sets_its_mark_and_is_gone_after() -> None:
@@ -230,7 +230,7 @@ def test_a_holder_out_of_the_game_binds_no_one() -> None:
     state.set_height(parse_square("a1"), 3)
     for team, number, square in ((0, 1, "b2"), (1, 1, "e5"), (2, 1, "e1"), (0, 2, "c5"), (1, 2, "e4"), (2, 2, "a5")):
         state.add_worker(team, number, parse_square(square))
-    assert game.engine.pickers[0] is not None
+    assert game.engine._pickers[0] is not None
     for out in (False, True):
         if out:
             state.eliminate(1)
@@ -323,15 +323,15 @@ def test_the_masked_picker_serves_the_seats_it_is_for(card: str) -> None:
     engine = new_game(load_pack("bga"), parse_players([card, "Mortal"])).engine
     for seat in COUNTED[card]:
         index = "AB".index(seat)
-        shape = engine.shapes[index]
-        assert shape is not None and engine.pickers[index] is not None, (card, seat)
-        assert shape.extended and (masked_picker(shape, lambda *a: ()) is not None or engine.inline_seats[index])
+        shape = engine._shapes[index]
+        assert shape is not None and engine._pickers[index] is not None, (card, seat)
+        assert shape.extended and (masked_picker(shape, lambda *a: ()) is not None or engine._inline_seats[index])
 
 
 @pytest.mark.parametrize("card", KERNELLED)
 def test_the_kernels_draw_the_seats_no_hand_tuned_picker_serves(card: str) -> None:
     engine = new_game(load_pack("bga"), parse_players([card, "Mortal"])).engine
-    assert engine.pickers[0] is None and engine.kernelled[0], card
+    assert engine._pickers[0] is None and engine._kernelled[0], card
 
 
 #: The seats whose only parts are masks of squares (bans, vetoes, other wins of a move, complete
@@ -350,7 +350,7 @@ def test_the_lean_form_takes_only_the_seats_of_masks(card: str) -> None:
 
     engine = new_game(load_pack("bga"), parse_players([card, "Mortal"])).engine
     for seat in LEAN.get(card, "") + NOT_LEAN.get(card, ""):
-        picker = masked_picker(engine.shapes["AB".index(seat)], lambda *a: ())
+        picker = masked_picker(engine._shapes["AB".index(seat)], lambda *a: ())
         assert isinstance(picker, LeanMaskedTurn if card in LEAN else MaskedTurn), (card, seat, picker)
 
 
@@ -424,7 +424,7 @@ def test_moves_again_along_the_edge() -> None:
     assert not any(t.startswith("move A1 b2; move") for t in turns)
     assert not any(" A1 c3" in t.split("; build")[0] for t in turns)
     assert any(t.startswith("move A1 a1; move A1 b1; build A1") for t in turns)
-    assert fast.kernelled[0]  # (drawn by the derived code's kernel: derived/repeated_moves.py)
+    assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/repeated_moves.py)
 
 
 def test_the_levels_as_bits_are_the_squares_of_each_height() -> None:
@@ -473,7 +473,7 @@ def test_the_unmoved_worker_removes_a_block_and_an_undone_build_is_one_outcome()
     to c1 too), the same outcome, counted once: 10 turns."""
     fast, generic, state = position(("Ares", "Mortal"), {"A1": "a1", "B1": "d1", "A2": "c1", "B2": "e5"},
                                     {"b1": 1, "d1": 1, "d2": 3}, domes=("d2",), to_move=0)
-    assert fast.kernelled[0]  # (drawn by the derived code's kernel: derived/last_choice.py)
+    assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/last_choice.py)
     turns = agree(fast, generic, state)
     to_a2 = [t for t in turns if t.startswith("A1 a2 ")]
     builds = ["a1", "b1", "b2", "a3", "b3"]
@@ -506,7 +506,7 @@ def test_a_worker_placed_from_the_card_once_then_moves_and_builds() -> None:
         state.set_height(parse_square(name), height)
     state.to_move = 0
     fast = game.engine
-    assert fast.kernelled[0]  # (drawn by the derived code: derived/placed_first.py, kernel.py)
+    assert fast._kernelled[0]  # (drawn by the derived code: derived/placed_first.py, kernel.py)
     problem = disagreement(fast, generic, state, seeds=[1, 2, 3])
     assert problem is None, problem
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
@@ -540,7 +540,7 @@ def test_each_worker_moves_or_each_builds_with_workers_alike() -> None:
     and one around c1: 3 x 3 pairs, {b1 b2} once, b1 twice and b2 twice allowed (8). 37 turns."""
     fast, generic, state = position(("Castor & Pollux", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c1", "B2": "e4"},
                                     {}, domes=("d1", "d2", "a3", "b3", "c3"), to_move=0)
-    assert fast.kernelled[0] and fast._kernel_walk(state)[1] is not None  # (drawn whole: derived/each_worker.py)
+    assert fast._kernelled[0] and fast._kernel_walk(state)[1] is not None  # (drawn whole: derived/each_worker.py)
     agree(fast, generic, state)
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
     assert len(turns) == 37, turns
@@ -591,7 +591,7 @@ def test_builds_paid_from_coins_gained_at_the_start_of_the_turn() -> None:
     fast, generic, state = position(("Morpheus", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "e4"},
                                     {"a3": 3}, domes=("b1", "b2", "b3", "d1", "d2", "e2"), to_move=0)
     state.set_counter(0, "coin", 1)
-    assert fast.kernelled[0]  # (drawn by the derived code's kernel: derived/later_builds.py)
+    assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/later_builds.py)
     agree(fast, generic, state)
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
     assert turns == ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
@@ -611,7 +611,7 @@ def test_a_token_placed_after_the_turn_that_every_worker_treats_as_a_dome() -> N
     fast, generic, state = position(("Europa & Talus", "Mortal"), {"A1": "a1", "B1": "c1", "A2": "e1", "B2": "e5"},
                                     {"a3": 3, "b2": 3}, domes=("b2", "d1", "d2", "e2"), to_move=0)
     state.set_token(parse_square("b1"), ("talus", 0))
-    assert fast.kernelled[0]  # (drawn by the derived code's kernel: derived/last_choice.py)
+    assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/last_choice.py)
     agree(fast, generic, state)
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
     expected = [f"move A1 a2; build A1 {b}" + (f"; token talus {p}" if p else "")
@@ -635,7 +635,7 @@ def test_a_token_on_each_block_built_up_to_three_and_one_built_on_leaves() -> No
                                         {"a3": 1}, domes=("b1", "b2", "d1", "d2", "e2"), to_move=0)
         state.set_token(parse_square("a3"), ("coin", 0))
         state.set_counter(0, "coin tokens placed", placed)
-        assert fast.kernelled[0]  # (drawn by the derived code's kernel: derived/after_build.py)
+        assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/after_build.py)
         agree(fast, generic, state)
         turns = generic.turns(state)
         assert [format_turn(state, steps) for steps in turns] == [
@@ -685,7 +685,7 @@ def test_builds_paid_from_coins_under_a_ban_that_reads_the_piece(a3: int, expect
     fast, generic, state = position(("Morpheus", "Limus"), {"A1": "a1", "B1": "a4", "A2": "e1", "B2": "e4"},
                                     {"a3": a3}, domes=("b1", "b2", "b3", "d1", "d2", "e2"), to_move=0)
     state.set_counter(0, "coin", 1)
-    assert fast.kernelled[0]
+    assert fast._kernelled[0]
     agree(fast, generic, state)
     assert [format_turn(state, steps) for steps in generic.turns(state)] == expected
 
@@ -715,7 +715,7 @@ def test_builds_paid_from_coins_where_a_later_piece_is_banned() -> None:
     chain's order: no build; a1; a1 twice; a1 then a3; a3 (5; a3 twice would dome it)."""
     state = _coins_next_to_a_level_2_square()
     fast, generic = _against_no_domes(state)
-    assert fast.kernelled[0] and fast._kernel_walk(state)[1] is not None
+    assert fast._kernelled[0] and fast._kernel_walk(state)[1] is not None
     assert disagreement(fast, generic, state, seeds=[1, 2, 3]) is None
     assert [format_turn(state, steps) for steps in generic.turns(state)] == [
         "move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
@@ -752,7 +752,7 @@ def test_the_unmoved_worker_builds_where_a_later_piece_is_banned(card: str | Non
     in all: 9 - 1 = 8; against a card that bans domes, each takes one block at most: 4. Drawn by
     the kernels."""
     state, fast, generic = _unmoved_beside_level_2_squares(card)
-    assert fast.kernelled[0] and fast._kernel_walk(state)[1] is not None
+    assert fast._kernelled[0] and fast._kernel_walk(state)[1] is not None
     assert disagreement(fast, generic, state, seeds=[1, 2, 3]) is None
     assert len(generic.turns(state)) == outcomes
 
@@ -775,7 +775,7 @@ def test_the_unmoved_worker_builds_up_to_three_times_and_equal_boards_are_one() 
     (A2 on c1 building b1, then A1 once on b1, is b1 twice by A1) counted once."""
     fast, generic, state = position(("Poseidon", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "c2", "B2": "e4"},
                                     {}, domes=("a2", "b2", "d1", "d2", "b3", "c3", "d3"), to_move=0)
-    assert fast.kernelled[0]  # (drawn by the derived code's kernel: derived/later_builds.py)
+    assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/later_builds.py)
     turns = agree(fast, generic, state)
     assert len(turns) == 18, turns
     assert sum(t.startswith("A1 b1 ") for t in turns) == 8 and sum(t.startswith("A2 b1 ") for t in turns) == 2

@@ -55,7 +55,7 @@ def test_the_placed_turn_is_the_chains_in_games_from_the_setup(other: str) -> No
     got = counted_games("bga", ("Jason", other))
     assert got is not None
     game, generic = got
-    assert game.engine.kernelled[0]
+    assert game.engine._kernelled[0]
     states = positions_with_a_worker_waiting(game, generic, 0, 6, f"placed {other}")
     assert len(states) >= 6
     for index, state in enumerate(states):

@@ -89,7 +89,7 @@ def test_a_picker_that_says_it_reads_the_history_finds_it_up_to_date(monkeypatch
     for seat, squares in ((0, (7, 17)), (1, (12, 2))):
         for number, square in enumerate(squares, 1):
             game.state.add_worker(game.state.seats[seat].team, number, square)
-    assert isinstance(game.engine.pickers[0], Reading)
+    assert isinstance(game.engine._pickers[0], Reading)
     played = game.engine.playout(game.state, [random.Random(1), random.Random(2)], 9)
     assert len(played) == len(game.state.history) == 9 and len(seen) == 5  # (Artemis moves first)
     assert seen == ([0, 2, 4, 6, 8] if reads_history else [0] * 5)
@@ -127,7 +127,7 @@ def test_the_playout_plays_inline_the_seats_of_the_plain_turn() -> None:
     pack = load_pack("bga")
 
     def inline(*gods: str) -> list[bool]:
-        return new_game(pack, parse_players(list(gods))).engine.inline_seats
+        return new_game(pack, parse_players(list(gods))).engine._inline_seats
     assert inline("Mortal", "Mortal") == inline("Pan", "Mortal") == [True, True]
     assert inline("Pan", "Pan", "Pan") == [True, True, True]
     assert inline("Apollo", "Minotaur") == [True, True]
@@ -154,8 +154,8 @@ def test_the_playout_plays_the_turn_by_turn_game_to_every_end() -> None:
             for n in range(12):  # enough games for wins by both seats, and a stuck seat of three
                 game = new_game(pack, parse_players(gods))
                 engine = game.engine  # (a seat drawn by the derived code's kernels is played as a picker's)
-                assert any(engine.inline_seats) or all(p is not None or drawn for p, drawn in
-                                                       zip(engine.pickers, engine.kernelled, strict=True))
+                assert any(engine._inline_seats) or all(p is not None or drawn for p, drawn in
+                                                       zip(engine._pickers, engine._kernelled, strict=True))
                 rng = random.Random(f"{seed}{n}")
                 log = run_game(game, [agent(rng) for _ in gods], max_turns=limit)
                 results.append((agent is RandomAgent, log, final(game.state)))

@@ -82,14 +82,14 @@ def test_the_derived_count_serves_the_seats_of_the_plain_turn_and_of_simple_gods
     and a card whose builds may win on the board (a count of towers) is drawn from its list, and
     `santorini show` says why."""
     game, _ = counted_games("bga", (MORTAL, MORTAL))
-    assert game.engine.counting == [True, True]
+    assert game.engine._counting == [True, True]
     assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
     for god in ("Apollo", "Artemis", "Athena", "Atlas", "Minotaur", "Pan", "Prometheus"):
         game, _ = counted_games("bga", (god, MORTAL))
-        assert game.engine.counting[0], god
+        assert game.engine._counting[0], god
     game, _ = counted_games("bga", ("Chronus", MORTAL))
-    assert game.engine.counting == [False, False]
-    prefix = "where the kernels leave a position to the chain, " if game.engine.kernelled[1] else ""
+    assert game.engine._counting == [False, False]
+    prefix = "where the kernels leave a position to the chain, " if game.engine._kernelled[1] else ""
     assert any(line.startswith(f"{prefix}listed to draw: build") and "a win judged on the board" in line
                for line in game.engine.paths(1))
     # an optional last build: the turns that end before it are found one by one, so the list is
@@ -98,9 +98,9 @@ def test_the_derived_count_serves_the_seats_of_the_plain_turn_and_of_simple_gods
     for god, why in (("Demeter", "optional"), ("Hephaestus", "optional"), ("Poseidon", "optional"),
                      ("Hermes", "not the moved worker")):
         game, _ = counted_games("bga", (god, MORTAL))
-        assert not game.engine.counting[0], god
+        assert not game.engine._counting[0], god
         # (a seat drawn whole by its kernels is listed to draw only where they leave a position)
-        prefix = "where the kernels leave a position to the chain, " if game.engine.kernelled[0] else ""
+        prefix = "where the kernels leave a position to the chain, " if game.engine._kernelled[0] else ""
         assert any(line.startswith(f"{prefix}listed to draw: build") and why in line
                    for line in game.engine.paths(0)), god
 
@@ -177,7 +177,7 @@ def test_a_tally_that_forgets_the_keys_it_saw_is_caught(monkeypatch: pytest.Monk
         self.keys = Forgetful()
     monkeypatch.setattr(Tally, "__init__", forgetful)
     game, _ = counted_games("bga", ("Prometheus", "Harpies"))
-    assert game.engine.counting[0] and not game.engine.kernelled[0]
+    assert game.engine._counting[0] and not game.engine._kernelled[0]
     assert found_apart("bga", ("Prometheus", "Harpies"))
 
 

@@ -393,7 +393,7 @@ def test_a_record_lists_who_left_the_game_and_replay_checks_it(tmp_path: Path) -
     letter = out_line.split()[1]
     turns_before = sum(1 for line in output[:output.index(out_line)].splitlines() if line.startswith("turn "))
     assert data["out"][0] == {"seat": letter, "after_turn": turns_before}
-    assert list(data)[-2:] == ["out", "result"]
+    assert list(data)[-3:] == ["out", "position", "result"]
     assert run("replay", str(record)).exit_code == 0
     data["out"][0]["after_turn"] += 1
     record.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

@@ -47,7 +47,7 @@ def walled(workers: dict[str, str], open_squares: str, heights: dict[str, int] |
 def served(engine: Engine, state: GameState) -> bool:
     """Whether the kernels of the seat to move draw its turn on `state` (else the chain does)."""
     seat = state.to_move
-    assert engine.kernelled[seat], "the seat should be drawn by its kernels"
+    assert engine._kernelled[seat], "the seat should be drawn by its kernels"
     return engine._kernel_walk(state)[1] is not None
 
 
@@ -179,14 +179,14 @@ def test_the_kernels_take_the_walks_beside_the_usual_turn_and_nothing_more() -> 
     whole only where no worker can step down."""
     for pack in ("bga", "pantheon", "first-edition"):
         engine = new_game(load_pack(pack), parse_players(["Hermes", "Mortal"])).engine
-        assert engine.kernelled[0] and engine.pickers[0] is None, pack
+        assert engine._kernelled[0] and engine._pickers[0] is None, pack
     for opponent in ("Hera", "Hypnus", "Limus"):
-        assert new_game(load_pack("bga"), parse_players(["Hermes", opponent])).engine.kernelled[0], opponent
+        assert new_game(load_pack("bga"), parse_players(["Hermes", opponent])).engine._kernelled[0], opponent
     base = load_pack("bga").base.power
-    assert Engine(base, [[compiled(WALKS, WALKER)], []]).kernels[0] is not None
+    assert Engine(base, [[compiled(WALKS, WALKER)], []])._kernels[0] is not None
     second_build = "after your worker builds, it may build one additional time, not on the same space."
     for extra in ("Your Build:\n  your worker may build a dome at any level.\n", f"Your Build:\n  {second_build}\n"):
-        assert Engine(base, [[compiled(WALKS + extra, WALKER)], []]).kernels[0] is None, extra
+        assert Engine(base, [[compiled(WALKS + extra, WALKER)], []])._kernels[0] is None, extra
     down = WALKS.replace("not up or down", "not up")
     game, generic = games("bga", ("Hermes", "Mortal"))
     fast = Engine(base, [[compiled(down, WALKER)], [card.power for card in game.cards[1]]],
@@ -215,7 +215,7 @@ def test_random_positions_agree_with_the_chain(cards: tuple[str, str], place) ->
     state = place.on(GameState(seats=game.state.seats, team_letters=game.state.team_letters))
     hermes = cards.index("Hermes")
     state.to_move = hermes
-    assert game.engine.kernelled[hermes]
+    assert game.engine._kernelled[hermes]
     problem = disagreement(game.engine, generic, state, seeds=[1, 2, 3])
     assert problem is None, problem
     follows_the_text(state, generic.turns(state))

@@ -81,6 +81,12 @@ class SeatView:
         from .position import position_document
         return position_document(self._game)
 
+    def position_string(self) -> str:
+        """The position now as one line (games/position.py; docs/scenarios.md, "Position
+        strings"): what `position()` says, for a program that passes positions around."""
+        from ..games.position import position_string
+        return position_string(self._game)
+
     def game_so_far(self) -> Document:
         """The position play started from and the turns played since (its `history`): exact,
         even for a rule that reads what a seat did on its last turn (agents/position.py)."""

@@ -36,6 +36,7 @@ from typing import IO, Literal, TextIO
 
 from ..engine.engine import IllegalTurn
 from ..games.game import Game
+from ..games.position import position_string
 from ..games.setup import legal_placements, placement_fault, seat_setup
 from ..model.board import square_name
 from ..model.notation import NotationError, format_turn, parse_placement, parse_turn
@@ -142,7 +143,8 @@ class ExternalAgent(ViewAgent):
         position = dump(position_document(game, placing=seat)).splitlines()
         example = legal[0] if legal else "place A1 c3; place A2 d2"
         answer = bot.ask(PLACE, state.seats[seat].letter,
-                         [("position", position), ("game", position), ("legal", legal)],
+                         [("position", position), ("game", position), ("legal", legal),
+                          ("position-string", [position_string(game, placing=seat)])],
                          f"a placement such as '{example}'")
         try:
             placed = dict(parse_placement(answer))
@@ -168,7 +170,7 @@ class ExternalAgent(ViewAgent):
         bot, state = self._bot, view.state
         legal = [format_turn(state, turn) for turn in view.turns()]
         blocks = [("position", dump(view.position()).splitlines()), ("game", dump(view.game_so_far()).splitlines()),
-                  ("legal", legal)]
+                  ("legal", legal), ("position-string", [view.position_string()])]
         answer = bot.ask(TURN, view.letter, blocks, f"one of seat {view.letter}'s legal turns in the spec's notation, "
                                                     f"such as '{legal[0]}'")
         try:

@@ -169,7 +169,8 @@ def show(name: str, pack_name: str) -> None:
         click.echo(f"{MORTAL}: no power; the pack's base rules apply ({card.path}).\n")
     click.echo(f"{card.name}, {card.title}  [{card.kind}{', ' + card.tier if card.tier else ''}; "
                f"players {', '.join(map(str, card.players))}; pack {pack.name}]")
-    click.echo(f"\n{card.summary}\n\nCard text:\n  {card.text.strip()}\n\nRules:")
+    text = "\n".join(f"  {line}" for line in card.text.strip().splitlines())
+    click.echo(f"\n{card.summary}\n\nCard text:\n{text}\n\nRules:")
     for line in card.rules.rstrip().splitlines():
         click.echo(f"  {line}")
     click.echo(f"\nBans: {', '.join(card.bans) if card.bans else 'none'}")

@@ -117,7 +117,13 @@ class _Binding:
 
 
 class Engine:
-    """The rules of one game: the base card and each seat's powers, compiled."""
+    """The rules of one game: the base card and each seat's powers, compiled.
+
+    Its public face is the methods that list, count, draw, check and play turns (`turns`,
+    `random_turn`, `play`, `perft`, `why_illegal`, ...) and four attributes read as given:
+    `fast`, `if_possible`, `seat_powers` (each seat's powers) and `seat_rules` (each seat's
+    powers gathered with the base card's, as the chain runs them). Every other attribute is the
+    compiled code, named with a leading underscore: the derived code and the tests read it."""
 
     def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True,
                  teams: Sequence[int] | None = None, if_possible: IfPossible = IfPossible.WHOLE_TURN,
@@ -137,30 +143,30 @@ class Engine:
             # walk through every state of two workers can be hundreds of steps deep.
             sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
         self.seat_powers = [tuple(powers) for powers in seat_powers]
-        self.bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
+        self._bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
         #: Bindings left out of force, to tell whether one of them is what refuses a step
         #: (refusal.py); empty in play.
-        self.lifted: frozenset[_Binding] = frozenset()
-        self.obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
+        self._lifted: frozenset[_Binding] = frozenset()
+        self._obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
                             for rules in self.seat_rules for o in rules.obligations]
-        self.dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
-        self.restricting = bool(self.bindings)
-        self.memory = [self._memory(rules) for rules in self.seat_rules]
+        self._dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
+        self._restricting = bool(self._bindings)
+        self._seat_memory = [self._memory(rules) for rules in self.seat_rules]
         #: Whether no build can change the facts each seat's turns keep (derived/invariance.py).
-        self.settled_memory = [all(unchanged_by_a_build(dataclasses.replace(fact, scope=Scope.THIS_TURN))
+        self._settled_memory = [all(unchanged_by_a_build(dataclasses.replace(fact, scope=Scope.THIS_TURN))
                                    for fact in rules.memory) for rules in self.seat_rules]
         #: Each seat's derived step compiler (interpreter/derived): what it lowered and what it
         #: left to the generic chain (None with fast=False).
-        self.derivations: list[DerivedCompiler | None] = [None] * len(self.seat_rules)
+        self._derivations: list[DerivedCompiler | None] = [None] * len(self.seat_rules)
         #: Each seat's whole turn drawn by one generated function (derived/kernel.py), where its
         #: only program is a move and the moved worker's counted build; and each seat's program
         #: runner, which judges the obligations in force before a kernel may draw.
-        self.kernels: list[Kernels | None] = [None] * len(self.seat_rules)
+        self._kernels: list[Kernels | None] = [None] * len(self.seat_rules)
         self._runs: list[Callable[[Walk], bool]] = []
-        self.roots = [self._compile_seat(rules) for rules in self.seat_rules]
+        self._roots = [self._compile_seat(rules) for rules in self.seat_rules]
         shapes = [self._fast_shape(rules) if fast else None for rules in self.seat_rules]
-        self.shapes = shapes
-        self.plain_listers = [plain_lister(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
+        self._shapes = shapes
+        self._plain_listers = [plain_lister(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
                               for shape in shapes]
         #: The last turn `random_turn` picked, with what identifies the state it was picked for and
         #: its events: (steps, state, hash, seat to move, turns played, events).
@@ -171,9 +177,9 @@ class Engine:
         self._listed: tuple[int, int, int, TurnRecord | None, Listed] | None = None
         #: Each seat's player of the turns the engine found legal (fast/known_turns.py): for the
         #: plain turn's shapes (the others are walked along their steps: `_accepted`).
-        self.known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
+        self._known_turns = [KnownTurnPlayer(shape) if shape and not shape.extended else None for shape in shapes]
         #: Each seat's way to draw a random turn without listing them all, if it has one.
-        self.pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
+        self._pickers = [(masked_picker(shape, self._turn_end(self.seat_rules[seat]) if shape.turn_ends else None)
                          if shape.extended else
                          (plain_picker(shape.programs[0], shape) if len(shape.programs) == 1 else None)
                          or counted_picker(shape)) if shape and hand_tuned_pickers else None
@@ -182,37 +188,37 @@ class Engine:
         #: where no hand-tuned picker or lister of the plain turn serves it. A seat whose turn
         #: the count could not prove exact (a win-less outcome at the leaf beside outcomes merged
         #: by bits) is drawn from its list from then on: the count would be made for nothing.
-        self.counting = [picker is None and (lister is None or not hand_tuned_pickers) and derivation is not None
+        self._counting = [picker is None and (lister is None or not hand_tuned_pickers) and derivation is not None
                          and derivation.counts
-                         for picker, lister, derivation in zip(self.pickers, self.plain_listers, self.derivations,
+                         for picker, lister, derivation in zip(self._pickers, self._plain_listers, self._derivations,
                                                                 strict=True)]
         #: Each seat whose whole turn its kernels draw, list and search for a win
         #: (derived/kernel.py), where no hand-tuned picker or lister of the plain turn serves it.
-        self.kernelled = [picker is None and (lister is None or not hand_tuned_pickers) and kernels is not None
-                          for picker, lister, kernels in zip(self.pickers, self.plain_listers, self.kernels,
+        self._kernelled = [picker is None and (lister is None or not hand_tuned_pickers) and kernels is not None
+                          for picker, lister, kernels in zip(self._pickers, self._plain_listers, self._kernels,
                                                              strict=True)]
         #: The loop of random turns (fast/playout.py): the seats that play the plain turn, with no
         #: move option and no dome option, are played inline.
         inline = [inline_turn(shape.programs[0], shape) if shape and hand_tuned_pickers and len(shape.programs) == 1
                   else None for shape in shapes]
-        self.inline_seats = [turn is not None for turn in inline]
+        self._inline_seats = [turn is not None for turn in inline]
 
         def winning_turn(state: GameState, seat: int, steps: tuple[Action, ...]) -> None:
             self._apply_found(state, seat, steps, None)
         self._playout = fused_playout([turn[0] if turn else None for turn in inline],
-                                      self._forbidden if self.restricting else None, self._other_turn,
+                                      self._forbidden if self._restricting else None, self._other_turn,
                                       winning_turn,
                                       [turn[1] if turn else () for turn in inline],
-                                      [self._kernel_picker(seat) if self.kernelled[seat] else picker
-                                       for seat, picker in enumerate(self.pickers)],
+                                      [self._kernel_picker(seat) if self._kernelled[seat] else picker
+                                       for seat, picker in enumerate(self._pickers)],
                                       self._apply_found)
         #: Each seat's fast answer to "can it win at once?", if its turn is the plain one.
-        self.win_checks = [plain_can_win(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
+        self._win_checks = [plain_can_win(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
                            for shape in shapes]
-        self.plain_players = [[player for program in shape.programs
+        self._plain_players = [[player for program in shape.programs
                                if (player := plain_player(program, shape)) is not None] if shape else []
                               for shape in shapes]
-        self.enumerators = [[self._enumerator(program, shape) for program in shape.programs]
+        self._enumerators = [[self._enumerator(program, shape) for program in shape.programs]
                             if shape and not shape.extended else None for shape in shapes]
 
     def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple[Event, ...], int], tuple[Event, ...] | None]:
@@ -251,7 +257,7 @@ class Engine:
     def _fact_key(self, walk: Walk) -> int:
         """The bits of the facts of the turn so far that a rule of the seat reads later."""
         key = 0
-        for matches, bits in self.memory[walk.seat]:
+        for matches, bits in self._seat_memory[walk.seat]:
             if any(matches(walk, event) for event in walk.events):
                 key ^= bits
         return key
@@ -324,23 +330,23 @@ class Engine:
         if self.fast:
             lowered = DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
-                                       for b in self.bindings if b.team != rules.team],
+                                       for b in self._bindings if b.team != rules.team],
                                       [win.condition for other in self.seat_rules for win in other.wins_when],
                                       [Veto(other.seat, Judge(other.seat, other.team), veto)
                                        for other in self.seat_rules if other.team != rules.team
                                        for veto in other.vetoes],
                                       [Bound(holder, Judge(holder, team), obligation)
-                                       for holder, team, obligation, _ in self.obligations if team != rules.team],
+                                       for holder, team, obligation, _ in self._obligations if team != rules.team],
                                       [Slide(other.seat, Judge(other.seat, other.team), reaction)
                                        for other in self.seat_rules if other.team != rules.team
                                        for reaction in other.reactions])
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
-            self.derivations[seat] = lowered
-            self.kernels[seat] = (getattr(derived[0], "kernel", None) if len(derived) == 1 else
+            self._derivations[seat] = lowered
+            self._kernels[seat] = (getattr(derived[0], "kernel", None) if len(derived) == 1 else
                                   alternatives([getattr(chain, "kernel", None) for chain in derived]))
 
         def run(walk: Walk) -> bool:
-            enumerators = self.enumerators[seat]
+            enumerators = self._enumerators[seat]
             enumerating = derived is not None and _enumerating(walk)
             for index, program in enumerate(programs):
                 if (enumerating and enumerators is not None and (enumerator := enumerators[index]) is not None
@@ -358,7 +364,7 @@ class Engine:
 
         self._runs.append(run)
         #: The tests of the obligations that no build can change (derived/invariance.py).
-        settled = {test for _, _, obligation, test in self.obligations if unchanged_by_a_build(obligation.requirement)}
+        settled = {test for _, _, obligation, test in self._obligations if unchanged_by_a_build(obligation.requirement)}
 
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
@@ -405,7 +411,7 @@ class Engine:
         required: list[Test] = []
         late: list[tuple[Test, str]] = []
         state = walk.state
-        for holder, team, obligation, test in self.obligations:
+        for holder, team, obligation, test in self._obligations:
             if holder in state.out or team == walk.team:
                 continue
             if obligation.if_possible:
@@ -470,7 +476,7 @@ class Engine:
         st = walk.state
         for key, steps in fresh.items():
             events = _plain_events(st, steps)
-            for matches, bits in self.memory[walk.seat]:
+            for matches, bits in self._seat_memory[walk.seat]:
                 if any(matches(walk, event) for event in events):
                     key ^= bits
             found.setdefault(key, steps)
@@ -583,20 +589,20 @@ class Engine:
     def _start_turn(self, walk: Walk) -> None:
         """Put in force the prohibitions that other seats' powers lay on this turn, and the
         tokens its player treats as domes."""
-        memory = self.memory[walk.seat]
+        memory = self._seat_memory[walk.seat]
         walk.keyed_by_board = not memory
-        if memory and self.settled_memory[walk.seat] and self.fast and _enumerating(walk):
+        if memory and self._settled_memory[walk.seat] and self.fast and _enumerating(walk):
             # the derived code keys a last build with the facts of the turn's moves, which no
             # build changes (derived/invariance.py)
             walk.keyed_by_board, walk.fact_key = True, self._fact_key
-        if self.dome_likes and walk.state.tokens:
+        if self._dome_likes and walk.state.tokens:
             walk.domelike = self._domelike(walk)
-        if not self.restricting:
+        if not self._restricting:
             return
         banned: dict[Verb, list[Test]] = {}
         state = walk.state
-        lifted = self.lifted
-        for binding in self.bindings:
+        lifted = self._lifted
+        for binding in self._bindings:
             if lifted and binding in lifted:
                 continue
             if binding.binds(state, walk.team) and (binding.when is None or binding.when(walk, -1, -1, -1, 0, 0, None)):
@@ -613,7 +619,7 @@ class Engine:
         squares: set[int] = set()
         for square, (kind, holder) in state.tokens.items():
             holder_team = state.seats[holder].team
-            for rule_holder, token, binds in self.dome_likes:
+            for rule_holder, token, binds in self._dome_likes:
                 if rule_holder == holder and token == kind and holder not in state.out and (
                         binds is Owner.ANYONES or (binds is Owner.OPPONENTS and holder_team != walk.team)):
                     squares.add(square)
@@ -631,7 +637,7 @@ class Engine:
         a rule reads later (fast/shape.py keeps the fast paths off seats that have such facts
         unless the board shows them)."""
         key = walk.state.outcome_key()
-        for matches, bits in self.memory[walk.seat]:
+        for matches, bits in self._seat_memory[walk.seat]:
             if any(matches(walk, event) for event in walk.events):
                 key ^= bits
         return key
@@ -643,48 +649,48 @@ class Engine:
         left to the generic chain, and why (`santorini show` and `bench` print it)."""
         if not self.fast:
             return ["every traversal: the generic chain (fast paths off)"]
-        enumerators = self.enumerators[seat] or []
-        if self.plain_listers[seat] is not None:
+        enumerators = self._enumerators[seat] or []
+        if self._plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
-        elif self.kernels[seat] is not None:
+        elif self._kernels[seat] is not None:
             listing = "the whole turn by the derived code (derived/kernel.py)"
         elif any(e is not None for e in enumerators):
             listing = "the enumeration chain of the turn's shape (fast/enumeration.py, fast/plain.py)"
         else:
             listing = "the derived code"
-        picker = self.pickers[seat]
+        picker = self._pickers[seat]
         name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
         drawing = (f"counted by a hand-tuned picker ({name})" if picker is not None
                    else "drawn whole by the derived code (derived/kernel.py)"
-                   if self.kernelled[seat]
-                   else "counted by the derived code (derived/tally.py)" if self.counting[seat]
+                   if self._kernelled[seat]
+                   else "counted by the derived code (derived/tally.py)" if self._counting[seat]
                    else "drawn from the listed turns")
-        derivation = self.derivations[seat]
+        derivation = self._derivations[seat]
         report = derivation.report() if derivation is not None else []
-        if self.kernelled[seat]:  # (the count's reasons hold only where the kernels leave a position)
+        if self._kernelled[seat]:  # (the count's reasons hold only where the kernels leave a position)
             report = [f"where the kernels leave a position to the chain, {line}" if line.startswith("listed to draw:")
                       else line for line in report]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}", *report]
-        if derivation is not None and self.kernels[seat] is None:
+        if derivation is not None and self._kernels[seat] is None:
             why = ("the seat has more than one turn program, and not every one has kernels, or two may find one "
                    "outcome (derived/kernel.py's alternatives)" if len(self.seat_rules[seat].programs) > 1
                    else derivation.unkernelled[0] if derivation.unkernelled
                    else "its turn is not a move (or two) followed by the moved worker's counted build")
             lines.append(f"not drawn whole (derived/kernel.py): {why}")
         team = self.seat_rules[seat].team
-        kernels = self.kernels[seat]
-        if any(holder_team != team for _, holder_team, _, _ in self.obligations):
+        kernels = self._kernels[seat]
+        if any(holder_team != team for _, holder_team, _, _ in self._obligations):
             lines.append("another seat's obligation: lowered as the squares the move must end on (derived/kernel.py)"
-                         if self.kernelled[seat] and kernels is not None and kernels.lowers_obligations
+                         if self._kernelled[seat] and kernels is not None and kernels.lowers_obligations
                          else "generic: another seat's obligation, judged on each whole turn by the generic test")
         if derivation is not None and derivation.reactions:
             lines.append("another seat's reaction to this seat's moves: lowered as a slide (derived/writer.py)"
-                         if self.kernelled[seat] and derivation.lowered_slide() is not None
+                         if self._kernelled[seat] and derivation.lowered_slide() is not None
                          else "generic: another seat's reaction to this seat's moves")
         if derivation is not None and derivation.board_wins is not None:
             lines.append("a win judged on the board: a drawn build that may make it hold is played step by step"
-                         if self.kernelled[seat] else "generic: a win judged on the board after every build")
-        if self.memory[seat]:
+                         if self._kernelled[seat] else "generic: a win judged on the board after every build")
+        if self._seat_memory[seat]:
             lines.append("generic: facts of this seat's turns that a rule reads later, keyed on each outcome")
         return lines
 
@@ -707,7 +713,7 @@ class Engine:
         walk = Walk(state, leaf)
         walk.found = found
         walk.listed = listed
-        self.roots[state.to_move](walk)
+        self._roots[state.to_move](walk)
         return found
 
     def turns(self, state: GameState, keep_events: bool = False) -> list[tuple[Action, ...]]:
@@ -719,8 +725,8 @@ class Engine:
         each on a copy of the state): the engine keeps each turn's events and winner, for the
         last state listed so, and `play`/`play_in_place` play a turn of it on that state or a
         copy of it without walking it again."""
-        lister = self.plain_listers[state.to_move]
-        if lister is None and self.kernels[state.to_move] is not None and self.fast:
+        lister = self._plain_listers[state.to_move]
+        if lister is None and self._kernels[state.to_move] is not None and self.fast:
             kernels, walk = self._kernel_walk(state)
             if walk is not None:
                 kept: Listed | None = {} if keep_events else None
@@ -738,7 +744,7 @@ class Engine:
                             state.history[-1] if state.history else None, listed)
             return turns
         team = state.seats[state.to_move].team
-        up, down = self._forbidden(state, team) if self.restricting else (False, False)
+        up, down = self._forbidden(state, team) if self._restricting else (False, False)
         return lister(state, team, up, down)
 
     def random_turn(self, state: GameState, rng: Random) -> tuple[Action, ...] | None:
@@ -746,10 +752,10 @@ class Engine:
         random distinct outcome, which is what a random player and a playout need. For the plain
         turn and the shapes built on it the pick is made without listing every turn
         (plain.plain_picker, counted.py)."""
-        picker = self.pickers[state.to_move]
+        picker = self._pickers[state.to_move]
         if picker is not None:
             team = state.seats[state.to_move].team
-            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            up, down = self._forbidden(state, team) if self._restricting else (False, False)
             picked = picker(state, team, up, down, rng, free_bits(state))
             if picked is None:
                 return None
@@ -758,7 +764,7 @@ class Engine:
                 steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", picked)
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
-        if self.kernelled[state.to_move]:
+        if self._kernelled[state.to_move]:
             drawn = self._kernel_draw(state, rng)
             if drawn is None:
                 return None
@@ -766,7 +772,7 @@ class Engine:
                 steps, events = cast("tuple[tuple[Action, ...], tuple[Event, ...] | None]", drawn)
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
-        if self.counting[state.to_move]:
+        if self._counting[state.to_move]:
             tally = self._tally(state)
             if tally.counted():
                 if not tally.total:
@@ -775,7 +781,7 @@ class Engine:
                                      tally.turn(rng.randrange(tally.total), state.heights, state.tokens))
                 self._picked = (steps, state, state.hash, state.to_move, len(state.history), events)
                 return steps
-            self.counting[state.to_move] = False  # (its turns mix what the count cannot tell apart)
+            self._counting[state.to_move] = False  # (its turns mix what the count cannot tell apart)
         turns = self.turns(state)
         if not turns:
             return None
@@ -796,11 +802,11 @@ class Engine:
         in force; None while an obligation the kernels do not judge is in force, or a board win
         holds as the turn starts."""
         seat = state.to_move
-        kernels = self.kernels[seat]
+        kernels = self._kernels[seat]
         assert kernels is not None
         walk = Walk(state, stop)
         self._start_turn(walk)
-        if (self.obligations and not kernels.lowers_obligations
+        if (self._obligations and not kernels.lowers_obligations
                 and any(self._obligations_in_force(walk, self._runs[seat]))):
             return kernels, None
         if kernels.board_wins is not None and kernels.board_wins(walk) is not None:
@@ -822,7 +828,7 @@ class Engine:
                                                                          for step in program.steps)
                                                 for program in rules.programs)
         pick.event_kinds = frozenset({"move", "force", "build", "token"}) if plain else None  # type: ignore[attr-defined]
-        pick.reads_history = bool(self.obligations) or self.restricting  # type: ignore[attr-defined]
+        pick.reads_history = bool(self._obligations) or self._restricting  # type: ignore[attr-defined]
         return pick
 
     def _tally(self, state: GameState) -> Tally:
@@ -834,24 +840,24 @@ class Engine:
             return False
         walk = Walk(state, leaf)
         walk.tally = tally
-        self.roots[state.to_move](walk)
+        self._roots[state.to_move](walk)
         return tally
 
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all."""
-        return self.roots[state.to_move](Walk(state, stop))
+        return self._roots[state.to_move](Walk(state, stop))
 
     def can_win(self, state: GameState) -> bool:
         """Whether some legal turn makes the seat to move win at once (its team: a turn that makes
         another seat win, such as a fifth complete tower for an opponent's count, does not count)."""
         team = state.seats[state.to_move].team
-        check = self.win_checks[state.to_move]
+        check = self._win_checks[state.to_move]
         if check is not None:
-            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            up, down = self._forbidden(state, team) if self._restricting else (False, False)
             return check(state, team, up, down)
         if not self.fast:
-            return self.roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
-        if self.kernels[state.to_move] is not None:
+            return self._roots[state.to_move](Walk(state, lambda walk: walk.state.winner == team))
+        if self._kernels[state.to_move] is not None:
             kernels, walk = self._kernel_walk(state)
             if walk is not None and kernels.can_win is not None:
                 return kernels.can_win(walk)
@@ -863,7 +869,7 @@ class Engine:
             return False
         walk = Walk(state, leaf)
         walk.wins_only = True
-        self.roots[state.to_move](walk)
+        self._roots[state.to_move](walk)
         return won
 
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:
@@ -879,7 +885,7 @@ class Engine:
             walk.complete = True
             return False
         walk = Walk(state, leaf, script=tuple(prefix), frontier=frontier)
-        self.roots[state.to_move](walk)
+        self._roots[state.to_move](walk)
         return sorted(frontier, key=_action_order), walk.complete
 
     def play(self, state: GameState, steps: Sequence[Action]) -> GameState:
@@ -913,7 +919,7 @@ class Engine:
         (the caller passes the turn on otherwise). `events` are the picker's for a turn that does
         not win; None for any other turn, whose steps are then applied one by one."""
         if events is None:
-            known = self.known_turns[seat]
+            known = self._known_turns[seat]
             if known is None:
                 events, winner = self._accepted(state, steps, legal=True)
                 apply_events(state, events)
@@ -977,10 +983,10 @@ class Engine:
             found = listed[4].get(tuple(steps))
             if found is not None:  # (a turn of the list `turns` made for this state)
                 return found
-        players = self.plain_players[state.to_move]
+        players = self._plain_players[state.to_move]
         if players:
             team = state.seats[state.to_move].team
-            up, down = self._forbidden(state, team) if self.restricting else (False, False)
+            up, down = self._forbidden(state, team) if self._restricting else (False, False)
             for player in players:
                 accepted = player(state, team, up, down, steps)
                 if accepted is not None:
@@ -994,7 +1000,7 @@ class Engine:
             return True
         walk = Walk(state, leaf, script=tuple(steps))
         walk.legal = legal
-        self.roots[state.to_move](walk)
+        self._roots[state.to_move](walk)
         if walk.result is None:
             refusal = explain(self, state, steps)
             raise IllegalTurn(refusal.text, refusal)
@@ -1016,7 +1022,7 @@ class Engine:
             return len(walk.path) == len(steps)
         walk = Walk(state, leaf, script=tuple(steps))
         walk.probe = probe
-        accepted = self.roots[state.to_move](walk)
+        accepted = self._roots[state.to_move](walk)
         for snapshot, prefix in snapshots:
             visit(snapshot, prefix)
         return accepted
@@ -1039,7 +1045,7 @@ class Engine:
 
         walk = Walk(state, lambda walk: False, script=(*prefix, step))
         walk.probe = probe
-        self.roots[state.to_move](walk)
+        self._roots[state.to_move](walk)
         return offered
 
     def perft(self, state: GameState, depth: int) -> int:
@@ -1078,13 +1084,13 @@ class Engine:
             st.to_move = mover
             st.history.pop()
             return False
-        self.roots[state.to_move](Walk(state, leaf))
+        self._roots[state.to_move](Walk(state, leaf))
         return total if seen else self._perft_after_stuck(state, depth)
 
     def _counted(self, state: GameState) -> int:
         """The number of distinct outcomes of the turn of the seat to move: counted by its
         kernels (derived/kernel.py) where they serve the state, else listed."""
-        if self.fast and self.kernels[state.to_move] is not None:
+        if self.fast and self._kernels[state.to_move] is not None:
             kernels, walk = self._kernel_walk(state)
             if walk is not None:
                 return kernels.count(walk)

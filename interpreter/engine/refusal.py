@@ -155,12 +155,12 @@ def _forbidding_power(engine: Engine, state: GameState, prefix: tuple[Action, ..
                       step: Action) -> tuple[str, str] | None:
     """The power (its name, and the sentence) whose prohibition alone refuses the step: with it
     lifted, the step is allowed and the turn can be completed."""
-    for binding in engine.bindings:
-        engine.lifted = frozenset({binding})
+    for binding in engine._bindings:
+        engine._lifted = frozenset({binding})
         try:
             legal, _ = engine.legal_next(state, prefix)
         finally:
-            engine.lifted = frozenset()
+            engine._lifted = frozenset()
         if any(same_step(state, step, a) for a in legal):
             power = next((p for p in engine.seat_powers[binding.seat] if binding.prohibition in p.prohibitions), None)
             where = binding.prohibition.where

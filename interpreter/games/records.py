@@ -27,6 +27,7 @@ from .game import (
 )
 from .packs import UnknownName, package_root, resolve_pack
 from .play import GameLog, seats_gone
+from .position import position_string
 
 
 def record_text(game: Game, log: GameLog, seed: int | None) -> str:
@@ -41,9 +42,12 @@ def record_text(game: Game, log: GameLog, seed: int | None) -> str:
         "turns": log.turns,
         "result": {"winner": log.winner, "reason": log.reason},
     }
+    result = data.pop("result")
     if log.out:  # who left a game of three or more, and when (after the turns, before the result)
-        data = {**{k: v for k, v in data.items() if k != "result"},
-                "out": [{"seat": letter, "after_turn": turns} for letter, turns in log.out], "result": data["result"]}
+        data["out"] = [{"seat": letter, "after_turn": turns} for letter, turns in log.out]
+    if len(log.placements) == len(placing_seats(game)):  # (a game stopped in setup has no position to act from)
+        data["position"] = position_string(game)
+    data["result"] = result
     return yaml.safe_dump(data, sort_keys=False, width=1000)
 
 
@@ -153,6 +157,11 @@ def replay(path: str, pack_name: str | None) -> ReplayReport:
         return ReplayReport(False, f"under {name} the seats that leave the game are {shown}; the record says "
                                    f"{', '.join(f'{s} after turn {t}' for s, t in recorded_out) or 'nobody'}",
                             ("out",), document)
+    if "position" in data:  # (under another pack the first field, the pack, differs: the rest must not)
+        reached = position_string(game).split(" ", 1)[1]
+        if str(data["position"]).split(" ", 1)[1:] != [reached]:
+            return ReplayReport(False, f"after turn {len(turns)} under {name} the game stands in another position "
+                                       f"than the record's: {reached}", ("position",), document)
     found = None if game.state.winner is None else game.state.team_letters[game.state.winner]
     recorded = (data.get("result") or {}).get("winner")
     if "result" in data and found != recorded:
