@@ -70,6 +70,6 @@ def test_a_turn_that_wins_by_an_end_of_turn_step_is_found() -> None:
     assert fast._kernels[0] is not None and fast._kernels[0].can_win is None
     assert generic.can_win(state) and fast.can_win(state)
     medusa, _, _ = placed(("Medusa", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {}, to_move=0)
-    assert medusa.kernels[0] is not None and medusa.kernels[0].can_win is not None
+    assert medusa._kernels[0] is not None and medusa._kernels[0].can_win is not None
     chronus, _, _ = placed(("Medusa", "Chronus"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {}, to_move=0)
-    assert chronus.kernels[0] is not None and chronus.kernels[0].can_win is None
+    assert chronus._kernels[0] is not None and chronus._kernels[0].can_win is None
