@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from santorini.interpreter.engine.engine import REPEAT_RECURSION_LIMIT
 from santorini.interpreter.games.scenario import Scenario, load_scenario
-
-# Engines with a repeated step raise the recursion limit when made; raise it once here, so that
-# no test sees it change under it (hypothesis warns when it does).
-sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
 
 # Property tests draw the same examples on every run by default, so that the test command gives
 # the same verdict each time (CI included). `HYPOTHESIS_PROFILE=explore` draws new ones, and

@@ -123,22 +123,41 @@ def test_a_stuck_seat_loses_under_the_base_cards_loss_condition_and_passes_witho
     assert game.state.winner == 1
 
 
-def test_a_repeated_step_can_walk_a_long_way(position) -> None:
-    """Hermes on an empty flat board: the walk through the states of his two workers is hundreds
-    of steps deep; an engine with a repeated step raises Python's recursion limit to match."""
+def test_a_repeated_step_is_searched_breadth_first_each_outcome_by_a_shortest_way(position) -> None:
+    """Hermes on an empty flat board (A1 on a1, A2 on b1, seat B far away): each outcome's moves
+    are as few as can take his two workers where they end (king steps, either worker to either
+    square: they are alike), on the derived engine and on the generic chain, and neither needs a
+    deep recursion (the depth-first search of old went hundreds of calls deep here)."""
     import sys
+
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.model.board import parse_square
     data = yaml.safe_load(s0_text("bga", ["Hermes", "Mortal"]))
     data["workers"] = {"A1": "a1", "A2": "b1", "B1": "e5", "B2": "d5"}
     scenario = position(yaml.safe_dump(data))
+    state, game = scenario.state, scenario.game
+    named = {state.worker_name(worker): worker for worker in range(len(state.worker_pos))}
+    start = {named["A1"]: parse_square("a1"), named["A2"]: parse_square("b1")}
+
+    def steps(a: int, b: int) -> int:
+        return max(abs(a % 5 - b % 5), abs(a // 5 - b // 5))
     limit = sys.getrecursionlimit()
-    try:
-        sys.setrecursionlimit(300)  # low enough that this walk needs the engine to raise it
-        from santorini.interpreter.games.game import new_game, parse_players
-        game = new_game(scenario.game.pack, parse_players(["Hermes", "Mortal"]))
-        outcomes = game.engine.outcomes(scenario.state)
-    finally:
-        sys.setrecursionlimit(max(limit, sys.getrecursionlimit()))
-    assert len(outcomes) > 2000
+    for fast in (True, False):
+        engine = Engine(game.pack.base.power, [[c.power for c in seat] for seat in game.cards], fast=fast)
+        try:
+            sys.setrecursionlimit(250)
+            turns = engine.turns(state)
+        finally:
+            sys.setrecursionlimit(limit)
+        assert len(turns) > 2000
+        for turn in turns:
+            where = dict(start)
+            for verb, worker, square in turn:
+                if verb == "move":
+                    where[worker] = square
+            (one, a), (two, b) = sorted(where.items())
+            fewest = min(steps(start[one], a) + steps(start[two], b), steps(start[one], b) + steps(start[two], a))
+            assert sum(1 for step in turn if step[0] == "move") == fewest, (fast, turn)
 
 
 def _athena_artemis_position(powers):  # noqa: ANN001, ANN202
@@ -315,3 +334,32 @@ def test_two_obligations_read_late_are_judged_each_on_its_own() -> None:
     assert accepts(engine, state, "move A1 c3; build A1 d4")
     outcomes = engine.turns(state)
     assert outcomes and all(turn[0] == ("move", 0, parse_square("c3")) for turn in outcomes)
+
+
+def test_a_flanked_test_judges_each_placing_and_each_state_afresh() -> None:
+    """The flanked test keeps its last verdict while the workers stand still (the builds of one
+    move): a worker that moves, or another state with the same squares and other teams, is
+    judged again. Flanked by hand: team 0 on b3 and d3 has c3 between them."""
+    from santorini.dsl.vocabulary import Flanked, Owner
+    from santorini.interpreter.engine.conditions import Judge
+    from santorini.interpreter.engine.walk import Walk
+    from santorini.interpreter.games.game import new_game, parse_players
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+
+    def state(*teams: int):  # (the workers on b3, d3 and c3, of these teams)
+        st = new_game(load_pack("bga"), parse_players(["Mortal", "Mortal"])).state
+        for number, (team, square) in enumerate(zip(teams, ("b3", "d3", "c3"), strict=True), 1):
+            st.add_worker(team, number, parse_square(square))
+        return st
+
+    test = Judge(0, 0).compile(Flanked(Owner.OPPONENTS))
+    flanked = state(0, 0, 1)
+    walk = Walk(flanked, lambda w: False)
+    assert test(walk, -1, -1, -1, 0, 0, None)
+    flanked.relocate(0, parse_square("a3"))
+    assert not test(walk, -1, -1, -1, 0, 0, None)
+    flanked.relocate(0, parse_square("b3"))
+    assert test(walk, -1, -1, -1, 0, 0, None)
+    other = state(0, 1, 0)  # (the same squares: c3 and b3 are team 0's, d3 is not between them)
+    assert not test(Walk(other, lambda w: False), -1, -1, -1, 0, 0, None)

@@ -586,18 +586,19 @@ def test_builds_paid_from_coins_gained_at_the_start_of_the_turn() -> None:
     build as normal; instead spend any number of coins (even zero) and build that many times.'
     One coin on the card, so two this turn. A1 on a1 can only move to a2 (domes on b1, b2, b3;
     A2 boxed in on e1); around a2 it may build on a1 (level 0) and a3 (level 3: a dome only). By
-    hand, in the chain's order: no build; a1; a1 twice; a1 then a3; a3 (a3 then a1 is a1 then
-    a3): 5 turns, with 2, 1, 0, 0 and 1 coins left."""
+    hand, in the chain's order (the fewest builds first, then the squares in order): no build;
+    a1; a3; a1 twice; a1 then a3 (a3 then a1 is a1 then a3): 5 turns, with 2, 1, 1, 0 and 0
+    coins left."""
     fast, generic, state = position(("Morpheus", "Mortal"), {"A1": "a1", "B1": "e5", "A2": "e1", "B2": "e4"},
                                     {"a3": 3}, domes=("b1", "b2", "b3", "d1", "d2", "e2"), to_move=0)
     state.set_counter(0, "coin", 1)
     assert fast._kernelled[0]  # (drawn by the derived code's kernel: derived/later_builds.py)
     agree(fast, generic, state)
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
-    assert turns == ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
-                     "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"], turns
+    assert turns == ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a3",
+                     "move A1 a2; build A1 a1; build A1 a1", "move A1 a2; build A1 a1; build A1 a3"], turns
     left = [fast.play(state, steps).counters.get((0, "coin"), 0) for steps in generic.turns(state)]
-    assert left == [2, 1, 0, 0, 1]
+    assert left == [2, 1, 1, 0, 0]
 
 
 def test_a_token_placed_after_the_turn_that_every_worker_treats_as_a_dome() -> None:
@@ -673,8 +674,8 @@ def test_a_picker_defers_a_state_it_does_not_count_to_the_list() -> None:
 
 
 @pytest.mark.parametrize(("a3", "expected"), [
-    (3, ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
-         "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"]),
+    (3, ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a3",
+         "move A1 a2; build A1 a1; build A1 a1", "move A1 a2; build A1 a1; build A1 a3"]),
     (2, ["move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1"])])
 def test_builds_paid_from_coins_under_a_ban_that_reads_the_piece(a3: int, expected: list[str]) -> None:
     """Morpheus as above, against Limus, whose worker on a4 neighbours a3: no block may go on a3,
@@ -712,14 +713,15 @@ def _coins_next_to_a_level_2_square() -> GameState:
 def test_builds_paid_from_coins_where_a_later_piece_is_banned() -> None:
     """Morpheus as above with a3 on level 2, against a card that bans domes: a1 may take three
     blocks (not the dome), a3 one block (then its dome is banned). With two coins, in the
-    chain's order: no build; a1; a1 twice; a1 then a3; a3 (5; a3 twice would dome it)."""
+    chain's order (the fewest builds first): no build; a1; a3; a1 twice; a1 then a3 (5; a3
+    twice would dome it)."""
     state = _coins_next_to_a_level_2_square()
     fast, generic = _against_no_domes(state)
     assert fast._kernelled[0] and fast._kernel_walk(state)[1] is not None
     assert disagreement(fast, generic, state, seeds=[1, 2, 3]) is None
     assert [format_turn(state, steps) for steps in generic.turns(state)] == [
-        "move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a1; build A1 a1",
-        "move A1 a2; build A1 a1; build A1 a3", "move A1 a2; build A1 a3"]
+        "move A1 a2", "move A1 a2; build A1 a1", "move A1 a2; build A1 a3",
+        "move A1 a2; build A1 a1; build A1 a1", "move A1 a2; build A1 a1; build A1 a3"]
 
 
 def test_a_ban_read_on_the_board_as_it_is_for_every_piece_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,9 +20,11 @@ in R (|B - R| ways(R, N)). In the listing's order, a first build b owns the buil
 earlier square of B within R (a board found before is passed over), which is how `later_builds`
 finds the drawn one.
 
-**Again and again.** The moved worker's builds, up to a number of times or as many as the
-counters pay for (K), are its vectors over the squares around it: ways(c, K), none at all among
-them, drawn with `nth_builds`; each build pays its cost as the chain's does, after it.
+**Again and again.** The moved worker's builds, as many as the counters pay for (K), are its
+vectors over the squares around it: ways(c, K), none at all among them. The chain reaches them
+breadth first (engine/steps.py's `breadth_first`): by the number of builds, then as the
+non-decreasing sequences of build squares in square order (`nth_builds_by_count`); each build
+pays its cost as the chain's does, after it.
 
 A winning move ends the turn (one outcome). A team with more than two workers on the board has
 more than one worker that did not move: the kernels leave such a position to the count
@@ -52,9 +54,10 @@ if TYPE_CHECKING:
 
 
 @cache
-def ways(shape: tuple[int, int, int, int], budget: int) -> int:
-    """The vectors (c_s), 0 <= c_s <= cap_s, sum <= budget, for shape[k] squares of cap k + 1."""
-    coefficients = [1]  # of the product of (1 + x + ... + x^cap), truncated at the budget
+def by_sum(shape: tuple[int, int, int, int], budget: int) -> tuple[int, ...]:
+    """The number of vectors (c_s), 0 <= c_s <= cap_s, for shape[k] squares of cap k + 1, by
+    their sum, up to `budget`: the coefficients of the product of (1 + x + ... + x^cap)."""
+    coefficients = [1]
     for cap, squares in enumerate(shape, start=1):
         for _ in range(squares):
             grown = [0] * min(len(coefficients) + cap, budget + 1)
@@ -63,7 +66,12 @@ def ways(shape: tuple[int, int, int, int], budget: int) -> int:
                     for extra in range(min(cap, budget - degree) + 1):
                         grown[degree + extra] += value
             coefficients = grown
-    return sum(coefficients)
+    return tuple(coefficients)
+
+
+def ways(shape: tuple[int, int, int, int], budget: int) -> int:
+    """The vectors (c_s), 0 <= c_s <= cap_s, sum <= budget, for shape[k] squares of cap k + 1."""
+    return sum(by_sum(shape, budget))
 
 
 def shape_of(caps: Sequence[int]) -> tuple[int, int, int, int]:
@@ -114,6 +122,52 @@ def builds_in_order(squares: Sequence[int], caps: Sequence[int], budget: int) ->
                     yield from below([*prefix, squares[place]], used, place, left - 1)
                     used[place] -= 1
     return below([], [0] * len(squares), 0, budget)
+
+
+def nth_builds_by_count(squares: Sequence[int], caps: Sequence[int], budget: int, index: int) -> list[int]:
+    """The `index`-th way to build at most `budget` times on `squares` (caps as `nth_builds`'s)
+    in the order a step repeated any number of times reaches them (engine/steps.py's
+    `breadth_first`): by the number of builds, and among as many, the non-decreasing sequences
+    of squares in order (each found first from the sequence without its last square, the
+    earliest of its sequences one build shorter). The squares built on, in order."""
+    counts = by_sum(shape_of(caps), budget)
+    size = 0
+    while index >= counts[size]:  # (the number of builds: the counts say the index is within them)
+        index -= counts[size]
+        size += 1
+    built: list[int] = []
+    used = [0] * len(squares)
+    start = 0
+    for left in range(size, 0, -1):
+        for place in range(start, len(squares)):
+            if used[place] >= caps[place]:
+                continue
+            after = by_sum(shape_of([caps[place] - used[place] - 1, *caps[place + 1:]]), left - 1)
+            ways_after = after[left - 1] if len(after) >= left else 0
+            if index < ways_after:
+                built.append(squares[place])
+                used[place] += 1
+                start = place
+                break
+            index -= ways_after
+        else:  # pragma: no cover - the counts agree
+            raise AssertionError("a counted turn was not found")
+    return built
+
+
+def builds_by_count_in_order(squares: Sequence[int], caps: Sequence[int], budget: int) -> Iterator[list[int]]:
+    """Every way `nth_builds_by_count` numbers, in its order."""
+    def sequences(prefix: list[int], used: list[int], start: int, left: int) -> Iterator[list[int]]:
+        if not left:
+            yield prefix
+            return
+        for place in range(start, len(squares)):
+            if used[place] < caps[place]:
+                used[place] += 1
+                yield from sequences([*prefix, squares[place]], used, place, left - 1)
+                used[place] -= 1
+    for size in range(budget + 1):
+        yield from sequences([], [0] * len(squares), 0, size)
 
 
 def _cap(square: int, height: int, allowed: tuple[int, int, int, int] | None) -> int:
@@ -213,7 +267,7 @@ def repeated_builds(index: int, worker: int, squares: int, times: int, heights: 
     times on `squares` (as bits), each paying `costs` from the seat's `counters` (`more`:
     `capped`'s)."""
     around, caps = capped(squares, more, heights)
-    return _paid(worker, nth_builds(around, caps, times, index), heights, tokens, seat, costs, counters)
+    return _paid(worker, nth_builds_by_count(around, caps, times, index), heights, tokens, seat, costs, counters)
 
 
 def repeated_builds_in_order(worker: int, squares: int, times: int, heights: Sequence[int], tokens: Tokens,
@@ -222,7 +276,7 @@ def repeated_builds_in_order(worker: int, squares: int, times: int, heights: Seq
                              ) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
     """Every outcome `repeated_builds` numbers, in its order."""
     around, caps = capped(squares, more, heights)
-    for built in builds_in_order(around, caps, times):
+    for built in builds_by_count_in_order(around, caps, times):
         yield _paid(worker, built, heights, tokens, seat, costs, counters)
 
 
@@ -490,5 +544,6 @@ class LaterBuildsWriter(_BuildsWriter):
         return 1 + self.later.times
 
 
-__all__ = ["LaterBuildsWriter", "RepeatedBuildsWriter", "builds_in_order", "later_builds", "later_builds_in_order",
-           "nth_builds", "pieces", "repeated_builds", "repeated_builds_in_order", "shape_of", "ways"]
+__all__ = ["LaterBuildsWriter", "RepeatedBuildsWriter", "builds_by_count_in_order", "builds_in_order", "by_sum",
+           "later_builds", "later_builds_in_order", "nth_builds", "nth_builds_by_count", "pieces", "repeated_builds",
+           "repeated_builds_in_order", "shape_of", "ways"]

@@ -71,11 +71,11 @@ from ..engine.steps import (
     WayParts,
     WinCheck,
     _affords,
-    _first_visit,
     _force_destination,
     _squares,
     _union,
     _Way,
+    breadth_first,
     perform_build,
     tokens_placed,
 )
@@ -530,10 +530,7 @@ class DerivedCompiler(StepCompiler):
         if (self.reactions and not (forcing and self.lowered_slide() is not None and not any(w.forces for w in ways))
                 or any((way.forces and not forcing) or way.once for way in ways)):
             return False
-        wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
-        vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
-        return (all(win.when is None and all(view_only(p) for p in win.pattern.filters) for win in wins)
-                and all(view_only(p) for veto in vetoes for p in veto.pattern.filters))
+        return self._move_wins_read_the_view()
 
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
@@ -658,6 +655,19 @@ class DerivedCompiler(StepCompiler):
         vetoed = f" and not ({' or '.join(vetoes)})" if vetoes else ""
         return f"({' or '.join(wins)}){vetoed}"
 
+    def move_win_before(self, source: Source, view: View) -> str | None:
+        """`move_win_test` where every win and veto of a move reads only the move's view (its
+        levels, its target's place), so that it can be judged before the move is made; None
+        where one reads more, or is guarded."""
+        return (self.move_win_test(source, view) or "False") if self._move_wins_read_the_view() else None
+
+    def _move_wins_read_the_view(self) -> bool:
+        """Whether every win and veto of a move reads only the move's view, unguarded."""
+        wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
+        vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
+        return (all(win.when is None and all(view_only(p) for p in win.pattern.filters) for win in wins)
+                and all(view_only(p) for veto in vetoes for p in veto.pattern.filters))
+
     def win_squares(self, source: Source, view: View, can_win: bool) -> str | None:
         """The squares the move in `view` wins on, as bits ('0': none, where the way cannot win
         or no win of the seat is a move's), or None where they are not bits."""
@@ -699,6 +709,11 @@ class DerivedCompiler(StepCompiler):
         bans = self.bans_in_force(source, Verb.MOVE, 1)
         view = View("w", "o", "t", "hh", "th")
         source.line(1, "events, path = walk.events, walk.path")
+        # a search for a win (`walk.wins_only`) where nothing after the move can win makes only
+        # the moves that win, where that is judged before the move
+        before = self.move_win_before(source, view)
+        if before is not None:
+            source.line(1, f"quiet = walk.wins_only and not {source.constant(_may_win, 'MAY_WIN')}(then)")
         build_bans: list[tuple[str, Ban]] = []
         if fusion is not None:
             # a random draw counts the build after this move from the state the move would make
@@ -784,6 +799,9 @@ class DerivedCompiler(StepCompiler):
                 source.line(inner, "if winner is None:")
                 inner += 1
             self._fused_count(source, fusion, build_bans, inner)
+        if before is not None:  # (a search for a win past which nothing can win: only winning moves)
+            source.line(body, f"if quiet and not ({can_win} and ({before})):")
+            source.line(body + 1, "continue")
         # perform the move, go on with the turn, and undo it
         if forcing:
             source.line(body, f"event = {source.constant(apply_move, 'APPLY_MOVE')}(walk, w, t, victim, dest)")
@@ -1253,15 +1271,15 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
     (`walk.wins_only`) skips a step below which nothing can win."""
     winnable = may_win or _may_win(rest) or (after is not None and _may_win(after))
     if repeated:
+        def expand(walk: Walk, then: StepFn) -> bool:
+            if not cost or _affords(walk, cost):
+                each(walk, then, False)
+            return False
+
         def again(walk: Walk) -> bool:
             if walk.wins_only and not winnable:
                 return False
-            if not _first_visit(walk, again, len(walk.path)):
-                return False
-            rest(walk)
-            if not cost or _affords(walk, cost):
-                each(walk, again, False)
-            return False
+            return breadth_first(walk, again, rest, expand, stops=False)  # (as the generic chain's)
         again.may_win = winnable  # type: ignore[attr-defined]
         return again
     assert after is not None

@@ -2,9 +2,9 @@
 level, then a build by one of the seat's workers: a move step of `Role.EACH` with no bound on its
 repetitions, whose filters keep the mover's level, then a build of `Role.CHOSEN`.
 
-The chain searches such a turn depth first (engine/steps.py, the repeated step's `again`): at
-each state it lists the builds first, then each worker's moves in the team's order, squares in
-order, and it explores a state once per (board, last worker to move) (`_first_visit`). Nothing
+The chain searches such a turn breadth first (engine/steps.py's `breadth_first`): a state once
+per (board, last worker to move), those fewer moves away first; at each it lists the builds,
+then each worker's moves in the team's order, squares in order, each reaching a state. Nothing
 is built before the build, so an outcome is where the two workers stand (a set, for two workers
 of one class: the board's key) and one build next to either.
 
@@ -29,10 +29,10 @@ build takes (`Kernels.moves_built`); those outcomes are taken off the count, and
 configuration they belong to when the draw and the listing walk the chain's order
 (`Kernels.after`).
 
-The draw walks the chain's order only as far as its index: for each square the other worker
-stands on, the squares each worker's moves to have been explored (the next move is the lowest bit
-of a mask), counting the new builds of each configuration the first time it is reached. A turn's
-steps are the search's path to where its build is found.
+The draw goes through the chain's order only as far as its index: the states in the order they
+are reached, each worker's moves to states not reached yet read from a mask per square the other
+worker stands on, counting the new builds of each configuration the first time it is listed. A
+turn's steps are the way the search reached the state where its build is found: a shortest one.
 
 **Obligations on the last moves.** Another seat's obligation that binds each worker's last move
 by where it started and ended ('if an opponent worker starts its turn neighboring your workers,
@@ -342,71 +342,102 @@ def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, 
     where they stand now, so; the builder; the square built): the `index`-th of them, or, with
     `found`, every one of them added to it; past the last, ((), -1, -1, the index left).
 
-    The chain explores a state once per (board, last worker to move), and lists the builds at
-    each state it explores; a board's outcomes are the first such state's where each worker
-    stands where it may end (an obligation binds one: the two told apart there)."""
+    The chain goes through the states breadth first (engine/steps.py's `breadth_first`): a state
+    once per (board, last worker to move), those reached by fewer moves first, and among as many
+    moves in the order they were reached; at each it lists the builds, then each worker's moves
+    in the team's order, squares in order. A board's outcomes are the first such state's where
+    each worker stands where it may end (an obligation binds one: the two told apart there)."""
     around, bit = AROUND_BITS, SQUARE_BITS
-    w1, s1, _, t1, w2, s2, _, t2, bb, _, ends1, ends2 = at
-    # explored1[b]: the squares a such that the first worker's move to a with the second on b
-    # has been explored (seen the other way round as well: the two are of one class), and b
-    # itself (no move goes onto the other worker); explored2[a] likewise for the second worker's
-    # moves to b with the first on a; met[b]: the a of the boards whose outcomes were listed
+    w1, s1, _, t1, w2, s2, _, t2, bb, one, ends1, ends2 = at
+    # explored1[b]: the squares a such that the state where the first worker moved last to a,
+    # the second on b, was reached (seen the other way round as well: the two are of one class),
+    # and b itself (no move goes onto the other worker); explored2[a] likewise for the second
+    # worker's moves; met[b]: the a of the boards whose outcomes were listed
     explored1, explored2, met = list(bit), list(bit), [0] * 25
-    at1, at2 = s1, s2
-    met[at2] |= bit[at1]  # (both start where they may end: _walked)
-    met[at1] |= bit[at2]
-    trail: list[int] = []
-    push, pop = trail.append, trail.pop
-    while True:
-        key = bit[at1] | bit[at2]
-        builds = bb & ~key & ~out.get(key, 0) if out else bb & ~key
-        if found is not None:
+    met[s2] |= bit[s1]  # (both start where they may end: _walked)
+    met[s1] |= bit[s2]
+    # queued[b]: the a such that a state with the first worker on a, the second on b, is queued.
+    # A state where the two stand as in one queued before (the other worker moved last) has
+    # the same moves to the same states and no new board: the chain's visit of it finds nothing,
+    # so it is not queued here (its key is marked reached all the same, as the chain's is).
+    queued, queued_by_first = [0] * 25, [0] * 25  # (the same, by the second's square and by the first's)
+    queued[s2], queued_by_first[s1] = bit[s1], bit[s2]
+    states = [s1 | s2 << 5]  # (each state queued, in order: the first's square | the second's << 5
+    #                           | the number of the state it was reached from, plus one, << 10)
+    append = states.append
+    number = 0
+    for state in states:  # (the list grows as the states are reached)
+        at1, at2 = state & 31, state >> 5 & 31
+        bit1, bit2 = bit[at1], bit[at2]
+        number += 1
+        if number == 1 or (not met[at2] & bit1 and ends1 & bit1 and ends2 & bit2):  # (a new board)
+            met[at2] |= bit1
+            met[at1] |= bit2
+            key = bit1 | bit2
+            builds = bb & ~key & ~out.get(key, 0) if out else bb & ~key
             builds1 = around[at1] & builds
             builds2 = around[at2] & builds & ~builds1
-            for builder, squares in ((w1, builds1), (w2, builds2)):
-                while squares:
-                    low = squares & -squares
-                    squares ^= low
-                    found.append((tuple(trail), at1 | at2 << 5, builder, low.bit_length() - 1))
-        elif builds:
-            n = ((around[at1] | around[at2]) & builds).bit_count()
-            if index < n:  # (the first worker's builds, then the second's new ones)
-                builds1 = around[at1] & builds
-                builds2 = around[at2] & builds & ~builds1
+            if found is not None:
+                trail = _trail(states, number - 1)
+                for builder, squares in ((w1, builds1), (w2, builds2)):
+                    while squares:
+                        low = squares & -squares
+                        squares ^= low
+                        found.append((trail, state & 1023, builder, low.bit_length() - 1))
+            elif builds1 or builds2:
                 n = builds1.bit_count()
+                if index < n:  # (the first worker's builds, then the second's new ones)
+                    return _trail(states, number - 1), state & 1023, w1, nth_bit(builds1, index)
+                index -= n
+                n = builds2.bit_count()
                 if index < n:
-                    return tuple(trail), at1 | at2 << 5, w1, nth_bit(builds1, index)
-                return tuple(trail), at1 | at2 << 5, w2, nth_bit(builds2, index - n)
-            index -= n
-        while True:  # on to the next configuration not yet reached
-            onward = around[at1] & t1 & ~explored1[at2]
-            if onward:
-                low = onward & -onward
-                push(at1 | at2 << 5)
-                explored1[at2] |= low
-                at1 = low.bit_length() - 1
-                explored1[at1] |= bit[at2]
-                if not met[at2] & low and ends1 & low and ends2 >> at2 & 1:
-                    met[at2] |= low
-                    met[at1] |= bit[at2]
-                    break
-                continue
-            onward = around[at2] & t2 & ~explored2[at1]
-            if onward:
-                low = onward & -onward
-                push(at1 | at2 << 5)
-                explored2[at1] |= low
-                at2 = low.bit_length() - 1
-                explored2[at2] |= bit[at1]
-                if not met[at1] & low and ends2 & low and ends1 >> at1 & 1:
-                    met[at1] |= low
-                    met[at2] |= bit[at1]
-                    break
-                continue
-            if not trail:
-                return (), -1, -1, index
-            back = pop()
-            at1, at2 = back & 31, back >> 5
+                    return _trail(states, number - 1), state & 1023, w2, nth_bit(builds2, index)
+                index -= n
+        parent = number << 10
+        onward = around[at1] & t1 & ~explored1[at2]  # (the first worker's moves to states not reached)
+        if onward:
+            explored1[at2] |= onward
+            fresh = onward & ~queued[at2]
+            queued[at2] |= fresh
+            if one:  # (the same board the other way round, where the two may swap places)
+                while onward:
+                    low = onward & -onward
+                    onward ^= low
+                    explored1[low.bit_length() - 1] |= bit2
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                to = low.bit_length() - 1
+                queued_by_first[to] |= bit2
+                append(to | at2 << 5 | parent)
+        onward = around[at2] & t2 & ~explored2[at1]
+        if onward:
+            explored2[at1] |= onward
+            fresh = onward & ~queued_by_first[at1]
+            queued_by_first[at1] |= fresh
+            if one:
+                while onward:
+                    low = onward & -onward
+                    onward ^= low
+                    explored2[low.bit_length() - 1] |= bit1
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                to = low.bit_length() - 1
+                queued[to] |= bit1
+                append(at1 | to << 5 | parent)
+    return (), -1, -1, index
+
+
+def _trail(states: list[int], number: int) -> tuple[int, ...]:
+    """The states the search went through to reach state `number`, from the first (each as
+    `_search` keeps them, the number of the state it came from, plus one, above bit 10)."""
+    trail: list[int] = []
+    number = states[number] >> 10
+    while number:
+        trail.append(states[number - 1] & 1023)
+        number = states[number - 1] >> 10
+    return tuple(reversed(trail))
 
 
 def walk_turn(st: GameState, at: Walked, out: Excluded, index: int) -> Drawn:

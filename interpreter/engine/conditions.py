@@ -257,8 +257,20 @@ def flanked_workers(walk: Walk, holder_team: int, owned: Callable[[int], bool]) 
 
 
 def _flanked(judge: Judge, part: Flanked) -> Test:
+    """Read only where the workers stand, so judged once per placing of them: the chain judges
+    a board's win, and a guarded step at the turn's end, after every build, and the builds after
+    one move leave the workers where they are. The last state, its placing and the verdict are
+    kept (a state's workers keep their teams; another state is judged afresh)."""
     owned, team = judge.owned(part.whose), judge.team
-    return lambda walk, *view: bool(flanked_workers(walk, team, owned))
+    last: list[object] = [None, None, False]
+
+    def flanked(walk: Walk, *view: object) -> bool:
+        state = walk.state
+        placing = tuple(state.worker_pos)
+        if state is not last[0] or placing != last[1]:
+            last[:] = state, placing, bool(flanked_workers(walk, team, owned))
+        return bool(last[2])
+    return flanked
 
 
 def _last_moves(judge: Judge, part: LastMoves) -> Test:

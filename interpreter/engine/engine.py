@@ -21,7 +21,6 @@ on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, nam
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from random import Random
 from typing import Any, cast
@@ -76,10 +75,6 @@ __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 #: A turn `random_turn` picked, with what identifies the state it was picked for and its events:
 #: (steps, state, hash, seat to move, turns played, events; None: play the steps one by one).
 Picked = tuple[tuple[Action, ...], GameState, int, int, int, tuple[Event, ...] | None]
-
-#: Enough for a repeated step to visit every state of four workers on the board.
-REPEAT_RECURSION_LIMIT = 20_000
-
 
 class IllegalTurn(SantoriniError, ValueError):
     """A turn the rules do not allow; the message says which step fails, why, and what is
@@ -137,11 +132,6 @@ class Engine:
         self.if_possible = if_possible
         teams = list(teams) if teams is not None else list(range(len(seat_powers)))
         self.seat_rules = [gather(seat, teams[seat], base, powers) for seat, powers in enumerate(seat_powers)]
-        if any(step.repeat.times is None for rules in self.seat_rules for program in rules.programs
-               for step in program.steps):
-            # 'any number of times' is searched depth first, one call level per step taken: a
-            # walk through every state of two workers can be hundreds of steps deep.
-            sys.setrecursionlimit(max(sys.getrecursionlimit(), REPEAT_RECURSION_LIMIT))
         self.seat_powers = [tuple(powers) for powers in seat_powers]
         self._bindings = [_Binding(rules.seat, rules.team, p) for rules in self.seat_rules for p in rules.prohibitions]
         #: Bindings left out of force, to tell whether one of them is what refuses a step

@@ -41,6 +41,7 @@ from ...dsl.vocabulary import (
 )
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.state import GameState
 from .conditions import Judge, Locator, Test, flanked_workers, space_locator
 from .effects import (
     add_token,
@@ -626,19 +627,18 @@ class StepCompiler:
             return stop
 
         if repeated:
-            def again(walk: Walk) -> bool:
+            def each_move(walk: Walk, then: StepFn) -> bool:
                 depth = len(walk.path)
-                if not _first_visit(walk, again, depth):
-                    return False
-                if rest(walk):
-                    return True
                 for worker in _scripted(walk, choose(walk), depth):
                     for to, victim, dest, way in candidates(walk, worker):
                         if walk.script is not None and not walk.admits(("move", worker, to), depth):
                             continue
-                        if perform(walk, worker, to, victim, dest, way, again) and walk.stop_here(depth):
+                        if perform(walk, worker, to, victim, dest, way, then) and walk.stop_here(depth):
                             return True
                 return False
+
+            def again(walk: Walk) -> bool:
+                return breadth_first(walk, again, rest, each_move)
             return again
         assert after is not None  # (None only for a repeated step)
 
@@ -736,8 +736,7 @@ class StepCompiler:
 
         if repeated:
             def again(walk: Walk) -> bool:
-                depth = len(walk.path)
-                return _first_visit(walk, again, depth) and (rest(walk) or each_candidate(walk, again, depth))
+                return breadth_first(walk, again, rest, lambda w, then: each_candidate(w, then, len(w.path)))
             return again
         assert after is not None  # (None only for a repeated step)
 
@@ -851,8 +850,7 @@ class StepCompiler:
 
         if repeated:  # ('any number of times', which the checker allows with a cost: the coins run out)
             def again(walk: Walk) -> bool:
-                depth = len(walk.path)
-                return _first_visit(walk, again, depth) and (rest(walk) or each_candidate(walk, again, depth))
+                return breadth_first(walk, again, rest, lambda w, then: each_candidate(w, then, len(w.path)))
             return again
         assert after is not None  # (None only for a repeated step)
         onward = after
@@ -1068,6 +1066,45 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
         if named >= 0:
             return [named] if named in workers else []
     return workers
+
+
+def breadth_first(walk: Walk, step: object, rest: StepFn, expand: Callable[[Walk, StepFn], bool],
+                  stops: bool = True) -> bool:
+    """A step repeated any number of times, from the walk's state: each state it reaches is
+    visited once (`_first_visit`), in breadth-first order (the fewest repetitions first; among
+    as many, in the order they were reached), and at each the turn goes on (`rest`), then the
+    step is taken again (`expand(walk, then)`, each candidate going on with `then`). So a turn's
+    outcomes come by their fewest repetitions, and each is reached, as its steps say, by a
+    shortest way.
+
+    The walk is put in each state in turn: its state, path, events and last actor are saved
+    when the state is reached (`GameState.fork`) and given back to the walk when it is visited;
+    the walk is left as it came. A stop asked below (a leaf that returns True) ends the search
+    where the depth-first chain would have: where every depth between here and there lets a
+    stop go up (`Walk.stop_here`); with `stops` False (the derived chain, whose leaves never
+    stop a search) it is not asked."""
+    depth = len(walk.path)
+    if not _first_visit(walk, step, depth):
+        return False
+    state, path, events, actor = walk.state, walk.path, walk.events, walk.last_actor
+    states: list[tuple[GameState, list[Action], list[Event], int]] = [(state, path, events, actor)]
+
+    def reached(w: Walk) -> bool:
+        if _first_visit(w, step, len(w.path)):
+            states.append((w.state.fork(), w.path[:], w.events[:], w.last_actor))
+        return False
+    try:
+        for at, (st, steps, happened, last) in enumerate(states):
+            if at:
+                walk.state, walk.path, walk.events, walk.last_actor = st, steps, happened, last
+            if not stops:  # (neither says to stop: both are asked)
+                rest(walk)
+                expand(walk, reached)
+            elif (rest(walk) or expand(walk, reached)) and all(walk.stop_here(d) for d in range(depth, len(steps))):
+                return True
+    finally:
+        walk.state, walk.path, walk.events, walk.last_actor = state, path, events, actor
+    return False
 
 
 def _first_visit(walk: Walk, step: object, depth: int) -> bool:

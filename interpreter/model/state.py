@@ -270,6 +270,14 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (seats and the turn log's records are immutable and shared)."""
+        return self._cloned(self.history[:])
+
+    def fork(self) -> GameState:
+        """A copy to come back to within one turn's search: the turn log itself is shared (a
+        search never adds to it)."""
+        return self._cloned(self.history)
+
+    def _cloned(self, history: list[TurnRecord]) -> GameState:
         clone = object.__new__(GameState)
         clone.__dict__.update(self.__dict__)
         clone.heights = self.heights[:]
@@ -283,7 +291,7 @@ class GameState:
         clone.worker_sex = self.worker_sex[:]
         clone.worker_names = self.worker_names[:]
         clone.members = dict(self.members)
-        clone.history = self.history[:]
+        clone.history = history
         clone.out = set(self.out)
         clone.marks = set(self.marks)
         clone.counters = dict(self.counters)
