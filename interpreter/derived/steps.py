@@ -573,9 +573,10 @@ class DerivedCompiler(StepCompiler):
         union, squares = source.constant(_union, "UNION"), source.constant(_squares, "SQUARES_OF")
         flags = ", ".join(usable)
         source.line(depth, f"usable = [way for way, flag in zip({ways_of}, ({flags},)) if flag]")
+        # (each way's spaces, made once for the worker: a candidate is tested against them)
+        source.line(depth, f"regions = [{squares}(walk, way, w, o, {kind!r}) for way in {ways_of}]")
         source.line(depth, f"for {square} in ({union}(walk, usable, w, o, {kind!r}) if usable else ()):")
-        return depth + 1, [f"{square} in {squares}(walk, {ways_of}[{index}], w, o, {kind!r})"
-                           for index in range(len(ways))]
+        return depth + 1, [f"{square} in regions[{index}]" for index in range(len(ways))]
 
     def _region(self, source: Source, way: WayParts, depth: int, square: str) -> int:
         """Open the loop over the spaces of the way's region (the worker `w` stands on `o`);
