@@ -420,7 +420,12 @@ def test_moves_again_along_the_edge() -> None:
                                     {}, to_move=0)
     turns = [format_turn(state, steps) for steps in generic.turns(state)]
     agree(fast, generic, state)
-    assert any(t.endswith("move A1 a3; build A1 b3") for t in turns)  # (by whichever path the chain finds first)
+    assert any(t.endswith("move A1 a3; build A1 b3") for t in turns)
+    # the moves again from each first move are searched breadth first: c5 is first reached from
+    # b1's first move, a1 (its lowest square), up the a file and along the top edge, 5 moves on
+    # (depth first, a1 -> b1 -> c1 -> ... round the east side took 8)
+    to_c5 = {t.split("; build")[0] for t in turns if t.split("; build")[0].endswith("A1 c5")}
+    assert to_c5 == {"move A1 a1; move A1 a2; move A1 a3; move A1 a4; move A1 b5; move A1 c5"}, to_c5
     assert not any(t.startswith("move A1 b2; move") for t in turns)
     assert not any(" A1 c3" in t.split("; build")[0] for t in turns)
     assert any(t.startswith("move A1 a1; move A1 b1; build A1") for t in turns)

@@ -1,13 +1,13 @@
 """The kernels of a move the worker may make again each time it matches a pattern, then its build.
 
 'Each time your worker moves into a perimeter space, it may move again': after each move that
-matches the trigger, the worker may stop there (and build) or move on, and the chain explores
-the moves from each state once (engine/steps.py's first visit). The turns are the squares the
-worker can end on, found depth first as the chain finds them: arriving on a square, its builds
-come first, then the moves on from it, before the other moves of the step it came by. So the
-kernels walk the same tree with a stack of (square, its level, the targets left, the squares
-the next move wins on), keep the squares already ended on (`ENDED`) and explored (`VIS`) as
-bits per worker, and the path to each square as the turn's moves. A worker back on its own
+matches the trigger, the worker may stop there (and build) or move on. The chain takes the
+worker's first moves in order, and from each that matches, the states it reaches breadth first
+(engine/steps.py's `breadth_first`: each once, the fewest moves first): at each, its builds,
+then, if the move there matched, the moves on from it, a winning one ending the turn at once.
+The turns are the squares the worker can end on. So the kernels go through the same states with
+a queue of (square, the squares before it), keep the squares already ended on (`ENDED`) and
+visited (`VIS`) as bits per worker, and the path to each square as the turn's moves. A worker back on its own
 square leaves every worker where the turn found it: those outcomes are kept for the whole turn,
 as two_moves.py keeps them.
 """
@@ -62,11 +62,13 @@ class RepeatedMoves(TwoMoves):
             trigger.filters, self.view2)
 
     def outcomes(self, depth: int, win: Callable[[int, str], None], built: Callable[[int, str], None] | None,
-                 count_only: bool = False, home_kept: bool = False) -> bool:
-        """Open the loops over the workers and the tree of their moves, and at each new
-        outcome call `win(depth, code)` or `built(depth, code)` (the path in `path`, the worker
-        on `t`; `code` the expression of what the draw keeps of it: the worker, the path and the
-        squares new to the turn). Returns whether the build's squares are `c`."""
+                 count_only: bool = False, home_kept: bool = False, stop: str | None = None) -> bool:
+        """Open the loops over the workers, their first moves and the states each reaches, and
+        at each new outcome call `win(depth, code)` or `built(depth, code)` (the squares before
+        in `path`, the worker on `t`; `code` the expression of what the draw keeps of it: the
+        worker, the path and the squares new to the turn). `stop`: a test that a callback's
+        `break` ends the search (the loops it is in are left too). Returns whether the build's
+        squares are `c`."""
         source = self.source
         trigger = self.trigger()
         assert trigger is not None  # (fits)
@@ -79,46 +81,72 @@ class RepeatedMoves(TwoMoves):
         source.line(depth + 2, "continue")
         self.at_worker(depth + 1)
         source.line(depth + 1, "VIS = 0")
-        source.line(depth + 1, "stack = [(o, hh, M, 0)]")
-        source.line(depth + 1, "path = [o]")
-        source.line(depth + 1, "while stack:")
-        body = depth + 2
-        source.line(body, "a, ah, M2, W2 = stack[-1]")
-        source.line(body, "if not M2:")
-        source.line(body + 1, "stack.pop()")
-        source.line(body + 1, "path.pop()")
-        source.line(body + 1, "continue")
-        source.line(body, "low = M2 & -M2")
-        source.line(body, "stack[-1] = (a, ah, M2 ^ low, W2)")
-        source.line(body, "t = low.bit_length() - 1")
-        source.line(body, "th = H[t]")
-        source.line(body, "first = len(stack) == 1")
-        wins = [f"(first and {self.wins})" if self.wins is not None else "",
-                f"(not first and {self.wins2})" if self.wins2 is not None else ""]
-        wins = [test for test in wins if test]
-        if wins:
-            source.line(body, f"if {' or '.join(wins)}:")
-            source.line(body + 1, f"if {self.final}not (HOMEWIN if t == o else WON & low):")
-            source.line(body + 2, "if t == o:")
-            source.line(body + 3, "HOMEWIN = True")
-            source.line(body + 2, "else:")
-            source.line(body + 3, "WON |= low")
-            win(body + 2, "(w, (*path, t), 0)")
-            source.line(body + 1, "continue")
+        # the first moves, in order; from one into the trigger's squares, the states it reaches,
+        # breadth first: (the square, the squares before it), each visited once (VIS)
+        first = loop_over_targets(source, depth + 1, "M", "FIRST")
+        source.line(first, "th = H[t]")
+        source.line(first, "path = (o,)")
         whole = False
+        if self.wins is not None:
+            source.line(first, f"if {self.wins}:")
+            self.won(first + 1, win)
+            source.line(first + 1, "continue")
         if built is not None:
-            source.line(body, f"if {self.final}t == o:  # (back where it started: the squares new to the turn)")
-            whole = self.builds(body + 1, count_only)
-            built(body + 1, f"(w, (*path, t), {self.new_at_home(body + 1, whole and count_only)})")
-            source.line(body, f"elif {self.final}not ENDED & low:")
-            source.line(body + 1, "ENDED |= low")
-            self.builds(body + 1, count_only)
-            built(body + 1, "(w, (*path, t), 0)")
-        source.line(body, f"if low & ({trigger}) and not VIS & low:")
-        source.line(body + 1, "VIS |= low")
-        source.line(body + 1, "a, ah = t, th")
-        source.line(body + 1, f"stack.append((t, th, {self.targets2}, {self.win_squares2 or 0}))")
-        source.line(body + 1, "path.append(t)")
+            whole = self.ended(first, built, count_only)
+        source.line(first, f"if not low & ({trigger}) or VIS & low:")
+        source.line(first + 1, "continue")
+        source.line(first, "VIS |= low")
+        source.line(first, "queue = [(t, path)]")
+        source.line(first, "for a, before in queue:")
+        body = first + 1
+        source.line(body, "ah = H[a]")
+        source.line(body, "if a != queue[0][0]:  # (a state reached again: the turn goes on from it)")
+        source.line(body + 1, "t, th, low, path = a, ah, 1 << a, before")
+        if built is not None:
+            self.ended(body + 1, built, count_only)
+        source.line(body, f"if not (1 << a) & ({trigger}):")
+        source.line(body + 1, "continue")
+        source.line(body, f"W2 = {self.win_squares2 or 0}")
+        source.line(body, "onward = (*before, a)")
+        inner = loop_over_targets(source, body, self.targets2, "MOVES")
+        source.line(inner, "th = H[t]")
+        source.line(inner, "path = onward")
+        if self.wins2 is not None:
+            source.line(inner, f"if {self.wins2}:")
+            self.won(inner + 1, win)
+            source.line(inner + 1, "continue")
+        source.line(inner, "if not VIS & low:")
+        source.line(inner + 1, "VIS |= low")
+        source.line(inner + 1, "queue.append((t, onward))")
+        if stop is not None:  # (out of the queue's loop, then out of the first moves')
+            source.line(body, f"if {stop}:")
+            source.line(body + 1, "break")
+            source.line(first, f"if {stop}:")
+            source.line(first + 1, "break")
+        return whole
+
+    def won(self, depth: int, win: Callable[[int, str], None]) -> None:
+        """A move to `t` that wins: a new outcome unless the turn won there already (back home:
+        won once for the whole turn)."""
+        source = self.source
+        source.line(depth, f"if {self.final}not (HOMEWIN if t == o else WON & low):")
+        source.line(depth + 1, "if t == o:")
+        source.line(depth + 2, "HOMEWIN = True")
+        source.line(depth + 1, "else:")
+        source.line(depth + 2, "WON |= low")
+        win(depth + 1, "(w, (*path, t), 0)")
+
+    def ended(self, depth: int, built: Callable[[int, str], None], count_only: bool) -> bool:
+        """The worker ending on `t`: its builds, where it has not ended before (back home: the
+        squares new to the turn). Returns whether the build's squares are `c`."""
+        source = self.source
+        source.line(depth, f"if {self.final}t == o:  # (back where it started: the squares new to the turn)")
+        whole = self.builds(depth + 1, count_only)
+        built(depth + 1, f"(w, (*path, t), {self.new_at_home(depth + 1, whole and count_only)})")
+        source.line(depth, f"elif {self.final}not ENDED & low:")
+        source.line(depth + 1, "ENDED |= low")
+        self.builds(depth + 1, count_only)
+        built(depth + 1, "(w, (*path, t), 0)")
         return whole
 
     def flooded(self) -> bool:
@@ -221,7 +249,7 @@ class RepeatedMoves(TwoMoves):
         whole = self.writes_c()
         workers, self.workers = self.workers, "(DW,)"
         try:
-            self.outcomes(1, win, built, count_only=True, home_kept=True)
+            self.outcomes(1, win, built, count_only=True, home_kept=True, stop="found is not None")
         finally:
             self.workers = workers
         source.line(1, "w, path, home = found")

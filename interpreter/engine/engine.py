@@ -30,6 +30,7 @@ from ...dsl.vocabulary import (
     FollowUp,
     FollowUpTiming,
     IfPossible,
+    Modality,
     Owner,
     Power,
     Program,
@@ -67,7 +68,7 @@ from ..model.state import GameState, TurnRecord, apply_events
 from .conditions import Judge, Test
 from .refusal import explain
 from .rules import SeatRules, gather
-from .steps import EVENT_KIND, Reaction, StepCompiler, WinCheck, _first_visit, gain_step, slide_reaction, use_step
+from .steps import EVENT_KIND, Reaction, StepCompiler, WinCheck, breadth_first, gain_step, slide_reaction, use_step
 from .walk import Action, Event, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
@@ -551,12 +552,28 @@ class Engine:
             return next((e for e in reversed(walk.events) if e[0] == kind), None)
 
         if followup.timing is FollowUpTiming.EACH_TIME:
+            # 'each time' is a step repeated while its steps match the trigger: searched breadth
+            # first like any repeated step (steps.py's breadth_first), the turn going on (`after`)
+            # from each state it reaches, the step taken again from those that match
+            onward: list[StepFn] = [after]  # (where the step's candidates go on: the search's)
+
+            def expand(walk: Walk, then: StepFn) -> bool:
+                event = last_event(walk)
+                if event is None or not matches(walk, event):
+                    return False
+                previous, onward[0] = onward[0], then
+                try:
+                    return step(walk)
+                finally:
+                    onward[0] = previous
+
             def again(walk: Walk) -> bool:
                 event = last_event(walk)
-                if event is None or not matches(walk, event) or not _first_visit(walk, again, len(walk.path)):
+                if event is None or not matches(walk, event):
                     return after(walk)
-                return step(walk)
-            step = compiler.compile(followup.step, again, after)
+                return breadth_first(walk, again, after, expand)
+            step = compiler.compile(dataclasses.replace(followup.step, modality=Modality.MUST),
+                                    lambda walk: onward[0](walk), after)
             if followup.step.verb is Verb.MOVE and followup.step.guard is None:
                 # (the derived engine's kernels take it in: repeated_moves.py; a guard they do not judge)
                 again.moves_again = MovesAgain(followup.trigger, followup.step)  # type: ignore[attr-defined]

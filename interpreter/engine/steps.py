@@ -1070,7 +1070,8 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
 
 def breadth_first(walk: Walk, step: object, rest: StepFn, expand: Callable[[Walk, StepFn], bool],
                   stops: bool = True) -> bool:
-    """A step repeated any number of times, from the walk's state: each state it reaches is
+    """A step repeated any number of times (or a follow-up taken again each time its step
+    matches: Engine._follow_up), from the walk's state: each state it reaches is
     visited once (`_first_visit`), in breadth-first order (the fewest repetitions first; among
     as many, in the order they were reached), and at each the turn goes on (`rest`), then the
     step is taken again (`expand(walk, then)`, each candidate going on with `then`). So a turn's
