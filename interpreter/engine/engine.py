@@ -572,8 +572,10 @@ class Engine:
                 if event is None or not matches(walk, event):
                     return after(walk)
                 return breadth_first(walk, again, after, expand)
+            # (taken again only: the search goes on from each state itself, so where a guard
+            # does not hold, the step offers nothing more)
             step = compiler.compile(dataclasses.replace(followup.step, modality=Modality.MUST),
-                                    lambda walk: onward[0](walk), after)
+                                    lambda walk: onward[0](walk), lambda walk: False)
             if followup.step.verb is Verb.MOVE and followup.step.guard is None:
                 # (the derived engine's kernels take it in: repeated_moves.py; a guard they do not judge)
                 again.moves_again = MovesAgain(followup.trigger, followup.step)  # type: ignore[attr-defined]
