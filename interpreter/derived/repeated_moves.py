@@ -7,9 +7,9 @@ worker's first moves in order, and from each that matches, the states it reaches
 then, if the move there matched, the moves on from it, a winning one ending the turn at once.
 The turns are the squares the worker can end on. So the kernels go through the same states with
 a queue of (square, the squares before it), keep the squares already ended on (`ENDED`) and
-visited (`VIS`) as bits per worker, and the path to each square as the turn's moves. A worker back on its own
-square leaves every worker where the turn found it: those outcomes are kept for the whole turn,
-as two_moves.py keeps them.
+visited (`VIS`) as bits per worker, and the path to each square as the turn's moves. A worker
+back on its own square leaves every worker where the turn found it: those outcomes are kept for
+the whole turn, as two_moves.py keeps them.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class RepeatedMoves(TwoMoves):
         source.line(first, "for a, before in queue:")
         body = first + 1
         source.line(body, "ah = H[a]")
-        source.line(body, "if a != queue[0][0]:  # (a state reached again: the turn goes on from it)")
+        source.line(body, "if a != queue[0][0]:  # (reached by a move again, not the first: its builds)")
         source.line(body + 1, "t, th, low, path = a, ah, 1 << a, before")
         if built is not None:
             self.ended(body + 1, built, count_only)
