@@ -1081,9 +1081,10 @@ def breadth_first(walk: Walk, step: object, rest: StepFn, expand: Callable[[Walk
     The walk is put in each state in turn: its state, path, events and last actor are saved
     when the state is reached (`GameState.fork`) and given back to the walk when it is visited;
     the walk is left as it came. A stop asked below (a leaf that returns True) ends the search
-    where the depth-first chain would have: where every depth between here and there lets a
-    stop go up (`Walk.stop_here`); with `stops` False (the derived chain, whose leaves never
-    stop a search) it is not asked."""
+    as it ends any step's: where every depth between here and there lets a stop go up
+    (`Walk.stop_here`: matching a written turn's frontier, one completion of a step there is
+    enough); with `stops` False (the derived chain, whose leaves never stop a search) it is not
+    asked."""
     depth = len(walk.path)
     if not _first_visit(walk, step, depth):
         return False
