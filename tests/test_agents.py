@@ -278,25 +278,21 @@ def test_the_example_bot_is_deterministic_for_its_seed() -> None:
 
 
 #: A bot that writes each request's kind and `position-string` line to the file it is given,
-#: and answers the first legal line.
+#: and answers the first legal line (it reads the requests with the package's protocol reader).
 LOGGING_BOT = r'''
 import sys
+from santorini.interpreter.agents.protocol import QUIT, read_request
 log = open(sys.argv[1], "a", encoding="utf-8")
 lines = iter(sys.stdin.readline, "")
 next(lines)
 print("ready logging-bot", flush=True)
 for line in lines:
-    if line.strip() == "quit":
+    if line.strip() == QUIT:
         break
-    blocks = {}
-    for header in lines:
-        if header.strip() == "end":
-            break
-        name, count = header.split()
-        blocks[name] = [next(lines).rstrip("\n") for _ in range(int(count))]
-    log.write(line.split()[0] + "\t" + blocks["position-string"][0] + "\n")
+    request = read_request(line, lines)
+    log.write(request.kind + "\t" + request.blocks["position-string"][0] + "\n")
     log.flush()
-    print(blocks["legal"][0], flush=True)
+    print(request.blocks["legal"][0], flush=True)
 '''
 
 
