@@ -8,10 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_fast_paths import disagreement, game_pair, pack_of
 from test_kernel import kernel_agrees, position
-from test_tally import found_apart
+from test_tally import counting, found_apart
 
 from santorini.interpreter.derived import build_first
+from santorini.interpreter.model.board import parse_square
 
 #: A1 on b1, on the ground, with a1, a2 and b2 free around it (c1, c2 domed; a2 and b2 have no
 #: other free neighbour but each other, a1 and b1); A2 on e5 is walled in.
@@ -60,3 +62,38 @@ def test_a_count_that_lets_the_move_climb_the_first_block_at_its_old_level_is_ca
     judged at the square's old level, the worker would climb onto its own first block."""
     monkeypatch.setattr(build_first, "_moves", lambda p, m0, m1: m0)
     assert found_apart("bga", ("Prometheus", "Limus"), examples=25)
+
+
+#: Prometheus against Harpies (tests/scenarios/bga/prometheus-harpies.yaml, counted by hand
+#: there): the block built before the move lets the slide after it go on.
+HARPIES = Path(__file__).parent / "scenarios" / "bga" / "prometheus-harpies.yaml"
+
+
+def test_a_build_before_the_move_then_a_slide_is_drawn_whole(tmp_path: Path) -> None:
+    """Harpies slide A1 on after its move: the kernels list the scenario's 3 turns in the
+    chain's order and draw as it does; after its build on b1 and its move onto it, A1 slides to
+    e1 (c1 is no higher than b1 now) and builds on d1."""
+    state = position(tmp_path, HARPIES.read_text(encoding="utf-8"))
+    game, _ = kernel_agrees(("Prometheus", "Harpies"), state, 3)
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
+    a1, e1 = state.worker_names.index("A1"), parse_square("e1")
+    ends = sorted(game.engine.play(state, turn).worker_pos[a1] for turn in game.engine.turns(state))
+    assert ends == sorted([parse_square("b1"), parse_square("b1"), e1])
+
+
+def test_a_slide_judged_without_the_block_just_built_is_caught(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    """A slide told nothing of the first build would stop A1 on b1 (c1 higher than b1 as the
+    state shows it) and list its builds on a1 and c1 there: 4 turns, not the chain's 3."""
+    made = build_first.slide_function
+
+    def blind(compiler):  # noqa: ANN001, ANN202 - the patched function's own signature
+        slide = made(compiler)
+        return None if slide is None else lambda walk, w, o, t, v, x, r: slide(walk, w, o, t, v, x, -1)
+    monkeypatch.setattr(build_first, "slide_function", blind)
+    state = position(tmp_path, HARPIES.read_text(encoding="utf-8"))
+    pair = game_pair(pack_of("bga"), ("Prometheus", "Harpies"))  # (made afresh: compiled with the change)
+    assert pair is not None
+    game, generic = counting(pair[0]), pair[1]
+    assert len(game.engine.turns(state)) == 4
+    assert disagreement(game.engine, generic, state, range(20)) is not None

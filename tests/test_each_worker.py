@@ -14,8 +14,9 @@ import random
 from pathlib import Path
 
 import pytest
+from test_fast_paths import disagreement, game_pair, pack_of
 from test_kernel import kernel_agrees, position
-from test_tally import found_apart
+from test_tally import counting, found_apart
 
 from santorini.interpreter.derived import each_worker
 from santorini.interpreter.model.board import parse_square
@@ -174,3 +175,41 @@ def test_a_count_that_forgets_a_second_block_on_the_others_square_is_caught(monk
     monkeypatch.setattr(each_worker, "_seconds",
                         lambda low, first, second, same, home, unordered: (second & ~low) | home)
     assert found_apart("bga", (CASTOR, "Limus"), examples=25)
+
+
+#: Castor & Pollux against Harpies (tests/scenarios/bga/castor-and-pollux-harpies.yaml, counted
+#: by hand there): each worker's move slid on, the second one's slide stopped by the square the
+#: first one ended on.
+HARPIES = Path(__file__).parent / "scenarios" / "bga" / "castor-and-pollux-harpies.yaml"
+
+
+def test_each_worker_moves_slid_on_by_another_seat_are_drawn_whole(tmp_path: Path) -> None:
+    """Harpies slide each of A's moved workers on: the kernels list the 17 turns of the scenario
+    (9 of the usual turn, 5 of both workers' moves, 3 of both workers' builds) in the chain's
+    order and draw as it does. Both moves: A1 first slides over b1 c1 d1 to e1; A2 first to c1
+    stops A1's slide on b1, to d1 stops it on c1."""
+    state = position(tmp_path, HARPIES.read_text(encoding="utf-8"))
+    game, _ = kernel_agrees((CASTOR, "Harpies"), state, 17)
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
+    both = [turn for turn in game.engine.turns(state) if len(turn) == 2 and all(step[0] == "move" for step in turn)]
+    assert len(both) == 5
+
+
+def test_a_slide_that_passes_the_square_the_other_worker_took_is_caught(monkeypatch: pytest.MonkeyPatch,
+                                                                         tmp_path: Path) -> None:
+    """The second worker's slide stops before the square the first one moved to, which the
+    state does not show yet: a slide told nothing of it would take A1 on to e1 after A2's move to
+    c1 or d1, boards met before, and the kernels would list 3 turns of two moves, not 5."""
+    made = each_worker.slide_function
+
+    def blind(compiler):  # noqa: ANN001, ANN202 - the patched function's own signature
+        slide = made(compiler)
+        return None if slide is None else lambda walk, w, o, t, v, x, r: slide(walk, w, o, t, v, -1, r)
+    monkeypatch.setattr(each_worker, "slide_function", blind)
+    state = position(tmp_path, HARPIES.read_text(encoding="utf-8"))
+    pair = game_pair(pack_of("bga"), (CASTOR, "Harpies"))  # (made afresh: compiled with the change)
+    assert pair is not None
+    game, generic = counting(pair[0]), pair[1]
+    both = [turn for turn in game.engine.turns(state) if len(turn) == 2 and all(step[0] == "move" for step in turn)]
+    assert len(both) == 3
+    assert disagreement(game.engine, generic, state, range(20)) is not None

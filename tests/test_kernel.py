@@ -307,16 +307,31 @@ def test_a_kernel_that_finds_the_build_in_another_order_is_caught(monkeypatch: p
 def test_obligations_on_the_move_are_lowered_into_the_kernel() -> None:
     """'A worker must move up this turn, if possible' (Persephone) and 'a worker that started next
     to yours must end next to yours' (Aphrodite) are squares the one move must end on: the kernel
-    draws under them. Where the move may force the holder's worker, whose place Aphrodite's
-    requirement reads, the kernel leaves the turn to the count while the obligation is in force."""
+    draws under them, also where the move may force the holder's worker, whose place Aphrodite's
+    requirement reads (such a move is judged where the force leaves the workers: after_force.py).
+    Persephone's 'if possible' beside a force is left to the count while it is in force."""
     for binder in ("Persephone", "Aphrodite"):
-        for card in (MORTAL, "Pan", "Hera"):
+        for card in (MORTAL, "Pan", "Hera", "Apollo", "Minotaur"):
             game, _ = counted_games("bga", (card, binder))
             assert getattr(game.engine._kernels[0], "lowers_obligations", False), (card, binder)
-    game, _ = counted_games("bga", ("Apollo", "Persephone"))
+
+
+def test_a_force_is_judged_where_it_leaves_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Apollo bound by Aphrodite ('its last move must be to a space neighbouring your workers')
+    may swap with her worker: the swap leaves it next to Apollo's worker, so the turn is legal
+    although the square moved to was next to none of her workers before (the scenario
+    aphrodite-apollo.yaml, counted by hand). A kernel that refused the forcing moves, as one
+    judging the squares before the swap does there, disagrees with the chain."""
+    path = REPO / "tests" / "scenarios" / "bga" / "aphrodite-apollo.yaml"
+    game = load_scenario(path).game
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
     assert getattr(game.engine._kernels[0], "lowers_obligations", False)
-    game, _ = counted_games("bga", ("Apollo", "Aphrodite"))
-    assert not getattr(game.engine._kernels[0], "lowers_obligations", True)
+    assert disagreement(game.engine, generic, game.state, [1, 2, 3]) is None
+    monkeypatch.setattr(writer, "met_after_force", lambda bounds, view: lambda walk, w, o, t, dest: False)
+    refusing = load_scenario(path).game
+    assert disagreement(refusing.engine, generic, refusing.state, [1, 2, 3]) is not None
 
 
 def test_a_kernel_that_ignores_an_obligation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

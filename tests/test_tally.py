@@ -35,7 +35,7 @@ from test_fast_paths import (
 )
 
 from santorini.dsl.vocabulary import PieceIs
-from santorini.interpreter.derived import masks, steps
+from santorini.interpreter.derived import build_first, masks, steps
 from santorini.interpreter.derived.tally import BUILT, OTHER, PURE, Tally, prefix_kind
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game
@@ -165,7 +165,7 @@ def test_a_bit_lowering_changed_by_hand_is_caught(monkeypatch: pytest.MonkeyPatc
 def test_a_tally_that_forgets_the_keys_it_saw_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Prometheus's two builds in either order (build, move, build) are one outcome, which the
     tally finds by its key: a tally that never found a key again would count it twice. (Against
-    Harpies, whose slide after each move build_first.py's kernels do not take in, the seat is
+    Harpies, with build_first.py's kernels told that the slide is not lowered, the seat is
     counted by the tally, not drawn whole.)"""
     class Forgetful(set):  # type: ignore[type-arg]
         def __contains__(self, key: object) -> bool:
@@ -176,8 +176,11 @@ def test_a_tally_that_forgets_the_keys_it_saw_is_caught(monkeypatch: pytest.Monk
         start(self)
         self.keys = Forgetful()
     monkeypatch.setattr(Tally, "__init__", forgetful)
-    game, _ = counted_games("bga", ("Prometheus", "Harpies"))
-    assert game.engine._counting[0] and not game.engine._kernelled[0]
+    monkeypatch.setattr(build_first, "slide_function", lambda compiler: None)
+    pair = game_pair(pack_of("bga"), ("Prometheus", "Harpies"))
+    assert pair is not None
+    engine = counting(pair[0]).engine
+    assert engine._counting[0] and not engine._kernelled[0]
     assert found_apart("bga", ("Prometheus", "Harpies"))
 
 

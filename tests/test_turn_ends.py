@@ -4,14 +4,18 @@ without them, and each turn drawn or listed carries what the steps add, as the c
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_fast_paths import game_pair, pack_of
 from test_kernel import kernel_agrees, position
 from test_tally import found_apart
 
-from santorini.interpreter.derived.kernel import Kernels, TurnEnd
+from santorini.interpreter.derived import kernel
+from santorini.interpreter.derived.kernel import Kernels, TurnEnd, TurnEndWinner
 from santorini.interpreter.engine import engine as engine_module
+from santorini.interpreter.engine.walk import Walk
 from santorini.interpreter.model.board import parse_square
 
 #: A1 on a1 (level 1) can only move to a2 (level 1) and then build only on a1; B1 stands on b1,
@@ -50,7 +54,8 @@ def test_the_end_of_turn_removal_is_in_the_turn_drawn(tmp_path: Path, other: str
 def test_kernels_that_forget_the_end_of_turn_steps_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kernels whose turns went without the end-of-turn steps' events would leave the opponent's
     workers that Medusa's gaze removes on the board."""
-    def forgetful(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False) -> Kernels:
+    def forgetful(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False,
+                  after_moves: TurnEndWinner | None = None) -> Kernels:
         return kernels
     monkeypatch.setattr(engine_module, "after_turn_ends", forgetful)
     assert found_apart("bga", ("Medusa", "Limus"), examples=25)
@@ -60,16 +65,44 @@ def test_kernels_that_forget_the_end_of_turn_steps_are_caught(monkeypatch: pytes
 def test_a_turn_that_wins_by_an_end_of_turn_step_is_found() -> None:
     """Maenads: 'End of your turn: if 2 of your workers neighbor an opponent worker on opposite
     sides, that opponent loses the game.' A1 on a2 moving to b3 flanks B1 (c3) with A2 (d3): in a
-    game of two, B loses and A wins. The kernels' search for a win sees moves and builds only, so
-    a seat whose end-of-turn steps may make a team lose is searched by the chain; Medusa's, which
-    only take workers off the board, by the kernels (with no win judged on the board)."""
+    game of two, B loses and A wins. Where workers stand is all the step reads, which no build
+    changes: the kernels judge it once per move whose build completes the turn, with the moved
+    worker put where it ends. Medusa's steps, which only take workers off the board, make no win:
+    the kernels' own search for a winning move is the seat's (with no win judged on the board)."""
     from test_masked_picker import position as placed
 
     fast, generic, state = placed(("Maenads", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {},
                                   to_move=0)
-    assert fast._kernels[0] is not None and fast._kernels[0].can_win is None
+    assert fast._kernels[0] is not None and fast._kernels[0].can_win is not None
     assert generic.can_win(state) and fast.can_win(state)
+    nowhere, _, away = placed(("Maenads", "Mortal"), {"A1": "a1", "B1": "c3", "A2": "d3", "B2": "e5"}, {},
+                              to_move=0)  # (A1 on a1 cannot reach b3: no move flanks B1)
+    assert not nowhere.can_win(away) and not generic.can_win(away)
     medusa, _, _ = placed(("Medusa", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {}, to_move=0)
     assert medusa._kernels[0] is not None and medusa._kernels[0].can_win is not None
     chronus, _, _ = placed(("Medusa", "Chronus"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {}, to_move=0)
     assert chronus._kernels[0] is not None and chronus._kernels[0].can_win is None
+
+
+def test_a_win_by_an_end_of_turn_step_judged_before_the_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that judged Maenads's flanking where the workers stood before the move (A1 on a2,
+    not opposite A2 around B1) would find no win where the chain finds one (A1 to b3)."""
+    from test_masked_picker import position as placed
+
+    def unmoved(kernels: Kernels, winner: TurnEndWinner | None) -> Callable[[Walk], bool] | None:
+        moves_built, wins = kernels.moves_built, kernels.can_win
+        if winner is None or moves_built is None or wins is None:
+            return None
+
+        def can_win(walk: Walk) -> bool:
+            st = walk.state
+            team = st.seats[st.to_move].team
+            return wins(walk) or any(winner(st, (), worker) == team for worker, _, built in moves_built(walk)
+                                     if built > 0)
+        return can_win
+    monkeypatch.setattr(kernel, "_won_after_moves", unmoved)
+    _, generic, state = placed(("Maenads", "Mortal"), {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}, {},
+                               to_move=0)
+    pair = game_pair(pack_of("bga"), ("Maenads", "Mortal"))  # (made afresh: compiled with the change)
+    assert pair is not None
+    assert generic.can_win(state) and not pair[0].engine.can_win(state)

@@ -18,6 +18,12 @@ only on p. The functions here count from those sets, the same for every card:
   (P the first build's squares but m, n their number, i = |PRE ∩ post0|), and |post0(p)| more
   for each p in PRE ∩ M1.
 
+* Where another seat's slide takes the moved worker on (slides.py), the second build is around
+  where it ends, which the first build may change (a block on a square the slide passes makes
+  the next space higher or not): the turns are then found per first build and move
+  (`slid_groups`), a slide once per move and again where the first build is on its way, and two
+  builds in either order leave one board where the worker ends on one square both ways.
+
 The obligations other seats lay on the turn are lowered as the squares the move must end on
 (writer.py's `required_squares`; a first build does not change them, but on the square it
 builds, which a requirement that reads no level leaves alone).
@@ -38,20 +44,21 @@ from typing import TYPE_CHECKING
 from ...dsl.vocabulary import Owner, Piece, Region, Role, StandsHighest, Step, Verb
 from ..engine.actions import actions
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS, nth_bit
+from ..model.board import ALL_BITS, BEYOND, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
 from .each_worker import fixed_while_building, listing, remembered, squares_of
 from .invariance import may_match_together
 from .kernel import Kernels
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets
+from .slides import Slid, slide_function
 from .source import Source
 from .tally import build_events
 from .writer import Drawn, Listed, board_win_near, holders_own, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
     from ..engine.steps import WayParts
-    from .steps import DerivedCompiler, Fusion
+    from .steps import Ban, DerivedCompiler, Fusion
 
 #: One worker's squares: (worker, its square, PRE, M0, M1, {target: (post0, post1)}).
 WorkerMasks = tuple[int, int, int, int, int, dict[int, tuple[int, int]]]
@@ -64,8 +71,13 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
     the parts are not all lowered so (the module docstring)."""
     move_ways = compiler.way_parts(move)
     if (step.actor.role is not Role.CHOSEN or step.actor.sex is not None or step.actor.owner is not Owner.YOURS
-            or compiler.rules.memory or compiler.reactions or not fusion.beside_wins or len(ways) != 1
+            or compiler.rules.memory or not fusion.beside_wins or len(ways) != 1
             or len(move_ways) != 1 or len(fusion.ways) != 1):
+        return None
+    # (a reaction to the move: lowered where it is another seat's slide, with no obligation
+    # beside it, which would read the move, not where it slid to)
+    slide = slide_function(compiler) if compiler.reactions else None
+    if compiler.reactions and (slide is None or compiler.obligations):
         return None
     first, moving, second = ways[0], move_ways[0], fusion.ways[0]
     for way in (first, moving, second):
@@ -86,13 +98,16 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
             and win.pattern.owner is not Owner.OPPONENTS]
     if moving.can_win and any(may_match_together(moving.filters, pattern.filters) for pattern in wins):
         return None  # (a winning move ends the turn before the second build)
-    written = _masks(compiler, step, ways, move_ways, fusion)
+    written = _masks(compiler, step, ways, move_ways, fusion, slide is None)
     if written is None:
         return None
     masks, lowers = written
     near = board_win_near(compiler, 2)
     if near is None:
         return None
+    if slide is not None:
+        posts = _posts(compiler, fusion)
+        return None if posts is None else _slid_kernels(masks, near, slide, posts)
 
     def lowered(walk: Walk) -> list[WorkerMasks] | None:
         return None if near(walk) else masks(walk)
@@ -126,10 +141,11 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
 
 
 def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_ways: list[WayParts],
-           fusion: Fusion) -> tuple[Callable[[Walk], list[WorkerMasks]], bool] | None:
+           fusion: Fusion, after: bool = True) -> tuple[Callable[[Walk], list[WorkerMasks]], bool] | None:
     """The generated function of the sets of the module docstring, per worker of the seat on the
-    board, and whether it lowers the obligations other seats lay on the turn; None when a part
-    has no bit lowering."""
+    board (without `after`, the second build's squares are left empty: the caller finds them
+    where the worker slid to), and whether it lowers the obligations other seats lay on the
+    turn; None when a part has no bit lowering."""
     from .steps import Fusion  # (here: steps.py imports this module)
     source = Source()
     source.line(0, "def masks(walk):")
@@ -168,18 +184,149 @@ def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_way
         source.line(3, f"M1 &= {mask}")
     source.line(2, "BO = BLOCKED ^ (1 << o)")
     source.line(2, "after = {}")
-    body = loop_over_targets(source, 2, "M0 | (PRE & M1)")
-    for planes in (None, LEVELS_AFTER_A_BLOCK):
-        whole = (compiler.fused_masks(source, fusion, build_flags, body, "BO", count_only=True) if planes is None
-                 else compiler.fused_masks(source, fusion, build_flags, body, "BO", count_only=True, planes=planes))
-        if not whole:
+    if after:
+        body = loop_over_targets(source, 2, "M0 | (PRE & M1)")
+        if not _second_builds(compiler, source, fusion, build_flags, body):
             return None
-        source.line(body, "post0 = c" if planes is None else "post1 = c & ~L3")
-    source.line(body, "after[t] = (post0, post1)")
+        source.line(body, "after[t] = (post0, post1)")
     source.line(2, "out.append((w, o, PRE, M0, M1, after))")
     source.line(1, "return out")
     function: Callable[[Walk], list[WorkerMasks]] = source.function("masks")
     return function, lowers
+
+
+def _second_builds(compiler: DerivedCompiler, source: Source, fusion: Fusion, build_flags: list[tuple[str, Ban]],
+                   depth: int) -> bool:
+    """Emit the second build's squares with the worker on `t` (`post0`), and those a first block
+    on the square adds (`post1`); False where they are not bits."""
+    for planes in (None, LEVELS_AFTER_A_BLOCK):
+        whole = (compiler.fused_masks(source, fusion, build_flags, depth, "BO", count_only=True) if planes is None
+                 else compiler.fused_masks(source, fusion, build_flags, depth, "BO", count_only=True, planes=planes))
+        if not whole:
+            return False
+        source.line(depth, "post0 = c" if planes is None else "post1 = c & ~L3")
+    return True
+
+
+#: (walk, the worker, the square it moved from, the square it stands on) -> (post0, post1).
+Posts = Callable[[Walk, int, int, int], tuple[int, int]]
+
+
+def _posts(compiler: DerivedCompiler, fusion: Fusion) -> Posts | None:
+    """The generated function of the second build's squares where the worker ended (after a
+    slide), as `_masks` finds them per target; None where they are not bits."""
+    source = Source()
+    source.line(0, "def posts(walk, w, o, t):")
+    for line in PROLOGUE:
+        source.lazy(1, line)
+    board_bits(source, 1)
+    build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
+    source.line(1, "hh = H[o]")
+    source.hoisting_point(1)
+    source.line(1, "BO = BLOCKED ^ (1 << o)")
+    if not _second_builds(compiler, source, fusion, build_flags, 1):
+        return None
+    source.line(1, "return post0, post1")
+    function: Posts = source.function("posts")
+    return function
+
+
+#: One group of a worker's turns after a slide: (first build, move, where the worker ended, the
+#: second build's squares, each a new outcome).
+SlidGroup = tuple[int, int, int, int]
+
+
+def _slid_kernels(masks: Callable[[Walk], list[WorkerMasks]], near: Callable[[Walk], bool], slide: Slid,
+                  posts: Posts) -> Kernels:
+    """The kernels of a build, a move and a build, where another seat's slide takes the moved
+    worker on: per worker, first build and move, where it ends (the first build may stop or
+    carry the slide on the squares it passes) and the second build's squares there, each board
+    once (`slid_groups`)."""
+    def lowered(walk: Walk) -> list[tuple[WorkerMasks, list[SlidGroup]]] | None:
+        if near(walk):
+            return None
+        return [(each, slid_groups(walk, each, slide, posts)) for each in masks(walk)]
+    served = remembered(lowered)
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        return 0 if found is None else sum(seconds.bit_count() for _, groups in found for *_, seconds in groups)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        total = sum(seconds.bit_count() for _, groups in found for *_, seconds in groups)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        for each, groups in found:
+            for p, m, e, seconds in groups:
+                n = seconds.bit_count()
+                if index < n:
+                    return slid_turn(each, p, m, e, nth_bit(seconds, index), walk.state)
+                index -= n
+        raise AssertionError("an index beyond the workers' counts")
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        return listing((slid_turn(each, p, m, e, c, walk.state) for each, groups in found
+                        for p, m, e, seconds in groups for c in squares_of(seconds)), listed)
+    return Kernels(draw, count, turns, lambda walk: False, False, None, lambda walk: served(walk) is not None,
+                   frozenset({(2, 0, False)}))
+
+
+def slid_groups(walk: Walk, each: WorkerMasks, slide: Slid, posts: Posts) -> list[SlidGroup]:
+    """One worker's turns in the listing's order (first build, move, second build), each slid on
+    after its move: a group per first build and move, with the squares of the second build that
+    make a board not met before. Two builds on x and y leave one board in either order where the
+    worker ends on one square both ways: the listing meets it with the lower square built first.
+    A slide is found once per move, and again where the first build is on the squares it passes
+    (a block there changes which space ahead is higher)."""
+    w, o, pre, m0, m1, _ = each
+    ends: dict[int, tuple[int, int]] = {}  # (move -> where it slides to, the squares it passes)
+    second: dict[int, tuple[int, int]] = {}  # (where the worker ends -> post0, post1)
+
+    def end(m: int, p: int) -> int:
+        if m not in ends:
+            e = slide(walk, w, o, m, -1, -1, -1)
+            ends[m] = e, _passed(o, m, e)
+        e, passed = ends[m]
+        return slide(walk, w, o, m, -1, -1, p) if passed >> p & 1 else e
+
+    out: list[SlidGroup] = []
+    for p in squares_of(pre):
+        low = 1 << p
+        for m in squares_of(_moves(p, m0, m1)):
+            e = end(m, p)
+            if e not in second:
+                second[e] = posts(walk, w, o, e)
+            post0, post1 = second[e]
+            seconds = (post0 & ~low) | (post1 & low)
+            if post0 & low:  # (a pair built the other way round before, where the worker ended alike)
+                for c in squares_of(seconds & pre & (low - 1)):
+                    if _moves(c, m0, m1) >> m & 1 and end(m, c) == e:
+                        seconds &= ~(1 << c)
+            out.append((p, m, e, seconds))
+    return out
+
+
+def _passed(origin: int, target: int, end: int) -> int:
+    """The squares a worker moving from `origin` to `target` passes on its slide to `end`, both
+    ends included, as bits."""
+    passed, before, here = 1 << target, origin, target
+    while here != end:
+        before, here = here, BEYOND[before][here]
+        passed |= 1 << here
+    return passed
+
+
+def slid_turn(each: WorkerMasks, p: int, m: int, e: int, c: int,
+              st: GameState) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of a worker's first build on `p`, move to `m`, slide on to `e` and
+    second build on `c`."""
+    return turn_of(each, (p, m, c), st, e)
 
 
 def worker_count(pre: int, m0: int, m1: int, after: dict[int, tuple[int, int]]) -> int:
@@ -235,15 +382,18 @@ def nth_outcome(index: int, pre: int, m0: int, m1: int, after: dict[int, tuple[i
     raise IndexError(index)  # pragma: no cover - the counts say the index is in these outcomes
 
 
-def turn_of(each: WorkerMasks, outcome: tuple[int, int, int],
-            st: GameState) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
-    """The steps and events of a worker's first build, move and second build."""
+def turn_of(each: WorkerMasks, outcome: tuple[int, int, int], st: GameState,
+            end: int = -1) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of a worker's first build, move and second build (with `end`, the
+    square another seat's slide took the worker on to after its move)."""
     worker, origin = each[0], each[1]
     p, m, c = outcome
     heights: Sequence[int] = st.heights
     verb, built = build_events(worker, p, heights[p] == 3, heights, st.tokens)
     there = heights[m] + (m == p)
-    moved: Event = ("move", worker, origin, m, heights[origin], there)
+    moved: tuple[Event, ...] = (("move", worker, origin, m, heights[origin], there),)
+    if end >= 0 and end != m:
+        moved = (*moved, ("force", worker, m, end))
     if c == p:
         level = heights[p] + 1
         again: tuple[Event, ...] = (("build", worker, p, level + (level < 3), level == 3),)
@@ -251,4 +401,4 @@ def turn_of(each: WorkerMasks, outcome: tuple[int, int, int],
     else:
         last, again = build_events(worker, c, heights[c] == 3, heights, st.tokens)
     return ((actions(verb, worker)[p], actions("move", worker)[m], actions(last, worker)[c]),
-            (*built, moved, *again))
+            (*built, *moved, *again))

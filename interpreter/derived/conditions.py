@@ -85,6 +85,9 @@ class Lowering:
     #: The name of a square the acting worker has left although the state still shows it there
     #: (the kernel makes no step): 'unoccupied' holds there.
     vacated: str | None = None
+    #: The name of a square another worker of the turn has moved to although the state does not
+    #: show it there: 'unoccupied' does not hold there.
+    taken: str | None = None
 
     def all(self, conditions: tuple[Condition, ...], view: View) -> str:
         """One expression for all of `conditions` ('True' for none)."""
@@ -145,6 +148,8 @@ def _space_is(lowering: Lowering, part: SpaceIs, view: View) -> str:
     if part.prop is SpaceProperty.UNOCCUPIED:
         vacated = lowering.vacated
         free = f"not BLK[{square}]" if vacated is None else f"(not BLK[{square}] or {square} == {vacated})"
+        if lowering.taken is not None:
+            free = f"{free} and {square} != {lowering.taken}"
         return f"{square} >= 0 and {free} and {square} not in domelike"
     return f"{square} >= 0 and DOM[{square}]"
 

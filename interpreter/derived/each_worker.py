@@ -21,6 +21,11 @@ level higher; a square left free, one taken).
   where the first worker takes the second one's square (`behind_b`): |A||B| - |A ∩ B| +
   behind_a |A| + behind_b |B| outcomes.
 
+* **Moves slid on.** Where another seat's slide takes each moved worker on (a reaction to its
+  moves, lowered as writer.py lowers it), where a worker ends depends on where the other one
+  stands: the second worker's slide stops before the square the first ended on and may pass
+  the one it left. The moves are then listed in the chain's order (`moves_with_slides`), each
+  board once, the slide judged by a generated function told those two squares (slides.py).
 * **Moves that may win.** A winning move ends the turn before the other worker's, which the
   counts above do not follow: where some move of either worker may win, the moves are listed in
   the chain's order instead (`moves_with_wins`), each board once (won or not). Beside an earlier
@@ -64,6 +69,7 @@ from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
 from .kernel import Fresh, Kernels, after_moves_built
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits
+from .slides import Slid, slide_function
 from .source import Source
 from .tally import Tokens, build_events
 from .writer import Drawn, Listed, board_win_near, holders_own, obligations_as_squares, pointwise
@@ -97,8 +103,11 @@ def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
         return None
     if step.verb is Verb.BUILD:
         return _each_builds(compiler, single, ways)
-    if step.verb is Verb.MOVE and not compiler.reactions:  # (a reaction to a move: not lowered here)
-        return _each_moves(compiler, single, ways)
+    if step.verb is Verb.MOVE:  # (a reaction to a move: lowered where it is another seat's slide)
+        slide = slide_function(compiler) if compiler.reactions else None
+        if compiler.reactions and slide is None:
+            return None
+        return _each_moves(compiler, single, ways, slide)
     return None
 
 
@@ -311,7 +320,7 @@ def two_builders(first: int, x: int, second: int, y: int, heights: Sequence[int]
     return (*steps, actions(verb, second)[y]), (*built, *more)
 
 
-def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
+def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts], slide: Slid | None) -> Kernels | None:
     bans = [ban for ban in compiler.bans if ban.verb is Verb.MOVE]
     # (a ban may read where the workers stood as the turn started, which no move changes: 'while
     # higher than all their other workers')
@@ -357,6 +366,13 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
         st = walk.state
         wa, wb, a, behind_b, win_a, b, behind_a, win_b = found
         alike = _alike(st, wa, wb)
+        if slide is not None:  # (each move slid on: the moves listed, each board once)
+            seen = {_board(wa, wb, st.worker_pos, worker, target, alike) for worker, target, built in moves_built()
+                    if built < 0}
+            slid = moves_with_slides(walk, slide, found, alike, seen)
+            return (len(slid), lambda index: _slid_drawn(st, slid[index]),
+                    lambda listed: listing_won((_slid_moves(st, move) for move in slid), listed,
+                                               compiler.judge.team))
         if not win_a | win_b:  # (no move wins: the closed forms, and no board of a win met before)
             n = moves_counted(a, behind_b, b, behind_a, st.worker_pos, wa, wb, alike)
             return (n, lambda index: two_movers(*nth_pair_of_moves(index, wa, wb, a, behind_b, b, behind_a,
@@ -386,6 +402,9 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> 
         if found is None or not found[4] | found[7]:
             return False
         st = walk.state  # (a square a worker wins on once the other has left: if it can leave)
+        if slide is not None:
+            return any(move[-1] for move in moves_with_slides(walk, slide, found, _alike(st, found[0], found[1]),
+                                                               set()))
         return any(move[4] for move in moves_with_wins(found, st.worker_pos, _alike(st, found[0], found[1]), set()))
     outcomes = frozenset({(0, 0, False), (0, 0, True)})
 
@@ -437,6 +456,67 @@ def moves_with_wins(found: MoveMasks, positions: Sequence[int], alike: bool, see
                     seen.add(board)
                     out.append((first, x, second, y, won))
     return out
+
+
+#: One turn of each worker's move, each slid on: (first mover, its target, where it ends, second
+#: mover, its target and where it ends, or -1 where the first move wins and ends the turn,
+#: whether the turn is won).
+SlidMoves = tuple[int, int, int, int, int, int, bool]
+
+
+def moves_with_slides(walk: Walk, slide: Slid, found: MoveMasks, alike: bool, seen: set[Board]) -> list[SlidMoves]:
+    """Each worker's move in the listing's order (as `moves_with_wins`), where another seat's
+    slide takes each moved worker on (a move that wins does not slide): the second worker's
+    targets are those with the first where it ended, its own square left, and its slide is told
+    both (`seen`: the boards met before, which it adds to)."""
+    wa, wb, a, behind_b, win_a, b, behind_a, win_b = found
+    positions = walk.state.worker_pos
+    out: list[SlidMoves] = []
+    for first, second, targets, wins, behind, later, later_wins in (
+            (wa, wb, a, win_a, behind_a, b, win_b), (wb, wa, b, win_b, behind_b, a, win_a)):
+        home, other = positions[first], positions[second]
+        for x in squares_of(targets):
+            if wins >> x & 1:
+                board = _board(wa, wb, positions, first, x, alike)
+                if board not in seen:
+                    seen.add(board)
+                    out.append((first, x, x, second, -1, -1, True))
+                continue
+            ended = slide(walk, first, home, x, -1, -1, -1)
+            onward = (later | (1 << home if behind else 0)) & ~(1 << ended)
+            for y in squares_of(onward):
+                won = bool(later_wins >> y & 1)
+                last = y if won else slide(walk, second, other, y, home, ended, -1)
+                xa, xb = (ended, last) if first == wa else (last, ended)
+                board = (min(xa, xb), max(xa, xb), won) if alike else (xa, xb, won)
+                if board not in seen:
+                    seen.add(board)
+                    out.append((first, x, ended, second, y, last, won))
+    return out
+
+
+def _slid_moves(st: GameState, move: SlidMoves) -> tuple[tuple[Action, ...], tuple[Event, ...], bool]:
+    """The steps and events of one turn of `moves_with_slides` (each move, then the slide that
+    took its worker on, where it did), and whether it wins."""
+    first, x, ended, second, y, last, won = move
+    heights, positions = st.heights, st.worker_pos
+    o1, o2 = positions[first], positions[second]
+    events: list[Event] = [("move", first, o1, x, heights[o1], heights[x])]
+    if ended != x:
+        events.append(("force", first, x, ended))
+    if y < 0:
+        return (actions("move", first)[x],), tuple(events), won
+    events.append(("move", second, o2, y, heights[o2], heights[y]))
+    if last != y:
+        events.append(("force", second, y, last))
+    return (actions("move", first)[x], actions("move", second)[y]), tuple(events), won
+
+
+def _slid_drawn(st: GameState, move: SlidMoves) -> Drawn:
+    """A drawn turn of `moves_with_slides` (events None where it wins: the engine plays it step
+    by step)."""
+    steps, events, won = _slid_moves(st, move)
+    return steps, None if won else events
 
 
 def _moved(st: GameState, move: Moved) -> tuple[tuple[Action, ...], tuple[Event, ...], bool]:

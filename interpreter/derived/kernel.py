@@ -212,13 +212,21 @@ def ends_without_choice(step: Step) -> bool:
     return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
 
 
-def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False) -> Kernels:
+#: The team that wins once a seat's end-of-turn steps are taken after a turn, or None: (the state
+#: after the turn's steps, its events, the worker of its last step) -> team.
+TurnEndWinner = Callable[[GameState, tuple[Event, ...], int], int | None]
+
+
+def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False,
+                    after_moves: TurnEndWinner | None = None) -> Kernels:
     """The kernels of a turn followed by end-of-turn steps of which `ends_without_choice`: the
     same count and list, each turn drawn or listed with what the steps add to its events
     (judged on a copy of the state after it). Whether a turn wins is the kernels' where the steps
     make no win (`wins_kept`: they only take workers off the board, and no win is judged on the
-    board, which their builds on the squares left could change), else the chain's (a step may
-    make a team lose); the obligations are the chain's."""
+    board, which their builds on the squares left could change); where they make a team lose on
+    what no build changes (`after_moves`: where workers stand), it is judged once per move whose
+    build completes a turn (`Kernels.moves_built`), with the moved worker put on the square it
+    ends on and taken back; else it is the chain's. The obligations are the chain's."""
     def ended(state: GameState, steps: tuple[Action, ...], events: tuple[Event, ...]) -> tuple[Event, ...] | None:
         after = state.copy()
         apply_events(after, events)
@@ -246,8 +254,37 @@ def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False
                 else:
                     listed[turn] = (whole, None)
         return out
-    return Kernels(draw, kernels.count, turns, kernels.can_win if wins_kept else None, False, kernels.board_wins,
-                   kernels.serves, None)
+    return Kernels(draw, kernels.count, turns, kernels.can_win if wins_kept else _won_after_moves(kernels, after_moves),
+                   False, kernels.board_wins, kernels.serves, None)
+
+
+def _won_after_moves(kernels: Kernels, winner: TurnEndWinner | None) -> Callable[[Walk], bool] | None:
+    """Whether some turn wins: a winning move, or a move whose build completes the turn after
+    which the end-of-turn steps make the seat's team win (`after_turn_ends`); None where the
+    kernels do not tell their moves."""
+    moves_built, wins = kernels.moves_built, kernels.can_win
+    if winner is None or moves_built is None or wins is None:
+        return None
+
+    def can_win(walk: Walk) -> bool:
+        if wins(walk):
+            return True
+        st = walk.state
+        team, heights = st.seats[st.to_move].team, st.heights
+        for worker, target, built in moves_built(walk):
+            if built <= 0:
+                continue  # (a winning move, found above)
+            origin = st.worker_pos[worker]
+            moved: tuple[Event, ...] = (("move", worker, origin, target, heights[origin], heights[target]),)
+            st.relocate(worker, target)
+            try:
+                won = winner(st, moved, worker) == team
+            finally:
+                st.relocate(worker, origin)
+            if won:
+                return True
+        return False
+    return can_win
 
 
 def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kernels:
@@ -433,5 +470,6 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
 
 
 __all__ = ["Counter", "Drawn", "Fresh", "IndexDrawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd",
+           "TurnEndWinner",
            "after_gains", "after_moves_built", "after_turn_ends", "after_use", "alternatives", "ends_without_choice",
            "move_then_build"]

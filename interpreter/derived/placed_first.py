@@ -13,6 +13,10 @@ read only the square it judges and the acting worker's own values, so that `C(m)
 from every place. The obligations other seats lay on the turn are lowered as the squares the
 move must end on (writer.py's `required_squares`, judged from the place: the move's start).
 
+Where another seat's slide takes the worker on after its move (slides.py), a turn's board is
+where it ends and its build: the outcomes are, per place and target in order, the ends not met
+before, each with every square of the build around it (`slid_targets`).
+
 A position where the move may win is left to the chain (`serves`: the turn would end there),
 and so is one where builds may make a board win hold. Outcomes come in the generic listing's
 order, so a seeded draw is the listing's.
@@ -34,6 +38,7 @@ from .conditions import PROLOGUE, Lowering, View
 from .each_worker import fixed_while_building, listing, remembered, squares_of
 from .kernel import Kernels
 from .masks import MaskLowering, board_bits, loop_over_targets
+from .slides import Slid, slide_function
 from .source import Source
 from .tally import build_events
 from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
@@ -60,8 +65,13 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
             or destination is None or destination.region is not Region.ANYWHERE or destination.ref is not None
             or step.effects or step.cost or step.guard is not None or step.token is not None
             or step.per_game is not None or step.target is not None or step.repeat.times != 1
-            or compiler.rules.memory or compiler.reactions or not fusion.beside_wins
+            or compiler.rules.memory or not fusion.beside_wins
             or len(move_ways) != 1 or len(fusion.ways) != 1):
+        return None
+    # (a reaction to the move: lowered where it is another seat's slide, with no obligation
+    # beside it, which would read the move, not where it slid to)
+    slide = slide_function(compiler) if compiler.reactions else None
+    if compiler.reactions and (slide is None or compiler.obligations):
         return None
     moving, building = move_ways[0], fusion.ways[0]
     for way in (moving, building):
@@ -73,13 +83,16 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
                                                                            *move_bans))
             or not all(fixed_while_building(p) for p in build_bans)):
         return None
-    written = _masks(compiler, (*destination.filters, *step.filters), move_ways, fusion)
+    written = _masks(compiler, (*destination.filters, *step.filters), move_ways, fusion, slide is None)
     if written is None:
         return None
     masks, lowers = written
     near = board_win_near(compiler, 1)
     if near is None:
         return None
+    if slide is not None:
+        builds = _builds(compiler, fusion)
+        return None if builds is None else _slid_kernels(masks, near, slide, builds)
 
     def lowered(walk: Walk) -> PlacedMasks | None:
         if near(walk):
@@ -114,9 +127,11 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
 
 
 def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: list[WayParts],
-           fusion: Fusion) -> tuple[Masks, bool] | None:
+           fusion: Fusion, after: bool = True) -> tuple[Masks, bool] | None:
     """The generated function of the sets of the module docstring, and whether it lowers the
-    obligations other seats lay on the turn; None when a part has no bit lowering."""
+    obligations other seats lay on the turn; None when a part has no bit lowering. Without
+    `after`, each place comes with all of its targets and the build's squares are left out (the
+    caller finds them where the worker slid to)."""
     source = Source()
     source.line(0, "def masks(walk, wins_only=False):")
     for line in PROLOGUE:
@@ -153,9 +168,13 @@ def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: 
         source.line(body, f"if {flag}:")
         source.line(body + 1, f"T &= {mask}")
     source.line(body, f"WIN |= T & ({win_bits})")
-    source.line(body, "firsts.append((o, T & ~seen))")
+    source.line(body, "firsts.append((o, T & ~seen))" if after else "firsts.append((o, T))")
     source.line(body, "seen |= T")
     # (a move that may win leaves the position to the chain, and a search for a win reads no more)
+    if not after:
+        source.line(1, "return w, firsts, {}, WIN")
+        function: Masks = source.function("masks")
+        return function, lowers
     source.line(1, "if WIN or wins_only:")
     source.line(2, "return w, firsts, {}, WIN")
     source.line(1, "after = {}")
@@ -164,8 +183,95 @@ def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: 
         return None
     source.line(inner, "after[t] = c")
     source.line(1, "return w, firsts, after, WIN")
-    function: Masks = source.function("masks")
-    return function, lowers
+    written: Masks = source.function("masks")
+    return written, lowers
+
+
+#: (walk, the worker, the square it stands on) -> the squares of its build, as bits.
+Builds = Callable[[Walk, int, int], int]
+
+
+def _builds(compiler: DerivedCompiler, fusion: Fusion) -> Builds | None:
+    """The generated function of the build's squares around where the worker ended (after a
+    slide), as `_masks` finds them per target; None where they are not bits."""
+    source = Source()
+    source.line(0, "def builds(walk, w, t):")
+    for line in PROLOGUE:
+        source.lazy(1, line)
+    board_bits(source, 1)
+    build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
+    if not compiler.fused_masks(source, fusion, build_flags, 1, "BLOCKED", count_only=True):
+        return None
+    source.line(1, "return c")
+    function: Builds = source.function("builds")
+    return function
+
+
+#: The placed worker's turns after a slide, per end not met before: (place, target, where the
+#: worker ended, the build's squares there).
+SlidTargets = list[tuple[int, int, int, int]]
+
+
+def _slid_kernels(masks: Masks, near: Callable[[Walk], bool], slide: Slid, builds: Builds) -> Kernels:
+    """The kernels of the placed worker's move and build, where another seat's slide takes it
+    on after its move: a turn's board is where it ends and its build, which the chain meets
+    first from the first place and target whose slide ends there (`slid_targets`)."""
+    def lowered(walk: Walk) -> tuple[int, SlidTargets] | None:
+        if near(walk):
+            return None
+        found = masks(walk, False)
+        if found is None or found[3]:
+            return None
+        return found[0], slid_targets(walk, found, slide, builds)
+    served = remembered(lowered)
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        return 0 if found is None else sum(squares.bit_count() for *_, squares in found[1])
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        worker, targets = found
+        total = sum(squares.bit_count() for *_, squares in targets)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        for place, m, end, squares in targets:
+            n = squares.bit_count()
+            if index < n:
+                return placed_turn(worker, place, m, nth_bit(squares, index), walk.state, end)
+            index -= n
+        raise AssertionError("an index beyond the placed worker's count")
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        worker, targets = found
+        return listing((placed_turn(worker, place, m, square, walk.state, end)
+                        for place, m, end, squares in targets for square in squares_of(squares)), listed)
+
+    def can_win(walk: Walk) -> bool:
+        found = masks(walk, True)
+        return found is not None and bool(found[3])
+    return Kernels(draw, count, turns, can_win, False, None, lambda walk: served(walk) is not None,
+                   frozenset({(1, 1, False)}))
+
+
+def slid_targets(walk: Walk, found: PlacedMasks, slide: Slid, builds: Builds) -> SlidTargets:
+    """Per place and target in the listing's order, where the slide takes the worker, each end
+    once (the first way there: a later one meets the same boards), with the build's squares."""
+    worker, firsts = found[0], found[1]
+    out: SlidTargets = []
+    ended = 0
+    for place, targets in firsts:
+        for m in squares_of(targets):
+            end = slide(walk, worker, place, m, -1, -1, -1)
+            if not ended >> end & 1:
+                ended |= 1 << end
+                out.append((place, m, end, builds(walk, worker, end)))
+    return out
 
 
 def placed_count(after: dict[int, int]) -> int:
@@ -195,10 +301,14 @@ def nth_placed(index: int, firsts: list[tuple[int, int]], after: dict[int, int])
     raise IndexError(index)  # pragma: no cover - the counts say the index is in these turns
 
 
-def placed_turn(worker: int, place: int, target: int, square: int,
-                st: GameState) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
-    """The steps and events of the worker placed on `place`, moved to `target`, built on `square`."""
+def placed_turn(worker: int, place: int, target: int, square: int, st: GameState,
+                end: int = -1) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of the worker placed on `place`, moved to `target` (slid on to
+    `end` by another seat's slide, where given), built on `square`."""
     heights = st.heights
     verb, built = build_events(worker, square, heights[square] == 3, heights, st.tokens)
+    moved: tuple[Event, ...] = (("move", worker, place, target, heights[place], heights[target]),)
+    if end >= 0 and end != target:
+        moved = (*moved, ("force", worker, target, end))
     return ((("place", worker, place), actions("move", worker)[target], actions(verb, worker)[square]),
-            (("place", worker, place), ("move", worker, place, target, heights[place], heights[target]), *built))
+            (("place", worker, place), *moved, *built))

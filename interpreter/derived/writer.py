@@ -57,6 +57,7 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD
 from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt
+from .after_force import met_after_force
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .invariance import unchanged_by_a_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
@@ -129,6 +130,9 @@ class Writer:
         self.win_bits: str | None = "0"
         self.workers = ""
         self.forced: list[str | None] = []
+        #: The name of the judge of a forcing move against the obligations in force, where it
+        #: must be judged after the force (after_force.py), else None.
+        self.met_after_force: str | None = None
         #: Whether `draw` is being written as `count`: its first pass alone (see `count`).
         self.only_count = False
 
@@ -164,13 +168,22 @@ class Writer:
         # flag each: its holder is in the game); at most one 'if possible', dropped when no move
         # meets it
         required: list[tuple[str, str, bool]] = []
+        self.met_after_force = None
         for index, bound in enumerate(compiler.obligations):
             requirement = bound.obligation.requirement
+            mask = required_squares(source, bound, view)
             # (a forced worker may be the holder's, whose place the requirement may read: only
-            # the move's own view is read the same after it)
+            # the move's own view is read the same after it; a forcing move is then judged
+            # where the force leaves the workers, after_force.py)
             read_after = not (isinstance(requirement, Happened)
                               and all(view_only(p) for p in requirement.pattern.filters))
-            mask = None if self.forcing and read_after else required_squares(source, bound, view)
+            if mask is not None and self.forcing and read_after and self.met_after_force is None:
+                judge = None if any(b.obligation.if_possible for b in compiler.obligations) else met_after_force(
+                    compiler.obligations, view)
+                if judge is None:
+                    mask = None
+                else:
+                    self.met_after_force = source.constant(judge, "MET_AFTER_FORCE")
             if mask is not None and not self.requirement_lowered(bound, mask):
                 mask = None
             if mask is None:
@@ -230,7 +243,9 @@ class Writer:
             source.lazy(depth, f"M = {targets[0]}{within}")
             return
         for index, mask in enumerate(targets):
-            source.line(depth, f"M{index} = {mask}{within}")
+            # (a move that forces a worker is judged where the force leaves them: `choose`)
+            alone = self.met_after_force is not None and self.ways[index].forces
+            source.line(depth, f"M{index} = {mask}{'' if alone else within}")
         source.line(depth, f"M = {' | '.join(f'M{index}' for index in range(len(targets)))}")
 
     def choose(self, depth: int, skip: str) -> None:
@@ -244,6 +259,9 @@ class Writer:
             source.line(depth, f"if sel < 0 and low & M{index}:")
             if way.forces:
                 source.line(depth + 1, f"dest = FORCED(walk, {self.forced[index]}, w, o, t, OCC[t])")
+                if self.met_after_force is not None:
+                    source.line(depth + 1, f"if dest >= 0 and not {self.met_after_force}(walk, w, o, t, dest):")
+                    source.line(depth + 2, "dest = -1")
                 source.line(depth + 1, "if dest >= 0:")
                 source.line(depth + 2, f"sel = {index}")
             else:
@@ -695,12 +713,13 @@ class Writer:
     def moves_built(self) -> MovesBuilt | None:
         """Per move, the squares of the moved worker's build after it, as (worker, target,
         bits), or -1 for bits where the move wins (the turn ends there): what a later program
-        whose turns may leave the same boards leaves out (kernel.py's `after_moves_built`). Only
-        where each turn is one move of a worker that forces and slides no one and one block or
-        dome by that worker on one of those squares (a writer that adds more to its turns does
-        not say); else None."""
+        whose turns may leave the same boards leaves out (kernel.py's `after_moves_built`). The
+        target is where the worker ends: where another seat's slide takes it on (a winning move
+        does not slide; moves in two directions never slide onto one square). Only where each
+        turn is one move of a worker that forces no one and one block or dome by that worker on
+        one of those squares (a writer that adds more to its turns does not say); else None."""
         fusion = self.fusion
-        if (type(self) is not Writer or self.forcing or self.slide is not None or not fusion.beside_wins
+        if (type(self) is not Writer or self.forcing or not fusion.beside_wins
                 or not self.writes_c() or not self.begin("def moves_built(walk):") or self.possible is not None):
             return None
         source = self.source
@@ -710,6 +729,7 @@ class Writer:
             source.line(body, f"if {self.wins}:")
             source.line(body + 1, "out.append((w, t, -1))")
             source.line(body + 1, "continue")
+        self.slid(body)
         whole = self.builds(body, True)
         assert whole  # (writes_c)
         source.line(body, "if c:")

@@ -45,6 +45,7 @@ from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import (
     Kernels,
     Listed,
+    TurnEndWinner,
     after_gains,
     after_turn_ends,
     after_use,
@@ -217,12 +218,7 @@ class Engine:
         add to a turn. `(state after the turn's steps, the turn's events, the worker of its last
         step)` -> the events they add, or None when they end the game (a team loses) and the
         engine must play the turn itself."""
-        judge = Judge(rules.seat, rules.team)
-        compiler = StepCompiler(rules, judge, self._move_wins(rules, judge), self._board_wins(),
-                                self._reactions(rules))
-        chain: StepFn = finish
-        for step in reversed(rules.turn_ends):
-            chain = compiler.compile(step, chain, chain)
+        chain = self._turn_end_chain(rules)
 
         def added(state: GameState, events: tuple[Event, ...], last_actor: int) -> tuple[Event, ...] | None:
             found: list[tuple[Event, ...]] = []
@@ -239,6 +235,35 @@ class Engine:
                 return None
             return extra
         return added
+
+    def _turn_end_chain(self, rules: SeatRules) -> StepFn:
+        """The seat's end-of-turn steps, compiled on the generic chain."""
+        judge = Judge(rules.seat, rules.team)
+        compiler = StepCompiler(rules, judge, self._move_wins(rules, judge), self._board_wins(),
+                                self._reactions(rules))
+        chain: StepFn = finish
+        for step in reversed(rules.turn_ends):
+            chain = compiler.compile(step, chain, chain)
+        return chain
+
+    def _turn_end_winner(self, rules: SeatRules) -> TurnEndWinner:
+        """For the kernels' search for a win: the team that wins once the seat's end-of-turn steps
+        are taken after a turn (`(state after the turn's steps, its events, the worker of its last
+        step)`), or None."""
+        chain = self._turn_end_chain(rules)
+
+        def winner(state: GameState, events: tuple[Event, ...], last_actor: int) -> int | None:
+            found: list[int | None] = []
+
+            def leaf(walk: Walk) -> bool:
+                found.append(walk.state.winner)
+                return True
+            walk = Walk(state, leaf)
+            self._start_turn(walk)
+            walk.events, walk.last_actor = list(events), last_actor
+            chain(walk)
+            return found[0] if found else None
+        return winner
 
     def _fast_shape(self, rules: SeatRules) -> FastRules | None:
         """The fast paths' record of a seat's rules, if they understand every part of them and
@@ -516,7 +541,14 @@ class Engine:
                                            None)
             if bare is not None:
                 kept = compiler.board_wins is None and all(step.verb is Verb.REMOVE for step in rules.turn_ends)
-                chain.kernel = after_turn_ends(bare, self._turn_end(rules), kept)  # type: ignore[attr-defined]
+                # (steps that make a team lose on what no build changes: judged after each move,
+                # where no reaction to the move takes the worker on)
+                after_moves = (self._turn_end_winner(rules) if not kept and not compiler.reactions and all(
+                    step.verb is Verb.LOSE and step.destination is None and all(
+                        unchanged_by_a_build(part) for part in (*step.filters, *((step.guard,) if step.guard else ())))
+                    for step in rules.turn_ends) else None)
+                chain.kernel = after_turn_ends(bare, self._turn_end(rules), kept,  # type: ignore[attr-defined]
+                                               after_moves)
         if rules.turn_starts:
             kernels: Kernels | None = getattr(chain, "kernel", None)
             chain = gain_step(tuple(rules.turn_starts), chain)
