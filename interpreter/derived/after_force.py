@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING
 from ...dsl.vocabulary import Happened, LastMoves, Verb
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
-from .conditions import PROLOGUE, Lowering, View
-from .masks import MaskLowering, board_bits
-from .source import Source
+from .conditions import Lowering, View
+from .masks import MaskLowering, board_function
 
 if TYPE_CHECKING:
     from .steps import Bound
@@ -34,13 +33,8 @@ def met_after_force(bounds: Sequence[Bound], view: View) -> MetAfterForce | None
     """The judge of a forcing move against the obligations `bounds` (the module docstring), each
     one `required_squares` reads as squares (writer.py); None where a part of one has no bit
     lowering."""
-    starts, ends = Source(), Source()
-    starts.line(0, "def starts(walk, w, o, hh):")
-    ends.line(0, "def ends(walk, w, o, hh):")
+    starts, ends = board_function("def starts(walk, w, o, hh):"), board_function("def ends(walk, w, o, hh):")
     for source in (starts, ends):
-        for line in PROLOGUE:
-            source.lazy(1, line)
-        board_bits(source, 1)
         source.hoisting_point(1)
         source.constants["ALL"] = ALL_BITS
     flags, masks = [], []

@@ -46,11 +46,11 @@ from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS, BEYOND, nth_bit
 from ..model.state import Action, Event, GameState
-from .conditions import PROLOGUE, Lowering, View
+from .conditions import Lowering, View
 from .each_worker import fixed_while_building, listing, remembered, squares_of
 from .invariance import may_match_together
 from .kernel import Kernels
-from .masks import LEVELS_AFTER_A_BLOCK, board_bits, loop_over_targets
+from .masks import LEVELS_AFTER_A_BLOCK, board_function, loop_over_targets
 from .slides import Slid, slide_function
 from .source import Source
 from .tally import build_events
@@ -147,11 +147,7 @@ def _masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts], move_way
     where the worker slid to), and whether it lowers the obligations other seats lay on the
     turn; None when a part has no bit lowering."""
     from .steps import Fusion  # (here: steps.py imports this module)
-    source = Source()
-    source.line(0, "def masks(walk):")
-    for line in PROLOGUE:
-        source.lazy(1, line)
-    board_bits(source, 1)
+    source = board_function("def masks(walk):")
     build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     move_flags = compiler.bans_in_force(source, Verb.MOVE, 1)
     view = View("w", "o", "t", "hh", "th")
@@ -215,11 +211,7 @@ Posts = Callable[[Walk, int, int, int], tuple[int, int]]
 def _posts(compiler: DerivedCompiler, fusion: Fusion) -> Posts | None:
     """The generated function of the second build's squares where the worker ended (after a
     slide), as `_masks` finds them per target; None where they are not bits."""
-    source = Source()
-    source.line(0, "def posts(walk, w, o, t):")
-    for line in PROLOGUE:
-        source.lazy(1, line)
-    board_bits(source, 1)
+    source = board_function("def posts(walk, w, o, t):")
     build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
     source.line(1, "hh = H[o]")

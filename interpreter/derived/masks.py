@@ -39,7 +39,7 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.parts import Condition
 from ..engine.conditions import PERIMETER
 from ..model.state import GameState
-from .conditions import Lowering, View, near_bits
+from .conditions import PROLOGUE, Lowering, View, near_bits
 from .source import Source
 
 #: The names of the squares of levels 0 to 3, as bits, in generated code (board_bits sets them).
@@ -203,6 +203,17 @@ MASKS: dict[type, Callable[[MaskLowering, Any, View], str | None]] = {
 if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a mask lowering names a part kind the vocabulary does not have")
 
+
+
+def board_function(header: str) -> Source:
+    """A generated function that begins with `header` (its `def` line) and reads the state and
+    the board's bits where its code does (PROLOGUE, `board_bits`)."""
+    source = Source()
+    source.line(0, header)
+    for line in PROLOGUE:
+        source.lazy(1, line)
+    board_bits(source, 1)
+    return source
 
 
 def board_bits(source: Source, depth: int) -> None:

@@ -34,12 +34,11 @@ from ..engine.actions import actions
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
-from .conditions import PROLOGUE, Lowering, View
+from .conditions import Lowering, View
 from .each_worker import fixed_while_building, listing, remembered, squares_of
 from .kernel import Kernels
-from .masks import MaskLowering, board_bits, loop_over_targets
+from .masks import MaskLowering, board_function, loop_over_targets
 from .slides import Slid, slide_function
-from .source import Source
 from .tally import build_events
 from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
 
@@ -132,11 +131,7 @@ def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: 
     obligations other seats lay on the turn; None when a part has no bit lowering. Without
     `after`, each place comes with all of its targets and the build's squares are left out (the
     caller finds them where the worker slid to)."""
-    source = Source()
-    source.line(0, "def masks(walk, wins_only=False):")
-    for line in PROLOGUE:
-        source.lazy(1, line)
-    board_bits(source, 1)
+    source = board_function("def masks(walk, wins_only=False):")
     team = source.constant(compiler.judge.team, "TEAM")
     source.line(1, f"waiting = [w for w in st.members.get({team}, ()) if w in st.reserve]")
     source.line(1, "if not waiting:")
@@ -194,11 +189,7 @@ Builds = Callable[[Walk, int, int], int]
 def _builds(compiler: DerivedCompiler, fusion: Fusion) -> Builds | None:
     """The generated function of the build's squares around where the worker ended (after a
     slide), as `_masks` finds them per target; None where they are not bits."""
-    source = Source()
-    source.line(0, "def builds(walk, w, t):")
-    for line in PROLOGUE:
-        source.lazy(1, line)
-    board_bits(source, 1)
+    source = board_function("def builds(walk, w, t):")
     build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
     source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
     if not compiler.fused_masks(source, fusion, build_flags, 1, "BLOCKED", count_only=True):

@@ -58,9 +58,9 @@ from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, PAIR_INSIDE, PAIR_SHIFT
 from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt
 from .after_force import met_after_force
-from .conditions import PROLOGUE, Lowering, View, view_only
+from .conditions import Lowering, View, view_only
 from .invariance import unchanged_by_a_build
-from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
+from .masks import LEVELS, MaskLowering, board_function, loop_over_targets
 from .source import Source
 from .tally import Tokens, build_events, nth_build
 
@@ -154,11 +154,7 @@ class Writer:
         """Start a function (`header`, its `def` line) and write what it reads once; False when
         the move's targets are not bits."""
         compiler, ways, view = self.compiler, self.ways, self.view
-        source = self.source = Source()
-        source.line(0, header)
-        for line in PROLOGUE:
-            source.lazy(1, line)
-        board_bits(source, 1)
+        source = self.source = board_function(header)
         bans = self.bans = compiler.bans_in_force(source, Verb.MOVE, 1)
         targets = compiler.move_targets(source, Lowering(source, compiler.judge), ways, bans, view)
         if targets is None:
