@@ -55,7 +55,7 @@ def test_kernels_that_forget_the_end_of_turn_steps_are_caught(monkeypatch: pytes
     """Kernels whose turns went without the end-of-turn steps' events would leave the opponent's
     workers that Medusa's gaze removes on the board."""
     def forgetful(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False,
-                  after_moves: TurnEndWinner | None = None) -> Kernels:
+                  after_moves: TurnEndWinner | None = None, obligations_kept: bool = False) -> Kernels:
         return kernels
     monkeypatch.setattr(engine_module, "after_turn_ends", forgetful)
     assert found_apart("bga", ("Medusa", "Limus"), examples=25)
@@ -106,3 +106,20 @@ def test_a_win_by_an_end_of_turn_step_judged_before_the_move_is_caught(monkeypat
     pair = game_pair(pack_of("bga"), ("Maenads", "Mortal"))  # (made afresh: compiled with the change)
     assert pair is not None
     assert generic.can_win(state) and not pair[0].engine.can_win(state)
+
+
+def test_a_win_by_an_end_of_turn_step_under_an_if_possible_obligation_is_found() -> None:
+    """Persephone: 'if possible, at least one of your workers must move up this turn.' Maenads's
+    A1 on a2 flanks B1 (c3) with A2 (d3) by moving to b3. With a1 on level 1 and b3 on the
+    ground, A1 can move up (to a1), so it must, and the move to b3 is not a turn: no win. With b3
+    on level 1 too, the move to b3 is up, and wins. The kernels judge it (the obligation reads
+    only the moves, which the end-of-turn step leaves as they were), as the chain does."""
+    from test_masked_picker import position as placed
+
+    workers = {"A1": "a2", "B1": "c3", "A2": "d3", "B2": "e5"}
+    fast, generic, state = placed(("Maenads", "Persephone"), workers, {"a1": 1}, to_move=0)
+    assert fast._kernels[0] is not None and fast._kernels[0].can_win is not None
+    assert fast._kernels[0].lowers_obligations
+    assert not generic.can_win(state) and not fast.can_win(state)
+    _, _, up = placed(("Maenads", "Persephone"), workers, {"a1": 1, "b3": 1}, to_move=0)
+    assert generic.can_win(up) and fast.can_win(up)

@@ -218,7 +218,7 @@ TurnEndWinner = Callable[[GameState, tuple[Event, ...], int], int | None]
 
 
 def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False,
-                    after_moves: TurnEndWinner | None = None) -> Kernels:
+                    after_moves: TurnEndWinner | None = None, obligations_kept: bool = False) -> Kernels:
     """The kernels of a turn followed by end-of-turn steps of which `ends_without_choice`: the
     same count and list, each turn drawn or listed with what the steps add to its events
     (judged on a copy of the state after it). Whether a turn wins is the kernels' where the steps
@@ -226,7 +226,10 @@ def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False
     board, which their builds on the squares left could change); where they make a team lose on
     what no build changes (`after_moves`: where workers stand), it is judged once per move whose
     build completes a turn (`Kernels.moves_built`), with the moved worker put on the square it
-    ends on and taken back; else it is the chain's. The obligations are the chain's."""
+    ends on and taken back; else it is the chain's. The obligations are the kernels' where each
+    reads only the moves of the turn, as they were made (`obligations_kept`: the steps never stop
+    a turn nor change its moves; one that reads where workers stand would see those a step took
+    off the board), else the chain's."""
     def ended(state: GameState, steps: tuple[Action, ...], events: tuple[Event, ...]) -> tuple[Event, ...] | None:
         after = state.copy()
         apply_events(after, events)
@@ -255,7 +258,7 @@ def after_turn_ends(kernels: Kernels, turn_end: TurnEnd, wins_kept: bool = False
                     listed[turn] = (whole, None)
         return out
     return Kernels(draw, kernels.count, turns, kernels.can_win if wins_kept else _won_after_moves(kernels, after_moves),
-                   False, kernels.board_wins, kernels.serves, None)
+                   kernels.lowers_obligations and obligations_kept, kernels.board_wins, kernels.serves, None)
 
 
 def _won_after_moves(kernels: Kernels, winner: TurnEndWinner | None) -> Callable[[Walk], bool] | None:

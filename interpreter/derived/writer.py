@@ -711,16 +711,18 @@ class Writer:
         bits), or -1 for bits where the move wins (the turn ends there): what a later program
         whose turns may leave the same boards leaves out (kernel.py's `after_moves_built`). The
         target is where the worker ends: where another seat's slide takes it on (a winning move
-        does not slide; moves in two directions never slide onto one square). Only where each
+        does not slide; moves in two directions never slide onto one square); under an 'if
+        possible' obligation, the moves that meet it where some turn does. Only where each
         turn is one move of a worker that forces no one and one block or dome by that worker on
         one of those squares (a writer that adds more to its turns does not say); else None."""
         fusion = self.fusion
         if (type(self) is not Writer or self.forcing or not fusion.beside_wins
-                or not self.writes_c() or not self.begin("def moves_built(walk):") or self.possible is not None):
+                or not self.writes_c() or not self.begin("def moves_built(walk):")):
             return None
         source = self.source
-        source.line(1, "out = []")
-        body = self.each_move(1)
+        top = self.strictly()  # (an 'if possible' obligation: the moves that meet it, where some do)
+        source.line(top, "out = []")
+        body = self.each_move(top)
         if self.wins is not None:
             source.line(body, f"if {self.wins}:")
             source.line(body + 1, "out.append((w, t, -1))")
@@ -730,6 +732,7 @@ class Writer:
         assert whole  # (writes_c)
         source.line(body, "if c:")
         source.line(body + 1, "out.append((w, t, c))")
+        self.unless_met("out", "break")
         source.line(1, "return out")
         function: MovesBuilt = source.function("moves_built")
         return function

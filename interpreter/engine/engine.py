@@ -29,6 +29,7 @@ from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (
     FollowUp,
     FollowUpTiming,
+    Happened,
     IfPossible,
     Modality,
     Owner,
@@ -41,6 +42,7 @@ from ...dsl.vocabulary import (
     Verb,
     WorkerSelector,
 )
+from ..derived.conditions import view_only
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import (
     Kernels,
@@ -547,8 +549,12 @@ class Engine:
                     step.verb is Verb.LOSE and step.destination is None and all(
                         unchanged_by_a_build(part) for part in (*step.filters, *((step.guard,) if step.guard else ())))
                     for step in rules.turn_ends) else None)
+                # (obligations on the turn's moves alone, which the steps leave as they were)
+                moves_only = all(isinstance(obligation.requirement, Happened) and all(
+                    view_only(part) for part in obligation.requirement.pattern.filters)
+                    for _, _, obligation, _ in self._obligations)
                 chain.kernel = after_turn_ends(bare, self._turn_end(rules), kept,  # type: ignore[attr-defined]
-                                               after_moves)
+                                               after_moves, moves_only)
         if rules.turn_starts:
             kernels: Kernels | None = getattr(chain, "kernel", None)
             chain = gain_step(tuple(rules.turn_starts), chain)
