@@ -33,6 +33,7 @@ from test_tally import counted_games, counting, found_apart
 from santorini.interpreter.derived import last_choice, later_builds, repeated_moves, two_builds, two_moves, writer
 from santorini.interpreter.derived.after_build import TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
+from santorini.interpreter.engine import engine as engine_module
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game
 from santorini.interpreter.games.packs import load_pack
@@ -88,9 +89,10 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
     """A move and the moved worker's build, with any filters, bindings or facts kept, ways
     around the worker (into an opponent's space, forcing it: Apollo, Minotaur; with their own
     climb: Pegasus), and a second move the worker may make before it (Artemis), make a kernel; a
-    way over a worker, an optional build or a once-per-game way do not, and `santorini show` says
-    which a seat gets, and why not. A build by workers of its own (the unmoved ones, Graeae; the
-    female one as well as the moved one, Selene) is taken in. A second
+    way over a worker or an optional build do not (a once-per-game way, until it is used: the
+    kernels are found without it), and `santorini show` says which a seat gets, and why not. A
+    build by workers of its own (the unmoved ones, Graeae; the female one as well as the moved
+    one, Selene) is taken in. A second
     build the worker may make after the first (Demeter, Hephaestus, Hestia) and builds by ways to
     different regions (Zeus, around and under himself) are taken in, and so are a token put on the
     square built, with the game's allowance (Clio), a token the seat may put around the worker
@@ -105,18 +107,20 @@ def test_the_seats_of_a_move_then_its_build_draw_with_a_kernel() -> None:
         assert kernels_of((card, MORTAL))[0], card
         game, _ = counted_games("bga", (card, MORTAL))
         assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0), card
-    for card in ("Iris", "Bellerophon"):
-        assert not kernels_of((card, MORTAL))[0], card
+    assert not kernels_of(("Iris", MORTAL))[0]
     domed = Engine(load_pack("bga").base.power, [[compiled(WALKS_WITH_A_DOME, "Walker")], []])
     assert domed._kernels[0] is None
     assert ("not drawn whole (derived/kernel.py): the seat has more than one turn program, and not every one has "
             "kernels") in "\n".join(domed.paths(0))
-    for card, why in (("Iris", "a way that is not squares around the worker as bits"),
-                      ("Bellerophon", "a way that sets a mark")):
-        game, _ = counted_games("bga", (card, MORTAL))
-        paths = game.engine.paths(0)
-        assert "random turn: drawn whole by the derived code (derived/kernel.py)" not in paths, card
-        assert any(line.startswith("not drawn whole (derived/kernel.py):") and why in line for line in paths), card
+    game, _ = counted_games("bga", ("Iris", MORTAL))
+    paths = game.engine.paths(0)
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" not in paths
+    assert any(line.startswith("not drawn whole (derived/kernel.py):")
+               and "a way that is not squares around the worker as bits" in line for line in paths)
+    # (a way that sets a mark: the turn is drawn whole once the mark is set, found without it)
+    game, _ = counted_games("bga", ("Bellerophon", MORTAL))
+    assert game.engine._spent[0]
+    assert any(line.startswith("once per game (Bellerophon: your move") for line in game.engine.paths(0))
 
 
 #: Every pairing of those the pack lets play (Persephone bans Artemis).
@@ -739,3 +743,39 @@ def test_two_moves_slid_on_by_another_seats_slide_are_drawn_by_their_kernel(tmp_
     a1 = state.worker_by_name("A1")
     ends = {generic.play(state, turn).worker_pos[a1] for turn in generic.turns(state)}
     assert parse_square("a3") in ends  # (d3, on to e3, then back: d3, c3, b3, a3)
+
+
+#: Tholia (tests/invented): 'Once per game, instead of its normal build, your worker may build a
+#: dome at any level on any unoccupied perimeter space', before and after its power is used.
+THOLIA = REPO / "tests" / "scenarios" / "invented"
+
+
+def test_a_seat_is_drawn_whole_once_its_once_per_game_ways_are_used() -> None:
+    """Until Tholia's card is marked, its turns have the domes on the rim, which no kernel takes
+    in: the engine leaves them to the chain. Once it is marked, the turn is the usual move and
+    build, drawn whole (kernel.py's `once_spent`), as the chain lists it (11 turns, counted by
+    hand in tholia-once-per-game.yaml)."""
+    before = load_scenario(THOLIA / "tholia-dome-on-the-rim.yaml").game
+    after = load_scenario(THOLIA / "tholia-once-per-game.yaml").game
+    engine = before.engine
+    assert engine._kernels[0] is not None and engine._kernelled[0]
+    assert engine._kernel_walk(before.state)[1] is None
+    assert engine._kernel_walk(after.state)[1] is not None
+    pack = after.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in after.cards], fast=False,
+                     teams=[seat.team for seat in after.state.seats], if_possible=pack.if_possible)
+    for game in (before, after):
+        assert game.engine.turns(game.state) == generic.turns(game.state)
+        assert disagreement(game.engine, generic, game.state, range(10)) is None
+    assert len(after.engine.turns(after.state)) == 11
+
+
+def test_kernels_of_spent_ways_drawn_before_the_ways_are_spent_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kernels found without Tholia's once-per-game way, serving a position where the way is
+    still the seat's, would leave out its domes on the rim."""
+    monkeypatch.setattr(engine_module, "once_spent", lambda kernels, seat, marks: kernels)
+    before = load_scenario(THOLIA / "tholia-dome-on-the-rim.yaml").game
+    pack = before.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in before.cards], fast=False,
+                     teams=[seat.team for seat in before.state.seats], if_possible=pack.if_possible)
+    assert len(before.engine.turns(before.state)) < len(generic.turns(before.state))

@@ -401,6 +401,20 @@ def after_moves_built(earlier: Kernels, fresh: Callable[[Walk, Callable[[], list
                    earlier.outcomes | outcomes)
 
 
+def once_spent(kernels: Kernels, seat: int, marks: frozenset[str]) -> Kernels:
+    """The kernels of a seat's turns once it has used its once-per-game ways (`marks`, set on
+    its card), found without them: they serve a position only where every mark is set (else the
+    chain, which offers the ways not used yet)."""
+    keys = tuple((seat, mark) for mark in sorted(marks))
+    inner = kernels.serves
+
+    def serves(walk: Walk) -> bool:
+        marked = walk.state.marks
+        return all(key in marked for key in keys) and (inner is None or inner(walk))
+    return Kernels(kernels.draw, kernels.count, kernels.turns, kernels.can_win, kernels.lowers_obligations,
+                   kernels.board_wins, serves, kernels.outcomes, kernels.moves_built)
+
+
 def alternatives(programs: list[Kernels | None]) -> Kernels | None:
     """The kernels of a seat with several turn programs, each with kernels (None where one has
     none). The listing takes the programs one after another and keeps a turn whose outcome was
@@ -475,4 +489,5 @@ def alternatives(programs: list[Kernels | None]) -> Kernels | None:
 __all__ = ["Counter", "Drawn", "Fresh", "IndexDrawn", "Kernel", "Kernels", "Listed", "Lister", "Outcomes", "TurnEnd",
            "TurnEndWinner",
            "after_gains", "after_moves_built", "after_turn_ends", "after_use", "alternatives", "ends_without_choice",
+           "once_spent",
            "move_then_build"]

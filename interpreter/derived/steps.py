@@ -221,6 +221,14 @@ class DerivedCompiler(StepCompiler):
         self.tested: list[str] = []
         #: Why a move followed by the moved worker's counted build got no kernel (kernel.py).
         self.unkernelled: list[str] = []
+        #: The marks of once-per-game ways taken as set: their ways are no ways (kernel.py's
+        #: `once_spent`, the kernels of a seat once it has used them).
+        self.spent: frozenset[str] = frozenset()
+
+    def way_parts(self, step: Step) -> list[WayParts]:
+        """The step's ways (StepCompiler's), but the once-per-game ways whose marks are `spent`."""
+        ways = super().way_parts(step)
+        return [way for way in ways if way.once is None or way.once not in self.spent] if self.spent else ways
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         chain = super().compile(step, after, rest)

@@ -53,6 +53,7 @@ from ..derived.kernel import (
     after_use,
     alternatives,
     ends_without_choice,
+    once_spent,
 )
 from ..derived.repeated_moves import MovesAgain
 from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
@@ -152,6 +153,9 @@ class Engine:
         #: Each seat's derived step compiler (interpreter/derived): what it lowered and what it
         #: left to the generic chain (None with fast=False).
         self._derivations: list[DerivedCompiler | None] = [None] * len(self.seat_rules)
+        #: The marks of the once-per-game ways a seat's kernels are found without (they serve
+        #: once every one is set: kernel.py's `once_spent`).
+        self._spent: list[frozenset[str]] = [frozenset()] * len(self.seat_rules)
         #: Each seat's whole turn drawn by one generated function (derived/kernel.py), where its
         #: only program is a move and the moved worker's counted build; and each seat's program
         #: runner, which judges the obligations in force before a kernel may draw.
@@ -346,22 +350,34 @@ class Engine:
         seat = rules.seat
         derived: list[StepFn] | None = None
         if self.fast:
-            lowered = DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
-                                      [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
-                                       for b in self._bindings if b.team != rules.team],
-                                      [win.condition for other in self.seat_rules for win in other.wins_when],
-                                      [Veto(other.seat, Judge(other.seat, other.team), veto)
-                                       for other in self.seat_rules if other.team != rules.team
-                                       for veto in other.vetoes],
-                                      [Bound(holder, Judge(holder, team), obligation)
-                                       for holder, team, obligation, _ in self._obligations if team != rules.team],
-                                      [Slide(other.seat, Judge(other.seat, other.team), reaction)
-                                       for other in self.seat_rules if other.team != rules.team
-                                       for reaction in other.reactions])
+            def derivation() -> DerivedCompiler:
+                return DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
+                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
+                                        for b in self._bindings if b.team != rules.team],
+                                       [win.condition for other in self.seat_rules for win in other.wins_when],
+                                       [Veto(other.seat, Judge(other.seat, other.team), veto)
+                                        for other in self.seat_rules if other.team != rules.team
+                                        for veto in other.vetoes],
+                                       [Bound(holder, Judge(holder, team), obligation)
+                                        for holder, team, obligation, _ in self._obligations if team != rules.team],
+                                       [Slide(other.seat, Judge(other.seat, other.team), reaction)
+                                        for other in self.seat_rules if other.team != rules.team
+                                        for reaction in other.reactions])
+            lowered = derivation()
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self._derivations[seat] = lowered
-            self._kernels[seat] = (getattr(derived[0], "kernel", None) if len(derived) == 1 else
-                                  alternatives([getattr(chain, "kernel", None) for chain in derived]))
+            self._kernels[seat] = _seat_kernels(derived)
+            options = [option for options in rules.options.values() for option in options]
+            marks = frozenset(option.once_per_game for option in options if option.once_per_game is not None)
+            if self._kernels[seat] is None and marks and not any(option.instead for option in options
+                                                                  if option.once_per_game is not None):
+                # (the seat's turns once its once-per-game ways are used: kernel.py's `once_spent`)
+                spent = derivation()
+                spent.spent = marks
+                kernels = _seat_kernels([self._compile_program(program, rules, spent) for program in rules.programs])
+                if kernels is not None:
+                    self._kernels[seat] = once_spent(kernels, seat, marks)
+                    self._spent[seat] = marks
 
         def run(walk: Walk) -> bool:
             enumerators = self._enumerators[seat]
@@ -718,6 +734,9 @@ class Engine:
             report = [f"where the kernels leave a position to the chain, {line}" if line.startswith("listed to draw:")
                       else line for line in report]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}", *report]
+        if self._spent[seat]:
+            lines.append(f"once per game ({', '.join(sorted(self._spent[seat]))}): the whole turn by the derived "
+                         "code once the card is marked, the count (derived/tally.py) until then")
         if derivation is not None and self._kernels[seat] is None:
             why = ("the seat has more than one turn program, and not every one has kernels, or two may find one "
                    "outcome (derived/kernel.py's alternatives)" if len(self.seat_rules[seat].programs) > 1
@@ -1169,6 +1188,15 @@ class Engine:
             return
         for steps in outcomes.values():
             yield self.perft(self.play(state, steps), depth - 1)
+
+
+def _seat_kernels(programs: list[StepFn]) -> Kernels | None:
+    """The kernels of a seat whose turn programs are compiled to `programs` (each with its
+    kernels as the derived compiler left them, or none)."""
+    if len(programs) == 1:
+        found: Kernels | None = getattr(programs[0], "kernel", None)
+        return found
+    return alternatives([getattr(chain, "kernel", None) for chain in programs])
 
 
 def _enumerating(walk: Walk) -> bool:
