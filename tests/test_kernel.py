@@ -745,9 +745,10 @@ def test_two_moves_slid_on_by_another_seats_slide_are_drawn_by_their_kernel(tmp_
     assert parse_square("a3") in ends  # (d3, on to e3, then back: d3, c3, b3, a3)
 
 
-#: Tholia (tests/invented): 'Once per game, instead of its normal build, your worker may build a
-#: dome at any level on any unoccupied perimeter space', before and after its power is used.
-THOLIA = REPO / "tests" / "scenarios" / "invented"
+#: The invented gods' scenarios (tests/scenarios/invented): Tholia's ('Once per game, instead of
+#: its normal build, your worker may build a dome at any level on any unoccupied perimeter space')
+#: before and after its power is used, and Pyrgarche's.
+INVENTED_SCENARIOS = REPO / "tests" / "scenarios" / "invented"
 
 
 def test_a_seat_is_drawn_whole_once_its_once_per_game_ways_are_used() -> None:
@@ -755,8 +756,8 @@ def test_a_seat_is_drawn_whole_once_its_once_per_game_ways_are_used() -> None:
     in: the engine leaves them to the chain. Once it is marked, the turn is the usual move and
     build, drawn whole (kernel.py's `once_spent`), as the chain lists it (11 turns, counted by
     hand in tholia-once-per-game.yaml)."""
-    before = load_scenario(THOLIA / "tholia-dome-on-the-rim.yaml").game
-    after = load_scenario(THOLIA / "tholia-once-per-game.yaml").game
+    before = load_scenario(INVENTED_SCENARIOS / "tholia-dome-on-the-rim.yaml").game
+    after = load_scenario(INVENTED_SCENARIOS / "tholia-once-per-game.yaml").game
     engine = before.engine
     assert engine._kernels[0] is not None and engine._kernelled[0]
     assert engine._kernel_walk(before.state)[1] is None
@@ -774,8 +775,29 @@ def test_kernels_of_spent_ways_drawn_before_the_ways_are_spent_are_caught(monkey
     """Kernels found without Tholia's once-per-game way, serving a position where the way is
     still the seat's, would leave out its domes on the rim."""
     monkeypatch.setattr(engine_module, "once_spent", lambda kernels, seat, marks: kernels)
-    before = load_scenario(THOLIA / "tholia-dome-on-the-rim.yaml").game
+    before = load_scenario(INVENTED_SCENARIOS / "tholia-dome-on-the-rim.yaml").game
     pack = before.pack
     generic = Engine(pack.base.power, [[card.power for card in seat] for seat in before.cards], fast=False,
                      teams=[seat.team for seat in before.state.seats], if_possible=pack.if_possible)
     assert len(before.engine.turns(before.state)) < len(generic.turns(before.state))
+
+
+def test_a_tower_completed_by_a_block_and_a_dome_on_it_is_a_win_the_kernels_see(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pyrgarche (tests/invented) caps the block it built with a dome at any level; two complete
+    towers stand and no square is on level 3 but them: the block on b1 (level 2) and the dome on
+    it make the third, a win (pyrgarche-third-tower-from-level-two.yaml, counted by hand). The
+    kernels judge one more tower from a square of level 2 where the second build may go on the
+    first (writer.py's `one_more_tower`); judged from level 3 only, they would find no win."""
+    path = INVENTED_SCENARIOS / "pyrgarche-third-tower-from-level-two.yaml"
+    game = load_scenario(path).game
+    assert game.engine._kernelled[0]
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    assert game.engine.can_win(game.state) and generic.can_win(game.state)
+    assert disagreement(game.engine, generic, game.state, range(12)) is None
+    one_more = writer.one_more_tower
+    monkeypatch.setattr(two_builds, "one_more_tower", lambda board_wins, more=1, lowest=3: one_more(board_wins, more))
+    blind = load_scenario(path).game
+    assert not blind.engine.can_win(blind.state)

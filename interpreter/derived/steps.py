@@ -488,14 +488,15 @@ class DerivedCompiler(StepCompiler):
 
     def _again(self, step: Step, ways: list[WayParts], cost: Cost) -> Again | None:
         """The step as a second build the worker that built may make last, where the kernels can
-        count it with the first (`Again`): one way around that worker, of the next piece, with
-        no cost or mark, whose filters, but for one 'on (not on) the same space', and the other
-        seats' bans read no build of the turn and have bit lowerings; else None."""
+        count it with the first (`Again`): one way around that worker, of the next piece (or a
+        dome, on the square just built), with no cost or mark, whose filters, but for one 'on
+        (not on) the same space', and the other seats' bans read no build of the turn and have
+        bit lowerings; else None."""
         if (len(ways) != 1 or cost or step.actor.role not in (Role.THAT, Role.SUBJECT, Role.MOVED)
                 or self.winning_builds is None):
             return None
         way = ways[0]
-        if way.region is not Region.NEIGHBORING or way.piece is not Piece.NEXT or way.once or way.forces:
+        if way.region is not Region.NEIGHBORING or way.piece not in (Piece.NEXT, Piece.DOME) or way.once or way.forces:
             return None
         same_square, filters = SameSquare.EITHER, []
         for part in way.filters:
@@ -505,11 +506,13 @@ class DerivedCompiler(StepCompiler):
                 same_square = SameSquare.NEVER
             else:
                 filters.append(part)
+        if way.piece is Piece.DOME and same_square is not SameSquare.ONLY:
+            return None  # (a dome on the square just built, at any level: on another, not counted so)
         bans = [part for ban in self.bans if ban.verb is Verb.BUILD for part in ban.filters]
         if any(_names(part, SpaceRef.LAST_BUILT) for part in (*filters, *bans)):
             return None
         trial = Lowering(Source(), self.judge)
-        if MaskLowering(trial, Piece.NEXT).all(tuple(filters), View("w", "t", "s", "h", "h", "pc")) is None:
+        if MaskLowering(trial, way.piece).all(tuple(filters), View("w", "t", "s", "h", "h", "pc")) is None:
             return None
         return Again(step, dataclasses.replace(way, filters=tuple(filters)), same_square)
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import (
+    Piece,
     Step,
 )
 from ..engine.actions import actions
@@ -42,13 +43,16 @@ class TwoBuilds(Writer):
         assert fusion.again is not None
         self.again: Again = fusion.again
         self.second = replace(fusion, step=self.again.step, ways=[self.again.way], again=None)
+        #: Whether the second build is a dome at any level (on the square just built: steps.py's
+        #: `_again`), not the next piece.
+        self.dome = self.again.way.piece is Piece.DOME
 
     def fits(self) -> bool:
         same = self.again.same_square
         return (super().fits() and not self.forcing and self.fusion.automatic is None
                 and self.fusion.last is None and self.writes_c()
                 and (same is SameSquare.ONLY or self.writes_c(self.second))
-                and (same is SameSquare.NEVER or self.writes_c(self.second, LEVELS_AFTER_A_BLOCK)))
+                and (same is SameSquare.NEVER or self.dome or self.writes_c(self.second, LEVELS_AFTER_A_BLOCK)))
 
     #: Two builds may complete two towers.
     may_win_on_board = "WIN1 is not None or WIN2 is not None"
@@ -59,6 +63,8 @@ class TwoBuilds(Writer):
         if self.fusion.winnable:  # (whether two more complete towers make a board win hold)
             self.source.lazy(1, "WIN2 = TWO_MORE(walk)")
             self.source.constants["TWO_MORE"] = one_more_tower(self.compiler.board_wins, 2)
+            if self.again.same_square is not SameSquare.NEVER:  # (a block, then a dome on it: a tower)
+                self.source.constants["ONE_MORE"] = one_more_tower(self.compiler.board_wins, 1, 2)
         return True
 
     def can_win(self) -> Callable[[Walk], bool] | None:
@@ -102,7 +108,8 @@ class TwoBuilds(Writer):
         else:
             compiler.fused_masks(source, self.second, self.build_bans, depth, "BO", hoist=True, count_only=True,
                                  planes=LEVELS_AFTER_A_BLOCK)
-            source.line(depth, "X = c & A & ~L3")
+            # (a dome at any level goes where its build makes a dome; the next piece, on `c`)
+            source.line(depth, f"X = {'D' if self.dome else 'c'} & A & ~L3")
         if self.fusion.winnable:  # (a first build that wins: no second after it)
             source.line(depth, "B, D = A & ~L3, A & L3")
             source.line(depth, f"WB = {self.winning()}")
@@ -123,7 +130,7 @@ class TwoBuilds(Writer):
         self.moved(1)
         self.both(1)
         source.line(1, "x, y = TWO(index, A, S, X, WB)")
-        source.line(1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
+        source.line(1, f"steps, built = BUILT2(w, x, y, H, st.tokens, {self.dome})")
         turn = f"(ACTIONS('move', w)[{moved}], *steps), (*moved, *built)"
         source.line(1, f"return {self.finished(turn, drawn=False)}")
         source.constants.update(TWO=two_builds, BUILT2=built_twice)
@@ -138,7 +145,7 @@ class TwoBuilds(Writer):
         self.moved(body)
         self.both(body)
         source.line(body, "for x, y in PAIRS(A, S, X, WB):")
-        source.line(body + 1, "steps, built = BUILT2(w, x, y, H, st.tokens)")
+        source.line(body + 1, f"steps, built = BUILT2(w, x, y, H, st.tokens, {self.dome})")
         source.line(body + 1, "turn = (move, *steps)")
         source.line(body + 1, "out.append(turn)")
         self.list_turn(body + 1)
@@ -201,17 +208,19 @@ def _seconds(low: int, first: int, again: int, same: int, wins: int) -> int:
 
 
 def built_twice(worker: int, first: int, second: int, heights: Sequence[int],
-                tokens: Tokens) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+                tokens: Tokens, dome: bool = False) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
     """The build steps and events of `worker`'s build on `first`, then on `second` (-1: none),
-    the next piece each time (a second on the same square goes on the block just built)."""
+    the next piece each time (a second on the same square goes on the block just built; with
+    `dome`, a dome on it at any level)."""
     verb, built = build_events(worker, first, heights[first] == 3, heights, tokens)
     steps: tuple[Action, ...] = (actions(verb, worker)[first],)
     if second < 0:
         return steps, built
     if second == first:
         level = heights[first] + 1
-        again: tuple[Event, ...] = (("build", worker, first, level + (level < 3), level == 3),)
-        return (*steps, actions("build", worker)[first]), (*built, *again)
+        capped = dome or level == 3
+        again: tuple[Event, ...] = (("build", worker, first, level + (not capped), capped),)
+        return (*steps, actions("dome" if capped and level < 3 else "build", worker)[first]), (*built, *again)
     verb, more = build_events(worker, second, heights[second] == 3, heights, tokens)
     return (*steps, actions(verb, worker)[second]), (*built, *more)
 

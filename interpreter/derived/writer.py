@@ -783,27 +783,34 @@ def last_build(automatic: TokenOnBuilt | None, winnable: tuple[tuple[int, bool],
     return finish
 
 
-def one_more_tower(board_wins: Callable[[Walk], int | None] | None, more: int = 1) -> Callable[[Walk], int | None]:
+def one_more_tower(board_wins: Callable[[Walk], int | None] | None, more: int = 1,
+                   lowest: int = 3) -> Callable[[Walk], int | None]:
     """The team a board win makes win once `more` more towers are complete, or None. The board
     wins a kernel judges are those of counts of complete towers and of players
     (derived/invariance.py keeps the others off the kernels), so the one build that may change
     them, a dome on level 3, makes them hold or not whichever square it is on: judged once per
-    turn, on the state with domes put on level-3 squares and taken off again."""
+    turn, on the state with towers completed on squares of level `lowest` or more (raised to
+    level 3 and domed; `lowest` 2 where a turn's two builds on one square may complete one) and
+    taken back."""
     assert board_wins is not None
 
     def winner(walk: Walk) -> int | None:
         st = walk.state
         heights, domes = st.heights, st.domes
-        squares = [s for s in range(25) if heights[s] == 3 and not domes[s]][:more]
+        squares = sorted((s for s in range(25) if heights[s] >= lowest and not domes[s]),
+                         key=lambda s: -heights[s])[:more]
         if len(squares) < more:
             return None  # (not so many towers can be completed)
+        before = [(s, heights[s]) for s in squares]
         for square in squares:
+            st.set_height(square, 3)
             st.set_dome(square, True)
         try:
             return board_wins(walk)
         finally:
-            for square in squares:
+            for square, height in before:
                 st.set_dome(square, False)
+                st.set_height(square, height)
     return winner
 
 
