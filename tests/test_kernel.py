@@ -30,8 +30,10 @@ from test_fast_paths import (
 )
 from test_tally import counted_games, counting, found_apart
 
+from santorini.dsl.vocabulary import Step
 from santorini.interpreter.derived import last_choice, later_builds, repeated_moves, two_builds, two_moves, writer
-from santorini.interpreter.derived.after_build import TokenOnBuilt
+from santorini.interpreter.derived import steps as steps_module
+from santorini.interpreter.derived.after_build import LaterBuilds, TokenOnBuilt
 from santorini.interpreter.derived.masks import LEVELS
 from santorini.interpreter.engine import engine as engine_module
 from santorini.interpreter.engine.engine import Engine
@@ -801,3 +803,29 @@ def test_a_tower_completed_by_a_block_and_a_dome_on_it_is_a_win_the_kernels_see(
     monkeypatch.setattr(two_builds, "one_more_tower", lambda board_wins, more=1, lowest=3: one_more(board_wins, more))
     blind = load_scenario(path).game
     assert not blind.engine.can_win(blind.state)
+
+
+def test_a_later_build_of_the_unmoved_worker_at_the_end_of_the_turn_is_drawn_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anabathmos (tests/invented): 'End of your turn: if your unmoved worker is on level 1, it
+    may build, not a dome.' The kernels of the builds the worker that did not move may make
+    (later_builds.py) take it in, its 'not a dome' read as the squares that may take each piece:
+    the 18 turns of anabathmos-unmoved-on-level-one.yaml (counted by hand), as the chain lists
+    them. Kernels that forgot the filter would also cap e2 with A2's dome after A1's block there
+    (A1 moved to d1 or to d2): 20."""
+    path = INVENTED_SCENARIOS / "anabathmos-unmoved-on-level-one.yaml"
+    game = load_scenario(path).game
+    assert game.engine._kernelled[0]
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    assert len(game.engine.turns(game.state)) == 18
+    assert disagreement(game.engine, generic, game.state, range(18)) is None
+    made = steps_module.DerivedCompiler._later_builds
+
+    def unfiltered(self: steps_module.DerivedCompiler, step: Step) -> LaterBuilds | None:
+        later = made(self, step)
+        return None if later is None else replace(later, filters=())
+    monkeypatch.setattr(steps_module.DerivedCompiler, "_later_builds", unfiltered)
+    careless = load_scenario(path).game
+    assert len(careless.engine.turns(careless.state)) == 20

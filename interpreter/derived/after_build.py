@@ -53,11 +53,13 @@ class LaterBuilds:
     """Builds the seat's worker that did not move may make after the turn's last build, up to
     `times` of them ('if your unmoved worker is on the ground level, it may build up to three
     times'), while it stands on one of `levels` (the step's guard on it: every level without
-    one). Each is the next piece on a free space around it, with no other filter."""
+    one). Each is the next piece on a free space around it that passes `filters`, which read
+    only that space, the piece and its level ('not a dome')."""
 
     step: Step
     times: int
     levels: frozenset[int]
+    filters: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True)

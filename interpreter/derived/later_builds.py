@@ -50,6 +50,8 @@ from .tally import Tokens, build_events
 from .writer import Kernel, Lister, Writer, board_win_near, holders_own
 
 if TYPE_CHECKING:
+    from ...dsl.vocabulary.parts import Condition
+    from ..engine.conditions import Judge
     from .steps import DerivedCompiler, Fusion
 
 
@@ -463,7 +465,9 @@ class LaterBuildsWriter(_BuildsWriter):
         super().__init__(compiler, step, fusion)
         assert fusion.later is not None
         self.later: LaterBuilds = fusion.later
-        self.banned = any(ban.verb is Verb.BUILD for ban in compiler.bans)
+        #: Whether other seats' bans on builds, or the later builds' own filters ('not a dome'),
+        #: leave the later builds fewer pieces on a square than it can take (`A0`..`A3`).
+        self.banned = any(ban.verb is Verb.BUILD for ban in compiler.bans) or bool(self.later.filters)
         allowed = "(A0, A1, A2, A3)" if self.banned else "None"
         self.arguments = f"w, c, U, RU, {self.later.times}, H, st.tokens, {allowed}"
         #: The name of the guard's levels, by level (set by `begin`).
@@ -479,8 +483,14 @@ class LaterBuildsWriter(_BuildsWriter):
             return False
         bans = [ban for ban in self.compiler.bans if ban.verb is Verb.BUILD]
         return all(holders_own(part) for ban in bans for part in ban.filters) and all(
-            MaskLowering(Lowering(Source(), ban.judge), Piece.NEXT, planes=planes).all(ban.filters, _LATER) is not None
-            for ban in bans for planes in (LEVELS, *LEVELS_AFTER_BLOCKS))
+            MaskLowering(Lowering(Source(), judge), Piece.NEXT, planes=planes).all(filters, _LATER) is not None
+            for judge, filters in self._limits() for planes in (LEVELS, *LEVELS_AFTER_BLOCKS))
+
+    def _limits(self) -> list[tuple[Judge, tuple[Condition, ...]]]:
+        """What limits the later builds' pieces, with whose judge: the later builds' own filters
+        (the seat's), each of other seats' bans on builds (the holder's)."""
+        limits = [(ban.judge, ban.filters) for ban in self.compiler.bans if ban.verb is Verb.BUILD]
+        return [(self.compiler.judge, self.later.filters), *limits] if self.later.filters else limits
 
     def begin(self, header: str) -> bool:
         if not super().begin(header):
@@ -509,6 +519,11 @@ class LaterBuildsWriter(_BuildsWriter):
         source.line(depth, "if PU >= 0:")
         for k, planes in enumerate((LEVELS, *LEVELS_AFTER_BLOCKS)):
             terms = ["ALL"]
+            if self.later.filters:  # (the later builds' own: where they may go)
+                mask = MaskLowering(Lowering(source, self.compiler.judge), Piece.NEXT, planes=planes).all(
+                    self.later.filters, _LATER)
+                assert mask is not None  # (fits)
+                terms.append(f"({mask})")
             for flag, ban in self.build_bans:
                 mask = MaskLowering(Lowering(source, ban.judge), Piece.NEXT, planes=planes).all(
                     ban.filters, _LATER)

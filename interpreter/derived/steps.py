@@ -95,6 +95,7 @@ from .repeated_moves import MovesAgain
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
 from .walks import walks
+from .writer import pointwise
 
 
 @dataclass(frozen=True)
@@ -285,13 +286,15 @@ class DerivedCompiler(StepCompiler):
 
     def _later_builds(self, step: Step) -> LaterBuilds | None:
         """The turn's last step as builds the worker that did not move may make, up to a number
-        of times, as the kernels lower them (`LaterBuilds`): the next piece on a space around
-        it that is unoccupied, with no other filter, cost or mark; its guard, if any, the levels
-        that worker stands on."""
+        of times (or once), as the kernels lower them (`LaterBuilds`): the next piece on a space
+        around it that is unoccupied, with filters that read only the space, the piece and its
+        level ('not a dome'), no cost or mark; its guard, if any, the levels that worker stands
+        on."""
         repeat, guard = step.repeat, step.guard
         if (step.verb is not Verb.BUILD or step.modality is not Modality.MAY or repeat.times is None
-                or not repeat.up_to or step.destination is not None or step.piece is not Piece.NEXT
-                or step.filters or step.effects or step.cost or step.per_game or step.token is not None
+                or not (repeat.up_to or repeat.times == 1) or step.destination is not None
+                or step.piece is not Piece.NEXT or not all(pointwise(part) for part in step.filters)
+                or step.effects or step.cost or step.per_game or step.token is not None
                 or step.target is not None or step.actor.sex is not None):
             return None
         levels = frozenset(range(4))
@@ -308,10 +311,10 @@ class DerivedCompiler(StepCompiler):
         ways = self.way_parts(step)
         unoccupied = SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED)
         if (len(ways) != 1 or ways[0].region is not Region.NEIGHBORING
-                or any(part != unoccupied for part in ways[0].filters) or ways[0].forces
-                or ways[0].actor is not None or ways[0].piece is not Piece.NEXT or ways[0].once):
+                or any(part != unoccupied and part not in step.filters for part in ways[0].filters)
+                or ways[0].forces or ways[0].actor is not None or ways[0].piece is not Piece.NEXT or ways[0].once):
             return None
-        return LaterBuilds(step, repeat.times, levels)
+        return LaterBuilds(step, repeat.times, levels, step.filters)
 
     def _lowered_token_on_built(self, step: Step) -> TokenOnBuilt | None:
         """An automatic step that puts a token of the seat's on the square just built (the
