@@ -14,11 +14,13 @@ import random
 from pathlib import Path
 
 import pytest
-from test_fast_paths import disagreement, game_pair, pack_of
+from test_fast_paths import disagreement, game_pair, pack_of, playout_disagreement
 from test_kernel import kernel_agrees, position
 from test_tally import counting, found_apart
 
 from santorini.interpreter.derived import each_worker
+from santorini.interpreter.engine.engine import Engine
+from santorini.interpreter.games.scenario import load_scenario
 from santorini.interpreter.model.board import parse_square
 
 CASTOR = "Castor & Pollux"
@@ -213,3 +215,63 @@ def test_a_slide_that_passes_the_square_the_other_worker_took_is_caught(monkeypa
     both = [turn for turn in game.engine.turns(state) if len(turn) == 2 and all(step[0] == "move" for step in turn)]
     assert len(both) == 3
     assert disagreement(game.engine, generic, state, range(20)) is not None
+
+
+#: Castor & Pollux against Chronus ('you also win when there are at least five complete towers
+#: on the board'): four stand, c3 between A1 and A2 is on level 2, no other space on level 3.
+FIFTH_TOWER = """\
+name: two builds on one space of level 2 make the fifth complete tower
+edition: bga
+players: [Castor & Pollux, Chronus]
+board: |
+  3D 0 0 0 3D
+  0 0 0 0 0
+  0 0 2 0 0
+  0 0 0 0 0
+  3D 0 0 0 3D
+workers: {A1: b3, A2: d3, B1: a2, B2: e2}
+to_move: A
+"""
+
+
+def test_two_builds_that_may_complete_a_tower_on_one_space_leave_the_position_to_the_chain(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of A's workers builds: A1 a block on c3 (level 3), then A2 the dome on it, the fifth
+    complete tower, which makes Chronus win. No space stands on level 3 yet, but two builds on
+    one space may make a tower: the kernels leave the position to the chain (`board_win_near`,
+    anywhere), which judges the win. Kernels that looked for level-3 spaces only would draw
+    that turn as a turn that goes on."""
+    state = position(tmp_path, FIFTH_TOWER)
+    pair = game_pair(pack_of("bga"), (CASTOR, "Chronus"))
+    assert pair is not None
+    game, generic = counting(pair[0]), pair[1]
+    assert game.engine._kernels[0] is not None and game.engine._kernel_walk(state)[1] is None
+    names = state.worker_names
+    both = (("build", names.index("A1"), parse_square("c3")), ("build", names.index("A2"), parse_square("c3")))
+    assert generic.play(state, both).winner == state.seats[1].team
+    assert disagreement(game.engine, generic, state, range(20)) is None
+    assert all(playout_disagreement(game, generic, state, seed) is None for seed in range(40))
+    near = each_worker.board_win_near
+    monkeypatch.setattr(each_worker, "board_win_near", lambda compiler, builds, anywhere=False: near(compiler, builds))
+    pair = game_pair(pack_of("bga"), (CASTOR, "Chronus"))
+    assert pair is not None
+    blind = counting(pair[0])
+    assert blind.engine._kernel_walk(state)[1] is not None
+    assert any(playout_disagreement(blind, generic, state, seed) is not None for seed in range(40))
+
+
+def test_each_worker_builds_after_a_move_are_drawn_whole() -> None:
+    """Dimera (tests/invented): 'one of your workers moves, not up. each of your workers builds.'
+    beside the usual turn: per move, the two workers' builds counted as each worker's builds are,
+    with the mover where it went (dimera-flat-move-both-build.yaml: 15 usual turns and 13 of
+    Dimera's, counted by hand), in the chain's order, drawn as it draws."""
+    path = Path(__file__).parent / "scenarios" / "invented" / "dimera-flat-move-both-build.yaml"
+    game = load_scenario(path).game
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    turns = game.engine.turns(game.state)
+    assert len(turns) == 28 and turns == generic.turns(game.state)
+    assert sum(1 for turn in turns if len(turn) == 3) == 13
+    assert disagreement(game.engine, generic, game.state, range(28)) is None

@@ -102,7 +102,7 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
     if written is None:
         return None
     masks, lowers = written
-    near = board_win_near(compiler, 2)
+    near = board_win_near(compiler, 2, anywhere=True)  # (two builds may go on one square)
     if near is None:
         return None
     if slide is not None:

@@ -21,6 +21,10 @@ level higher; a square left free, one taken).
   where the first worker takes the second one's square (`behind_b`): |A||B| - |A ∩ B| +
   behind_a |A| + behind_b |B| outcomes.
 
+* **Builds after a move.** Where one of the seat's workers moves first ('one of your workers
+  moves, not up. each of your workers builds.'), each move's builds are counted so, with the
+  two builders' squares found where the mover went (`each_builds_after_a_move`); two moves never
+  leave the same board, so the turns are those of each move in the listing's order.
 * **Moves slid on.** Where another seat's slide takes each moved worker on (a reaction to its
   moves, lowered as writer.py lowers it), where a worker ends depends on where the other one
   stands: the second worker's slide stops before the square the first ended on and may pass
@@ -33,9 +37,9 @@ level higher; a square left free, one taken).
   so does a pair whose second move wins where the two stand as after one of its winning moves:
   those boards, told by its kernels (`Kernels.moves_built`), are left out (`Kernels.after`).
 
-Builds that may make a board win hold, and positions with more or fewer than two workers, are
-left to the chain (`serves`). Outcomes come in the generic listing's order, so a seeded draw is
-the listing's.
+Builds that may make a board win hold (two on one square may complete a tower), and positions
+with more or fewer than two workers, are left to the chain (`serves`). Outcomes come in the
+generic listing's order, so a seeded draw is the listing's.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from ...dsl.vocabulary import (
     Near,
     Not,
     OccupiedBy,
+    Owner,
     Piece,
     Region,
     Role,
@@ -67,6 +72,7 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
+from .invariance import may_match_together
 from .kernel import Fresh, Kernels, after_moves_built
 from .masks import LEVELS_AFTER_A_BLOCK, board_bits
 from .slides import Slid, slide_function
@@ -109,6 +115,139 @@ def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
             return None
         return _each_moves(compiler, single, ways, slide)
     return None
+
+
+def each_builds_after_a_move(compiler: DerivedCompiler, move: Step, step: Step) -> Kernels | None:
+    """The kernels of a program that is `move`, one of the seat's workers moving, then `step`,
+    each of its workers building once, in the order the player picks ('one of your workers
+    moves, not up. each of your workers builds.'): per move, the two builders' squares as
+    `_each_builds` finds them, with the mover where it went (the module docstring's count of
+    two workers' builds); None when the parts are not all lowered so. A move that may win ends
+    the turn before the builds: such a program is left to the chain."""
+    if (step.actor.role is not Role.EVERY or step.modality is not Modality.MUST or step.verb is not Verb.BUILD
+            or compiler.rules.memory or compiler.reactions or compiler.obligations):
+        return None
+    if (step.effects or step.guard is not None or step.cost or step.per_game or step.token is not None
+            or step.target is not None or step.repeat.times != 1 or step.repeat.up_to):
+        return None
+    if (move.verb is not Verb.MOVE or move.actor.role is not Role.CHOSEN or move.actor.sex is not None
+            or move.modality is not Modality.MUST or move.effects or move.guard is not None or move.cost
+            or move.per_game or move.token is not None or move.target is not None or move.repeat.times != 1
+            or move.repeat.up_to):
+        return None
+    single = _single(step)
+    ways, moving = compiler.way_parts(single), compiler.way_parts(move)
+    if len(ways) != 1 or len(moving) != 1:
+        return None
+    for way in (ways[0], moving[0]):
+        if way.region is not Region.NEIGHBORING or way.actor is not None or way.forces or way.once:
+            return None
+    build_bans = [ban for ban in compiler.bans if ban.verb is Verb.BUILD]
+    move_bans = [ban for ban in compiler.bans if ban.verb is Verb.MOVE]
+    if ways[0].piece is not Piece.NEXT or not all(fixed_while_building(p) for p in (*ways[0].filters, *(
+            part for ban in build_bans for part in ban.filters))):
+        return None
+    if not all(pointwise(p) for p in moving[0].filters) or not all(
+            holders_own(p, (StandsHighest,)) for ban in move_bans for p in ban.filters):
+        return None
+    wins = [win.pattern for win in compiler.rules.wins if win.pattern.verb is Verb.MOVE
+            and win.pattern.owner is not Owner.OPPONENTS]
+    if moving[0].can_win and any(may_match_together(moving[0].filters, pattern.filters) for pattern in wins):
+        return None  # (a winning move ends the turn before the builds)
+    masks = _moved_build_masks(compiler, single, ways, moving)
+    near = board_win_near(compiler, 2, anywhere=True)  # (two builds may go on one square)
+    if masks is None or near is None:
+        return None
+
+    def lowered(walk: Walk) -> MovedBuilds | None:
+        return None if near(walk) or walk.state.tokens else masks(walk)
+    served = remembered(lowered)
+
+    def counts(found: MovedBuilds) -> list[int]:
+        return [builds_counted(*squares) for _, _, *squares in found[2]]
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        return 0 if found is None else sum(counts(found))
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        each = counts(found)
+        total = sum(each)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        wa, wb, moves = found
+        for (mover, target, *squares), n in zip(moves, each, strict=True):
+            if index < n:
+                return moved_then_built(walk.state, mover, target, *nth_pair_of_builds(index, wa, wb, *squares))
+            index -= n
+        raise AssertionError("an index beyond the moves' counts")
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        wa, wb, moves = found
+        return listing((moved_then_built(walk.state, mover, target, *pair) for mover, target, *squares in moves
+                        for pair in pairs_of_builds(wa, wb, *squares)), listed)
+    return Kernels(draw, count, turns, lambda walk: False, False, None, lambda walk: served(walk) is not None,
+                   frozenset({(2, 0, False)}))
+
+
+#: What the generated masks of a move and then each worker's build say: (first worker, second
+#: worker, [(mover, its target, A, A1, B, B1)] per move in the listing's order: the two
+#: builders' squares with the mover on its target, as `BuildMasks`).
+MovedBuilds = tuple[int, int, list[tuple[int, int, int, int, int, int]]]
+
+
+def _moved_build_masks(compiler: DerivedCompiler, step: Step, ways: list[WayParts],
+                       moving: list[WayParts]) -> Callable[[Walk], MovedBuilds | None] | None:
+    """The generated function of `MovedBuilds`, or None when a part has no bit lowering."""
+    from .steps import Fusion  # (here: steps.py imports this module)
+    fusion = Fusion(step, ways, _never)
+    source = Source()
+    begin_masks(compiler, source)
+    move_flags = compiler.bans_in_force(source, Verb.MOVE, 1)
+    build_flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    view = View("w", "o", "t", "hh", "th")
+    targets = compiler.move_targets(source, Lowering(source, compiler.judge), moving, move_flags, view)
+    if targets is None:
+        return None
+    source.line(1, "for i, mover in enumerate(ws):")
+    source.line(2, "w = mover")
+    source.line(2, "o = POS[w]")
+    source.line(2, "hh = H[o]")
+    source.line(2, f"M = {targets[0]}")
+    source.line(2, "while M:")
+    source.line(3, "low = M & -M")
+    source.line(3, "M ^= low")
+    source.line(3, "m = low.bit_length() - 1")
+    source.line(3, "BM = (BLOCKED ^ (1 << o)) | low")  # (the mover on its target)
+    source.line(3, "row = [mover, m]")
+    for index in (0, 1):
+        source.line(3, f"w = ws[{index}]")
+        source.line(3, f"t = m if i == {index} else POS[w]")
+        for planes in (None, LEVELS_AFTER_A_BLOCK):
+            whole = (compiler.fused_masks(source, fusion, build_flags, 3, "BM", count_only=True) if planes is None
+                     else compiler.fused_masks(source, fusion, build_flags, 3, "BM", count_only=True, planes=planes))
+            if not whole:
+                return None
+            source.line(3, "row.append(c)" if planes is None else "row.append(c & ~L3)")
+    source.line(3, "out.append(tuple(row))")
+    source.line(1, "return ws[0], ws[1], out")
+    function: Callable[[Walk], MovedBuilds | None] = source.function("masks")
+    return function
+
+
+def moved_then_built(st: GameState, mover: int, target: int, first: int, second: int, x: int,
+                     y: int) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The steps and events of `mover`'s move to `target`, then `first`'s build on `x` and
+    `second`'s on `y` (`two_builders`)."""
+    origin = st.worker_pos[mover]
+    steps, events = two_builders(first, x, second, y, st.heights, st.tokens)
+    return ((actions("move", mover)[target], *steps),
+            (("move", mover, origin, target, st.heights[origin], st.heights[target]), *events))
 
 
 def _single(step: Step) -> Step:
@@ -165,7 +304,7 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
         source.line(2, "out.append(c)" if planes is None else "out.append(c & ~L3)")
     source.line(1, "return (ws[0], ws[1], *out)")
     masks: Callable[[Walk], BuildMasks | None] = source.function("masks")
-    near = board_win_near(compiler, 2)
+    near = board_win_near(compiler, 2, anywhere=True)  # (two builds may go on one square)
     if near is None:
         return None
 

@@ -86,7 +86,7 @@ from ..model.state import token_key as state_token_key
 from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .build_first import build_first
 from .conditions import PROLOGUE, Lowering, View, view_only
-from .each_worker import each_worker
+from .each_worker import each_builds_after_a_move, each_worker
 from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import ends_without_choice, move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
@@ -244,8 +244,10 @@ class DerivedCompiler(StepCompiler):
         elif last is not None:
             chain.last_step = last  # type: ignore[attr-defined]  # (the kernels count it: kernel.py)
         elif step.actor.role is Role.EVERY and after is finish and rest is finish:
-            # (a program that is each worker's step alone: each_worker.py)
+            # (a program that is each worker's step alone: each_worker.py; or its last step, after
+            # a move: the move's kernel takes it in)
             chain.kernel = each_worker(self, step)  # type: ignore[attr-defined]
+            chain.each_step = step  # type: ignore[attr-defined]
         elif step.verb is Verb.PLACE and getattr(after, "moves_then_builds", None) is not None and after is rest:
             # (a worker placed from the card, then moved and built with: placed_first.py)
             chain.kernel = placed_first(self, step, *after.moves_then_builds)  # type: ignore[attr-defined]
@@ -378,6 +380,10 @@ class DerivedCompiler(StepCompiler):
             # a move the worker may make before the build: the move before it may take it in
             # its kernel (which says whether it lowers a force or a slide: two_moves.py)
             take.second = (step, followed)  # type: ignore[attr-defined]
+        builds: Step | None = getattr(after, "each_step", None) if after is not None and after is rest else None
+        if builds is not None and not optional and not repeated and self._fuses(ways):
+            # (a move, then each of the seat's workers' build: each_worker.py)
+            take.kernel = each_builds_after_a_move(self, step, builds)  # type: ignore[attr-defined]
         again: MovesAgain | None = getattr(after, "moves_again", None) if after is not None else None
         if again is not None and not optional and not repeated:
             # (a move the worker may make again, each time its move matches: repeated_moves.py)
