@@ -9,7 +9,7 @@ an obligation), and the comparison is shown to notice a kernel broken by hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -751,6 +751,8 @@ def test_two_moves_slid_on_by_another_seats_slide_are_drawn_by_their_kernel(tmp_
 #: its normal build, your worker may build a dome at any level on any unoccupied perimeter space')
 #: before and after its power is used, and Pyrgarche's.
 INVENTED_SCENARIOS = REPO / "tests" / "scenarios" / "invented"
+#: The invented gods' pack folder.
+INVENTED_PACK = REPO / "tests" / "invented" / "inventions"
 
 
 def test_a_seat_is_drawn_whole_once_its_once_per_game_ways_are_used() -> None:
@@ -829,3 +831,53 @@ def test_a_later_build_of_the_unmoved_worker_at_the_end_of_the_turn_is_drawn_who
     monkeypatch.setattr(steps_module.DerivedCompiler, "_later_builds", unfiltered)
     careless = load_scenario(path).game
     assert len(careless.engine.turns(careless.state)) == 20
+
+
+#: Phrouria (tests/invented): 'An opponent cannot win by moving into a space neighboring your
+#: workers', against Hephaestus (B, to move): B1 on c3 (level 2) between b3 and d3 (level 3), d3
+#: beside Phrouria's A1 on e3 (phrouria-no-win-beside-her-watch.yaml's position).
+BESIDE_HER_WATCH = """\
+name: a win beside Phrouria's worker is vetoed
+edition: {edition}
+players: [Phrouria, Hephaestus]
+to_move: B
+board: |
+  0 0 0 0 0
+  0 0D 0D 0D 0
+  0 3 2 3 0
+  0D 0D 0D 0D 0D
+  0 0D 0 0 0
+workers: {{A1: e3, A2: e1, B1: c3, B2: a1}}
+"""
+
+
+def test_a_veto_that_reads_where_its_holder_s_workers_stand_is_judged_by_the_kernels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A veto of wins beside the holder's workers reads where they stand, which no move of the
+    seat's changes (its moves force no worker): the seat's turn is drawn whole. B1's move up to b3
+    wins, its move up to d3, beside A1, does not (the turn goes on with a build), as the chain
+    finds. Kernels that forgot the veto would list the move to d3 as a win."""
+    text = BESIDE_HER_WATCH.format(edition=INVENTED_PACK)
+    state = position(tmp_path, text)
+    game = load_scenario(tmp_path / "position.yaml").game
+    assert game.engine._kernels[1] is not None and not game.engine._derivations[1].unkernelled
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in state.seats], if_possible=pack.if_possible)
+    d3, b1 = parse_square("d3"), state.worker_names.index("B1")
+    turns = game.engine.turns(state)
+    assert turns == generic.turns(state) and (("move", b1, d3),) not in turns
+    assert game.engine.can_win(state) and disagreement(game.engine, generic, state, range(10)) is None
+    for name in ("move_win_test", "move_win_bits"):
+        lowered = getattr(steps_module.DerivedCompiler, name)
+
+        def unvetoed(self: steps_module.DerivedCompiler, source: object, view: object,
+                     lowered: Callable[..., str | None] = lowered) -> str | None:
+            vetoes, self.vetoes = self.vetoes, ()
+            try:
+                return lowered(self, source, view)
+            finally:
+                self.vetoes = vetoes
+        monkeypatch.setattr(steps_module.DerivedCompiler, name, unvetoed)
+    careless = load_scenario(tmp_path / "position.yaml").game
+    assert (("move", b1, d3),) in careless.engine.turns(state)

@@ -95,7 +95,7 @@ from .repeated_moves import MovesAgain
 from .source import Source
 from .tally import OTHER, Tally, build_events, prefix_kind
 from .walks import walks
-from .writer import pointwise
+from .writer import holders_own, pointwise
 
 
 @dataclass(frozen=True)
@@ -550,7 +550,7 @@ class DerivedCompiler(StepCompiler):
         if (self.reactions and not (forcing and self.lowered_slide() is not None and not any(w.forces for w in ways))
                 or any((way.forces and not forcing) or way.once for way in ways)):
             return False
-        return self._move_wins_read_the_view()
+        return self._move_wins_read_the_view(any(way.forces for way in ways))
 
     # ---- the generated code
     def _begin(self, source: Source, name: str) -> Lowering:
@@ -682,12 +682,16 @@ class DerivedCompiler(StepCompiler):
         where one reads more, or is guarded."""
         return (self.move_win_test(source, view) or "False") if self._move_wins_read_the_view() else None
 
-    def _move_wins_read_the_view(self) -> bool:
-        """Whether every win and veto of a move reads only the move's view, unguarded."""
+    def _move_wins_read_the_view(self, forcing: bool = True) -> bool:
+        """Whether every win and veto of a move reads only the move's view, unguarded; a veto may
+        also read where its holder's workers stand ('cannot win by moving into a space
+        neighbouring your workers'), which no move of this seat's changes unless it forces a
+        worker (`forcing`)."""
         wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
         vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
         return (all(win.when is None and all(view_only(p) for p in win.pattern.filters) for win in wins)
-                and all(view_only(p) for veto in vetoes for p in veto.pattern.filters))
+                and all(view_only(p) or (not forcing and holders_own(p))
+                        for veto in vetoes for p in veto.pattern.filters))
 
     def win_squares(self, source: Source, view: View, can_win: bool) -> str | None:
         """The squares the move in `view` wins on, as bits ('0': none, where the way cannot win
