@@ -218,6 +218,7 @@ def _moved_build_masks(compiler: DerivedCompiler, step: Step, ways: list[WayPart
     source.line(2, "w = mover")
     source.line(2, "o = POS[w]")
     source.line(2, "hh = H[o]")
+    source.hoisting_point(2)
     source.line(2, f"M = {targets[0]}")
     source.line(2, "while M:")
     source.line(3, "low = M & -M")
