@@ -275,3 +275,26 @@ def test_each_worker_builds_after_a_move_are_drawn_whole() -> None:
     assert len(turns) == 28 and turns == generic.turns(game.state)
     assert sum(1 for turn in turns if len(turn) == 3) == 13
     assert disagreement(game.engine, generic, game.state, range(28)) is None
+
+
+def test_each_worker_builds_after_a_move_under_a_ban_on_moves(tmp_path: Path) -> None:
+    """Dimera against Hypnus ('an opponent worker higher than all their other workers cannot
+    move'): in dimera-flat-move-both-build.yaml's position with c1 raised to level 1, A2 (on c1)
+    stands higher than A1 and may not move; the kernels find the same turns as the chain, in its
+    order (a ban on moves read once per mover in the generated masks)."""
+    path = Path(__file__).parent / "scenarios" / "invented" / "dimera-flat-move-both-build.yaml"
+    text = path.read_text(encoding="utf-8").replace("players: [Dimera, Mortal]", "players: [Dimera, Hypnus]")
+    pack_folder = path.parent.parent.parent / "invented" / "inventions"
+    text = text.replace("  0 1 0 0D 0\n", "  0 1 1 0D 0\n").replace("edition: ../../invented/inventions",
+                                                                 f"edition: {pack_folder}")
+    text = text[:text.index("expect:")]
+    state = position(tmp_path, text)
+    game = load_scenario(tmp_path / "position.yaml").game
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in state.seats], if_possible=pack.if_possible)
+    a2 = state.worker_names.index("A2")
+    turns = game.engine.turns(state)
+    assert turns and turns == generic.turns(state)
+    assert not any(step[0] == "move" and step[1] == a2 for turn in turns for step in turn)
+    assert disagreement(game.engine, generic, state, range(12)) is None
