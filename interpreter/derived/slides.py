@@ -21,7 +21,7 @@ from .conditions import PROLOGUE, Lowering, View
 from .source import Source
 
 if TYPE_CHECKING:
-    from .steps import DerivedCompiler
+    from .steps import DerivedCompiler, Slide
 
 #: (walk, the moved worker, the square it moved from, the square it moved to, a square another
 #: worker has left this turn or -1, one another worker has moved to or -1, one built on this
@@ -36,31 +36,46 @@ def slide_function(compiler: DerivedCompiler) -> Slid | None:
     slide = compiler.lowered_slide()
     if slide is None:
         return None
-    step = slide.reaction.step
-    assert step.destination is not None  # (lowered_slide)
     source = Source()
     source.line(0, "def slide(walk, w, o, t, v, x, r):")
     for line in PROLOGUE:
         source.lazy(1, line)
-    test = Lowering(source, slide.judge, vacated="v", taken="x").all((*step.destination.filters, *step.filters),
-                                                                      View("w", "f", "q", "fh", "qh"))
-    if any(name in test for name in ("OCC", "POS", "TEAMS", "DOM")):
-        return None  # (who stands where, or a dome as such: what the turn changed is not in the state)
     source.line(1, f"if {source.constant(slide.seat, 'SEAT')} in st.out:")
     source.line(2, "return t")
     source.line(1, "if r >= 0 and H[r] == 3:")  # (a dome built: obstructed, as a worker's square)
     source.line(2, "x, r = r, -1")
-    source.line(1, "f, p = t, o")
-    source.line(1, "while True:")
-    source.line(2, f"q = {source.constant(BEYOND, 'BEYOND')}[p][f]")
-    source.line(2, "if q < 0:")
-    source.line(3, "return f")
-    source.line(2, "fh, qh = H[f] + (f == r), H[q] + (q == r)")
-    source.line(2, f"if not ({test}):")
-    source.line(3, "return f")
-    source.line(2, "p, f = f, q")
+    if not slide_loop(source, slide, 1, "o", vacated="v", taken="x", raised="r"):
+        return None  # (who stands where, or a dome as such: what the turn changed is not in the state)
+    source.line(1, "return f")
     function: Slid = source.function("slide")
     return function
 
 
-__all__ = ["Slid", "slide_function"]
+def slide_loop(source: Source, slide: Slide, depth: int, origin: str, vacated: str | None = None,
+               taken: str | None = None, raised: str | None = None) -> bool:
+    """Emit the slide of a worker that moved from `origin` to `t`: on, space by space in the
+    move's direction, while the space ahead passes the slide's test, ending on `f`. `vacated`,
+    `taken`, `raised`: the names of a square another worker left, one it moved to, one built on
+    this turn, which the state does not show yet (None: no such square). False, with nothing
+    emitted, where the test reads who stands where or a dome as such while the caller names
+    such squares (the state would not show them)."""
+    step = slide.reaction.step
+    assert step.destination is not None  # (the compiler's `lowered_slide`)
+    test = Lowering(source, slide.judge, vacated=vacated, taken=taken).all(
+        (*step.destination.filters, *step.filters), View("w", "f", "q", "fh", "qh"))
+    if (taken is not None or raised is not None) and any(name in test for name in ("OCC", "POS", "TEAMS", "DOM")):
+        return False
+    levels = "H[f], H[q]" if raised is None else f"H[f] + (f == {raised}), H[q] + (q == {raised})"
+    source.line(depth, f"f, p = t, {origin}")
+    source.line(depth, "while True:")
+    source.line(depth + 1, f"q = {source.constant(BEYOND, 'BEYOND')}[p][f]")
+    source.line(depth + 1, "if q < 0:")
+    source.line(depth + 2, "break")
+    source.line(depth + 1, f"fh, qh = {levels}")
+    source.line(depth + 1, f"if not ({test}):")
+    source.line(depth + 2, "break")
+    source.line(depth + 1, "p, f = f, q")
+    return True
+
+
+__all__ = ["Slid", "slide_function", "slide_loop"]

@@ -54,13 +54,14 @@ from ..engine.actions import actions
 from ..engine.steps import WayParts
 from ..engine.steps import _force_destination as force_destination
 from ..engine.walk import Walk
-from ..model.board import ALL_BITS, AROUND_BITS, BEYOND, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD
+from ..model.board import ALL_BITS, AROUND_BITS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD
 from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt
 from .after_force import met_after_force
 from .conditions import Lowering, View, view_only
 from .invariance import unchanged_by_a_build
 from .masks import LEVELS, MaskLowering, board_function, loop_over_targets
+from .slides import slide_loop
 from .source import Source
 from .tally import Tokens, build_events, nth_build
 
@@ -370,22 +371,9 @@ class Writer:
         if slide is None:
             return "t"
         source = self.source
-        step = slide.reaction.step
-        assert step.destination is not None
-        test = Lowering(source, slide.judge, vacated=vacated).all((*step.destination.filters, *step.filters),
-                                                                  View("w", "f", "q", "fh", "qh"))
-        beyond = source.constant(BEYOND, "BEYOND")
         source.line(depth, "t0, th0 = t, H[t]")
         source.line(depth, f"if {source.constant(slide.seat, 'SEAT')} not in st.out:")
-        source.line(depth + 1, f"f, p = t, {origin}")
-        source.line(depth + 1, "while True:")
-        source.line(depth + 2, f"q = {beyond}[p][f]")
-        source.line(depth + 2, "if q < 0:")
-        source.line(depth + 3, "break")
-        source.line(depth + 2, "fh, qh = H[f], H[q]")
-        source.line(depth + 2, f"if not ({test}):")
-        source.line(depth + 3, "break")
-        source.line(depth + 2, "p, f = f, q")
+        slide_loop(source, slide, depth + 1, origin, vacated=vacated)
         source.line(depth + 1, "t = f")
         source.line(depth + 1, "low = 1 << t")
         source.line(depth + 1, "th = H[t]")
