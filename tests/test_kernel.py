@@ -881,3 +881,24 @@ def test_a_veto_that_reads_where_its_holder_s_workers_stand_is_judged_by_the_ker
         monkeypatch.setattr(steps_module.DerivedCompiler, name, unvetoed)
     careless = load_scenario(tmp_path / "position.yaml").game
     assert (("move", b1, d3),) in careless.engine.turns(state)
+
+
+def test_a_ban_that_reads_its_holder_s_workers_is_judged_where_a_force_leaves_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Limus bans builds next to his workers; Apollo's swap moves one of them (limus-apollo-swap.yaml,
+    counted by hand: 4 turns, 3 of them after the swap). The kernels find the build's squares after
+    a forcing move on the state with the two workers moved (after_force.py's
+    `builds_after_force`), as the chain does; kernels that found none there would list 1 turn."""
+    path = REPO / "tests" / "scenarios" / "bga" / "limus-apollo-swap.yaml"
+    game = load_scenario(path).game
+    assert game.engine._kernelled[0]
+    pack = game.pack
+    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
+                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    turns = game.engine.turns(game.state)
+    assert len(turns) == 4 and turns == generic.turns(game.state)
+    assert disagreement(game.engine, generic, game.state, range(8)) is None
+    monkeypatch.setattr(writer, "builds_after_force",
+                        lambda compiler, fusion, count_only: lambda walk, w, o, t, dest: (0, 0, 0, 0))
+    careless = load_scenario(path).game
+    assert len(careless.engine.turns(careless.state)) == 1

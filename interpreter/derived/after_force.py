@@ -1,4 +1,4 @@
-"""Other seats' obligations judged on a move that forces a worker, where the force leaves them.
+"""Other seats' parts judged on a move that forces a worker, where the force leaves the workers.
 
 An obligation's requirement may read where its holder's workers stand ('its last move must be
 to a space neighbouring your workers'), and a move that forces a worker may move one of them
@@ -8,6 +8,10 @@ put where they go and taken back after. Each requirement's start ('if an opponen
 starts its turn neighbouring ...') is judged before the move, its end after: the chain reads
 the turn's start from before the turn and the last move's end from after it. A move that forces
 no worker is judged by the squares alone (writer.py's `required_squares`).
+
+The same holds for other seats' bans on builds that read where the holder's workers stand
+('cannot build on spaces neighbouring Limus's workers'): after a move that forces a worker, the
+build's squares are found on the state with the two workers moved (`builds_after_force`).
 """
 
 from __future__ import annotations
@@ -15,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Happened, LastMoves, Verb
+from ...dsl.vocabulary import Happened, LastMoves, Piece, Verb
 from ..engine.walk import Walk
 from ..model.board import ALL_BITS
 from .conditions import Lowering, View
 from .masks import MaskLowering, board_function
 
 if TYPE_CHECKING:
-    from .steps import Bound
+    from .steps import Bound, DerivedCompiler, Fusion
 
 #: (walk, the mover, its square, the square it moves to, where the worker there is forced to)
 #: -> whether every obligation in force is met.
@@ -80,4 +84,35 @@ def met_after_force(bounds: Sequence[Bound], view: View) -> MetAfterForce | None
     return met
 
 
-__all__ = ["MetAfterForce", "met_after_force"]
+#: (walk, the mover, its square, the square it moves to, where the worker there is forced to)
+#: -> the build's squares after the move, as (c, B, D, BF) (DerivedCompiler.fused_masks's).
+BuildsAfterForce = Callable[[Walk, int, int, int, int], tuple[int, int, int, int]]
+
+
+def builds_after_force(compiler: DerivedCompiler, fusion: Fusion, count_only: bool) -> BuildsAfterForce:
+    """The squares of the build after a move that forces a worker, found where the force leaves
+    the workers (the module docstring): the mover put on its target and the forced worker on its
+    square, and both taken back."""
+    source = board_function("def forced_builds(walk, w, o, t):")
+    flags = compiler.bans_in_force(source, Verb.BUILD, 1, "bb")
+    source.hoisting_point(1)
+    source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
+    source.line(1, "c = B = D = BF = 0")
+    compiler.fused_masks(source, fusion, flags, 1, "(BLOCKED ^ (1 << t))", count_only=count_only)
+    source.line(1, "return c, B, D, BF")
+    squares: Callable[[Walk, int, int, int], tuple[int, int, int, int]] = source.function("forced_builds")
+
+    def built(walk: Walk, w: int, o: int, t: int, dest: int) -> tuple[int, int, int, int]:
+        st = walk.state
+        victim = st.occupant[t]
+        st.relocate(w, t)
+        st.relocate(victim, dest)
+        try:
+            return squares(walk, w, o, t)
+        finally:
+            st.relocate(victim, t)
+            st.relocate(w, o)
+    return built
+
+
+__all__ = ["BuildsAfterForce", "MetAfterForce", "builds_after_force", "met_after_force"]

@@ -57,7 +57,7 @@ from ..engine.walk import Walk
 from ..model.board import ALL_BITS, AROUND_BITS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD
 from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt
-from .after_force import met_after_force
+from .after_force import builds_after_force, met_after_force
 from .conditions import Lowering, View, view_only
 from .invariance import unchanged_by_a_build
 from .masks import LEVELS, MaskLowering, board_function, loop_over_targets
@@ -149,7 +149,7 @@ class Writer:
         return not self.forcing or (
             all(_against_opponents(ways[index]) for index in self.forcing)
             and all(pointwise(part) for way in self.fusion.ways for part in way.filters)
-            and all(pointwise(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
+            and all(holders_own(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
 
     def begin(self, header: str) -> bool:
         """Start a function (`header`, its `def` line) and write what it reads once; False when
@@ -275,8 +275,17 @@ class Writer:
         source.line(depth, "if dest < 0:")
         whole = compiler.fused_masks(source, fusion, bans, depth + 1, "BO", hoist=True, count_only=count_only)
         source.line(depth, "else:")
-        compiler.fused_masks(source, fusion, bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
+        if self.bans_read_workers():  # (where the force leaves the workers: after_force.py)
+            forced = source.constant(builds_after_force(compiler, fusion, count_only), "FORCED_BUILDS")
+            source.line(depth + 1, f"c, B, D, BF = {forced}(walk, w, o, t, dest)")
+        else:
+            compiler.fused_masks(source, fusion, bans, depth + 1, "(BO | 1 << dest)", count_only=count_only)
         return whole
+
+    def bans_read_workers(self) -> bool:
+        """Whether another seat's ban on builds reads where workers stand (its holder's own),
+        which a move that forces a worker may change."""
+        return not all(pointwise(part) for ban in self.compiler.bans if ban.verb is Verb.BUILD for part in ban.filters)
 
     def writes_c(self, fusion: Fusion | None = None, planes: tuple[str, str, str, str] = LEVELS) -> bool:
         """Whether the squares of the build (of `fusion`, the fused one by default) are `c` alone
