@@ -10,7 +10,7 @@ the turn's start from before the turn and the last move's end from after it. A m
 no worker is judged by the squares alone (writer.py's `required_squares`).
 
 The same holds for other seats' bans on builds that read where the holder's workers stand
-('cannot build on spaces neighbouring Limus's workers'): after a move that forces a worker, the
+('cannot build on spaces neighbouring your workers'): after a move that forces a worker, the
 build's squares are found on the state with the two workers moved (`builds_after_force`).
 """
 
