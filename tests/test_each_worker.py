@@ -14,12 +14,11 @@ import random
 from pathlib import Path
 
 import pytest
-from test_fast_paths import disagreement, game_pair, pack_of, playout_disagreement
+from test_fast_paths import disagreement, game_pair, generic_of, pack_of, playout_disagreement
 from test_kernel import kernel_agrees, position
 from test_tally import counting, found_apart
 
 from santorini.interpreter.derived import each_worker
-from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.scenario import load_scenario
 from santorini.interpreter.model.board import parse_square
 
@@ -268,9 +267,7 @@ def test_each_worker_builds_after_a_move_are_drawn_whole() -> None:
     path = Path(__file__).parent / "scenarios" / "invented" / "dimera-flat-move-both-build.yaml"
     game = load_scenario(path).game
     assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     turns = game.engine.turns(game.state)
     assert len(turns) == 28 and turns == generic.turns(game.state)
     assert sum(1 for turn in turns if len(turn) == 3) == 13
@@ -290,9 +287,7 @@ def test_each_worker_builds_after_a_move_under_a_ban_on_moves(tmp_path: Path) ->
     text = text[:text.index("expect:")]
     state = position(tmp_path, text)
     game = load_scenario(tmp_path / "position.yaml").game
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     a2 = state.worker_names.index("A2")
     turns = game.engine.turns(state)
     assert turns and turns == generic.turns(state)

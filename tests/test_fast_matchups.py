@@ -38,6 +38,7 @@ from test_fast_paths import (
     disagreement,
     game_pair,
     games,
+    generic_of,
     may_meet,
     pack_of,
     pack_params,
@@ -45,8 +46,6 @@ from test_fast_paths import (
     states,
 )
 
-from santorini.interpreter.engine.engine import Engine
-from santorini.interpreter.games.game import Game
 from santorini.interpreter.games.packs import MORTAL, Card
 from santorini.interpreter.games.scenario import load_scenario
 from santorini.interpreter.model.state import GameState
@@ -193,13 +192,6 @@ def test_random_cards_fast_equals_generic(text: str, data: st.DataObject, seeds:
 
 
 # ---- disagreements found ---------------------------------------------------------------------------
-
-def generic_of(game: Game) -> Engine:
-    """The generic chain for the rules of a game (its pack's base card, its seats' powers and teams)."""
-    pack = game.pack
-    return Engine(pack.base.power, [[c.power for c in seat] for seat in game.cards], fast=False,
-                  teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
-
 
 FLAT = "0 0 0 0 0\n" * 5
 INVENTED = str(REPO / "tests" / "invented" / "inventions")

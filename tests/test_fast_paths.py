@@ -119,9 +119,14 @@ def game_pair(pack: Pack, seats: Sequence[str]) -> tuple[Game, Engine] | None:
         game = new_game(pack, parse_players(list(seats)))
     except SetupError:
         return None
-    generic = Engine(pack.base.power, [[c.power for c in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
-    return game, generic
+    return game, generic_of(game)
+
+
+def generic_of(game: Game) -> Engine:
+    """The generic chain for the rules of a game (its pack's base card, its seats' powers and teams)."""
+    pack = game.pack
+    return Engine(pack.base.power, [[c.power for c in seat] for seat in game.cards], fast=False,
+                  teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
 
 
 @cache

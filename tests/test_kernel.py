@@ -26,6 +26,7 @@ from test_fast_paths import (
     assert_agree,
     compiled,
     disagreement,
+    generic_of,
     states,
 )
 from test_tally import counted_games, counting, found_apart
@@ -330,9 +331,7 @@ def test_a_force_is_judged_where_it_leaves_the_workers(monkeypatch: pytest.Monke
     judging the squares before the swap does there, disagrees with the chain."""
     path = REPO / "tests" / "scenarios" / "bga" / "aphrodite-apollo.yaml"
     game = load_scenario(path).game
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     assert getattr(game.engine._kernels[0], "lowers_obligations", False)
     assert disagreement(game.engine, generic, game.state, [1, 2, 3]) is None
     monkeypatch.setattr(writer, "met_after_force", lambda bounds, view: lambda walk, w, o, t, dest: False)
@@ -766,9 +765,7 @@ def test_a_seat_is_drawn_whole_once_its_once_per_game_ways_are_used() -> None:
     assert engine._kernels[0] is not None and engine._kernelled[0]
     assert engine._kernel_walk(before.state)[1] is None
     assert engine._kernel_walk(after.state)[1] is not None
-    pack = after.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in after.cards], fast=False,
-                     teams=[seat.team for seat in after.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(after)
     for game in (before, after):
         assert game.engine.turns(game.state) == generic.turns(game.state)
         assert disagreement(game.engine, generic, game.state, range(10)) is None
@@ -780,9 +777,7 @@ def test_kernels_of_spent_ways_drawn_before_the_ways_are_spent_are_caught(monkey
     still the seat's, would leave out its domes on the rim."""
     monkeypatch.setattr(engine_module, "once_spent", lambda kernels, seat, marks: kernels)
     before = load_scenario(INVENTED_SCENARIOS / "tholia-dome-on-the-rim.yaml").game
-    pack = before.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in before.cards], fast=False,
-                     teams=[seat.team for seat in before.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(before)
     assert len(before.engine.turns(before.state)) < len(generic.turns(before.state))
 
 
@@ -796,9 +791,7 @@ def test_a_tower_completed_by_a_block_and_a_dome_on_it_is_a_win_the_kernels_see(
     path = INVENTED_SCENARIOS / "pyrgarche-third-tower-from-level-two.yaml"
     game = load_scenario(path).game
     assert game.engine._kernelled[0]
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     assert game.engine.can_win(game.state) and generic.can_win(game.state)
     assert disagreement(game.engine, generic, game.state, range(12)) is None
     one_more = writer.one_more_tower
@@ -818,9 +811,7 @@ def test_a_later_build_of_the_unmoved_worker_at_the_end_of_the_turn_is_drawn_who
     path = INVENTED_SCENARIOS / "anabathmos-unmoved-on-level-one.yaml"
     game = load_scenario(path).game
     assert game.engine._kernelled[0]
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     assert len(game.engine.turns(game.state)) == 18
     assert disagreement(game.engine, generic, game.state, range(18)) is None
     made = steps_module.DerivedCompiler._later_builds
@@ -861,9 +852,7 @@ def test_a_veto_that_reads_where_its_holder_s_workers_stand_is_judged_by_the_ker
     state = position(tmp_path, text)
     game = load_scenario(tmp_path / "position.yaml").game
     assert game.engine._kernels[1] is not None and not game.engine._derivations[1].unkernelled
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     d3, b1 = parse_square("d3"), state.worker_names.index("B1")
     turns = game.engine.turns(state)
     assert turns == generic.turns(state) and (("move", b1, d3),) not in turns
@@ -892,9 +881,7 @@ def test_a_ban_that_reads_its_holder_s_workers_is_judged_where_a_force_leaves_th
     path = REPO / "tests" / "scenarios" / "bga" / "limus-apollo-swap.yaml"
     game = load_scenario(path).game
     assert game.engine._kernelled[0]
-    pack = game.pack
-    generic = Engine(pack.base.power, [[card.power for card in seat] for seat in game.cards], fast=False,
-                     teams=[seat.team for seat in game.state.seats], if_possible=pack.if_possible)
+    generic = generic_of(game)
     turns = game.engine.turns(game.state)
     assert len(turns) == 4 and turns == generic.turns(game.state)
     assert disagreement(game.engine, generic, game.state, range(8)) is None
