@@ -12,7 +12,9 @@ the chain (workers told apart, a lone worker, walks that may go down) are named,
 
 from __future__ import annotations
 
+import inspect
 import random
+import textwrap
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -322,3 +324,63 @@ def test_a_count_of_the_walks_off_by_one_is_caught(monkeypatch: pytest.MonkeyPat
     except AssertionError as error:  # (a draw past the outcomes there are: the search says so)
         apart = "a counted walk was not found" in str(error)
     assert apart
+
+
+def _walked_at(rng: random.Random) -> tuple[walks.Walked, walks.Excluded]:
+    """A random position as the kernels serve it, made from squares only: one level's squares
+    the two walk in (one component, or two levels' apart), squares they may end on alike, the
+    build's squares, and boards an earlier program listed some builds of."""
+    s1, s2 = rng.sample(range(25), 2)
+    if rng.randrange(2):
+        t1 = t2 = sum(1 << s for s in range(25) if rng.randrange(3)) | 1 << s1 | 1 << s2
+    else:
+        t1 = sum(1 << s for s in range(25) if rng.randrange(3)) & ~(1 << s2) | 1 << s1
+        t2 = sum(1 << s for s in range(25) if rng.randrange(2)) & ~t1 | 1 << s2
+    r1 = walks._component(s1, t1)
+    one = bool(r1 >> s2 & 1)
+    r2 = r1 if one else walks._component(s2, t2)
+    ends = ALL_BITS if rng.randrange(2) else sum(1 << s for s in range(25) if rng.randrange(4)) | 1 << s1 | 1 << s2
+    bb = sum(1 << s for s in range(25) if rng.randrange(4))
+    out = {1 << a | 1 << b: rng.getrandbits(25) for a, b in (rng.sample(range(25), 2) for _ in range(rng.randrange(4)))}
+    return (0, s1, r1, t1, 1, s2, r2, t2, bb, one, ends, ends), out
+
+
+def _searches_apart(at: walks.Walked, out: walks.Excluded) -> str | None:
+    """Where the search of boards (`_search_alike`) and the search of states that tells the
+    workers apart (`_search_told_apart`) differ on a position whose workers may end alike: in
+    the listing, or at some index of the draw (every one, and one past the last)."""
+    listed: list[walks.Found] = []
+    told: list[walks.Found] = []
+    walks._search_alike(at, out, 0, listed)
+    walks._search_told_apart(at, out, 0, told)
+    if listed != told:
+        return f"listings differ: {len(listed)} v {len(told)}"
+    for index in range(len(told) + 1):
+        alike, apart = walks._search_alike(at, out, index, None), walks._search_told_apart(at, out, index, None)
+        if alike != apart:
+            return f"index {index}: {alike} v {apart}"
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_search_of_boards_lists_as_the_search_of_states(seed: int) -> None:
+    """Where both workers may end on the same squares the draw searches boards, each reached
+    once (`_search_alike`, the docstring says why that is the chain's order): on random regions
+    it finds what the search that keeps every (board, last worker to move) finds, index by
+    index."""
+    at, out = _walked_at(random.Random(seed))
+    assert _searches_apart(at, out) is None
+
+
+def test_a_search_of_boards_that_forgets_the_board_the_other_way_round_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison notices a search of boards that marks a board reached under one of its
+    squares only: the board is then reached again from the other square, and listed twice."""
+    source = textwrap.dedent(inspect.getsource(walks._search_alike))
+    assert source.count("seen[to] |= bit") == 2
+    mutant: dict[str, object] = {}
+    exec(source.replace("seen[to] |= bit", "pass  # "), vars(walks), mutant)  # noqa: S102
+    monkeypatch.setattr(walks, "_search_alike", mutant["_search_alike"])
+    rng = random.Random(5)
+    assert any(_searches_apart(*_walked_at(rng)) for _ in range(20))

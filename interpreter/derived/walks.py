@@ -335,18 +335,100 @@ def counted(at: Walked) -> int:
     return total
 
 
-def _search(at: Walked, out: Excluded, index: int, found: list[tuple[tuple[int, ...], int, int, int]] | None
-            ) -> tuple[tuple[int, ...], int, int, int]:
-    """The walks' new outcomes in the chain's order, as (the path there, as where the two
-    workers stood before each move, each as the first worker's square | the second's << 5;
-    where they stand now, so; the builder; the square built): the `index`-th of them, or, with
+#: What a search finds: (the path there, as where the two workers stood before each move, each
+#: as the first worker's square | the second's << 5; where they stand now, so; the builder; the
+#: square built).
+Found = tuple[tuple[int, ...], int, int, int]
+
+
+def _search(at: Walked, out: Excluded, index: int, found: list[Found] | None) -> Found:
+    """The walks' new outcomes in the chain's order (`Found`): the `index`-th of them, or, with
     `found`, every one of them added to it; past the last, ((), -1, -1, the index left).
 
     The chain goes through the states breadth first (engine/steps.py's `breadth_first`): a state
     once per (board, last worker to move), those reached by fewer moves first, and among as many
     moves in the order they were reached; at each it lists the builds, then each worker's moves
     in the team's order, squares in order. A board's outcomes are the first such state's where
-    each worker stands where it may end (an obligation binds one: the two told apart there)."""
+    each worker stands where it may end. Where both may end on the same squares, that is the
+    first state of the board (`_search_alike`); where an obligation binds one, the two are told
+    apart (`_search_told_apart`)."""
+    if at[10] == at[11]:
+        return _search_alike(at, out, index, found)
+    return _search_told_apart(at, out, index, found)
+
+
+def _search_alike(at: Walked, out: Excluded, index: int, found: list[Found] | None) -> Found:
+    """`_search` where both workers may end on the same squares: the chain's order of new boards
+    is then a breadth-first search over boards (sets of two squares), each reached once.
+
+    Why: a state of a board reached again (the other worker moved last, or the workers the
+    other way round) is visited after the board's first state, and its moves reach the same
+    boards, the other worker's moves being the same squares' (in one component both walk the
+    same squares; in two, each worker keeps its own): all reached already. So no such state
+    lists a new board or reaches one, and only the first state of each board is kept here, its
+    workers as it was reached. `seen[a]` holds the squares b of the boards {a, b} reached (and a
+    itself: no move goes onto the other worker)."""
+    around, bit = AROUND_BITS, SQUARE_BITS
+    w1, s1, _, t1, w2, s2, _, t2, bb, _, ends, _ = at
+    seen = list(bit)
+    seen[s1] |= bit[s2]
+    seen[s2] |= bit[s1]
+    near = [squares & bb for squares in around]  # (the squares each square's worker may build on)
+    states = [s1 | s2 << 5]  # (as in _search_told_apart)
+    append = states.append
+    anywhere = ends == ALL_BITS
+    for number, state in enumerate(states, 1):  # (the list grows as the boards are reached)
+        at1, at2 = state & 31, state >> 5 & 31
+        bit1, bit2 = bit[at1], bit[at2]
+        if anywhere or (ends & bit1 and ends & bit2):
+            key = bit1 | bit2
+            builds = (near[at1] | near[at2]) & ~key
+            if out:
+                builds &= ~out.get(key, 0)
+            builds1 = near[at1] & builds  # (the first worker's builds, then the second's new ones)
+            if found is not None:
+                trail = _trail(states, number - 1)
+                for builder, squares in ((w1, builds1), (w2, builds & ~builds1)):
+                    while squares:
+                        low = squares & -squares
+                        squares ^= low
+                        found.append((trail, state & 1023, builder, low.bit_length() - 1))
+            elif builds:
+                n = builds.bit_count()
+                if index < n:
+                    n = builds1.bit_count()
+                    if index < n:
+                        return _trail(states, number - 1), state & 1023, w1, nth_bit(builds1, index)
+                    return _trail(states, number - 1), state & 1023, w2, nth_bit(builds & ~builds1, index - n)
+                index -= n
+        parent = number << 10
+        fresh = around[at1] & t1 & ~seen[at2]  # (the first worker's moves to boards not reached)
+        if fresh:
+            seen[at2] |= fresh
+            rest = at2 << 5 | parent
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                to = low.bit_length() - 1
+                seen[to] |= bit2
+                append(to | rest)
+        fresh = around[at2] & t2 & ~seen[at1]
+        if fresh:
+            seen[at1] |= fresh
+            rest = at1 | parent
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                to = low.bit_length() - 1
+                seen[to] |= bit1
+                append(rest | to << 5)
+    return (), -1, -1, index
+
+
+def _search_told_apart(at: Walked, out: Excluded, index: int, found: list[Found] | None) -> Found:
+    """`_search` where an obligation binds one worker's last move: a board's outcomes are the
+    first state's where each stands where it may, so the states are kept per (board, last
+    worker to move) and the workers' places are told apart."""
     around, bit = AROUND_BITS, SQUARE_BITS
     w1, s1, _, t1, w2, s2, _, t2, bb, one, ends1, ends2 = at
     # explored1[b]: the squares a such that the state where the first worker moved last to a,
@@ -454,7 +536,7 @@ def searched(at: Walked, out: Excluded) -> int:
 
 def every_walk(st: GameState, at: Walked, out: Excluded) -> Iterator[tuple[tuple[Action, ...], tuple[Event, ...]]]:
     """Every new outcome of the walks in the chain's order, as (steps, events)."""
-    found: list[tuple[tuple[int, ...], int, int, int]] = []
+    found: list[Found] = []
     _search(at, out, 0, found)
     for trail, last, builder, square in found:
         yield _turn(st, at[0], at[4], trail, last, builder, square)
