@@ -39,6 +39,7 @@ from .interpreter.games.game import (
     resolve_all_stuck,
 )
 from .interpreter.games.packs import MORTAL, resolve_pack
+from .interpreter.games.play import Agent, TakeBack
 from .interpreter.games.setup import placement_fault
 from .interpreter.model.board import square_name
 from .interpreter.model.notation import format_board, format_turn, parse_turn
@@ -231,6 +232,35 @@ class Game:
             return None
         steps = self.engine.random_turn(self.state, rng)
         return None if steps is None else Turn(tuple(steps), format_turn(self.state, steps))
+
+    def workers_to_place(self) -> list[str]:
+        """The names the seat to place gives its workers, in order ('A1', 'A2'); empty after the
+        setup. A placement names them so: 'place A1 b3; place A2 d3'."""
+        if not self._placing:
+            return []
+        seat = self._placing[0]
+        state = self.state
+        team = state.seats[seat].team
+        letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
+        return [f"{letter}{first + index}" for index in range(self._game.workers_for(seat))]
+
+    def agent_turn(self, agent: Agent) -> Turn | None:
+        """The turn an agent of this package (`santorini.interpreter.agents.registry.make_agent`)
+        chooses for the seat to move, in the setup its placement; None when it has none (the
+        game is over, or the agent passes it to the rules). Not played: `play` it."""
+        if self.is_over:
+            return None
+        if self._placing:
+            squares = agent.placement(self._game, self._placing[0])
+            base = len(self.state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
+            steps = tuple(("place", base + index, square) for index, square in enumerate(squares))
+            return Turn(steps, "; ".join(f"place {name} {square_name(square)}"
+                                         for name, square in zip(self.workers_to_place(), squares, strict=True)))
+        chosen = agent.turn(self._game)
+        if chosen is None or isinstance(chosen, TakeBack):
+            return None
+        steps = tuple(chosen)
+        return Turn(steps, format_turn(self.state, steps))
 
     def perft(self, depth: int) -> int:
         """The leaves of the tree of distinct outcomes to `depth` plies (the scenario spec's

@@ -1,6 +1,7 @@
 """The distributions build cleanly and ship what the package reads: `python -m build` (without
 isolation: the test environment has the build backend) and `twine check` pass, and the wheel holds
-every card, mode, schema and ruling of the repository, the licence and py.typed."""
+every card, mode, schema and ruling of the repository, the playground's page, the licence and
+py.typed."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import pytest
 from support import REPO
 
 #: The data the package reads at run time, by pattern under the repository (the package's root).
-DATA = ["powers/*/*.yaml", "powers/*/*.md", "modes/*/*.yaml", "schema/*.json", "dsl/syntax/*.lark", "py.typed"]
+DATA = ["powers/*/*.yaml", "powers/*/*.md", "modes/*/*.yaml", "schema/*.json", "dsl/syntax/*.lark", "py.typed",
+        "web/static/*"]
 
 
 @pytest.fixture(scope="module")

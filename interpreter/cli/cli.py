@@ -551,3 +551,19 @@ def bench(pack_name: str, gods: tuple[str, ...], players: int | None, seconds: f
 
 main.add_command(balance)
 main.add_command(render)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (this machine only, unless told otherwise).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port to listen on (0: any free port).")
+def serve(host: str, port: int) -> None:
+    """Start the web playground (play any cards in the browser) and print its address."""
+    from ...web import serve as serve_playground
+    try:
+        serve_playground(host, port, announce=click.echo)
+    except OSError as error:
+        bad_input(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    except KeyboardInterrupt:
+        click.echo("stopped")

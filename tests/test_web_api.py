@@ -1,0 +1,296 @@
+"""The playground server's API (web/app.py), through Flask's test client: what a page is sent,
+the steps it is offered, refusals with their reasons, agents that play off the request path,
+undo, and bad requests that get a status and a message, never a traceback.
+
+Expectations are the rules' own, counted by hand on S0 (A on b3 and d3, B on c4 and c2): each of
+A's workers has the six free squares around it (b3: a2 a3 a4 b2 b4 c3; d3: c3 d2 d4 e2 e3 e4),
+c4 and c2 being B's.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from santorini.web.app import MAX_BODY, MOST_STEPS, create_app
+from santorini.web.tables import MOST_ITERATIONS, Table, Tables, start_thinking, think
+
+S0 = ("place A1 b3; place A2 d3", "place B1 c4; place B2 c2")
+
+
+@pytest.fixture
+def client() -> FlaskClient:
+    return create_app().test_client()
+
+
+def new_game(client: FlaskClient, cards: tuple[str, ...] = ("Mortal", "Mortal"),
+             players: tuple[str, ...] = ("person", "person"), seed: int = 1, pack: str = "bga") -> dict[str, Any]:
+    response = client.post("/api/games", json={"pack": pack, "seed": seed,
+                                               "seats": [{"cards": [card], "player": player}
+                                                         for card, player in zip(cards, players, strict=True)]})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def at_s0(client: FlaskClient, cards: tuple[str, ...] = ("Mortal", "Mortal")) -> str:
+    """A game of two people with the workers placed as S0; its id."""
+    game = new_game(client, cards)
+    for placement in S0:
+        assert client.post(f"/api/games/{game['id']}/play", json={"turn": placement}).status_code == 200
+    return game["id"]
+
+
+def offered(client: FlaskClient, game: str, steps: list[str]) -> dict[str, Any]:
+    response = client.post(f"/api/games/{game}/options", json={"steps": steps})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_the_packs_offer_their_cards_with_the_player_counts() -> None:
+    packs = create_app().test_client().get("/api/packs").get_json()["packs"]
+    by_name = {pack["name"]: pack for pack in packs}
+    assert {"bga", "pantheon", "first-edition"} <= set(by_name)
+    cards = {card["name"]: card for card in by_name["bga"]["cards"]}
+    assert cards["Mortal"]["players"] is None
+    assert cards["Apollo"]["players"] == [2, 3, 4]
+    assert cards["Aphrodite"]["players"] == [2, 4]  # (BGA: not for three players)
+
+
+def test_a_new_game_starts_with_the_person_placing(client: FlaskClient) -> None:
+    game = new_game(client)
+    assert game["in_setup"] and game["person_to_move"] and game["to_move"] == "A"
+    assert game["place"] == ["A1", "A2"]
+    assert len(game["free"]) == 25
+    assert game["svg"].startswith("<svg") and game["told"] == []
+    again = client.get(f"/api/games/{game['id']}").get_json()
+    assert again["id"] == game["id"] and again["version"] == 0
+
+
+def test_the_steps_offered_are_the_rules_own(client: FlaskClient) -> None:
+    game = at_s0(client)
+    first = offered(client, game, [])
+    moves = {option["step"] for option in first["options"]}
+    assert moves == {f"move A1 {s}" for s in ("a2", "a3", "a4", "b2", "b4", "c3")} | {
+        f"move A2 {s}" for s in ("c3", "d2", "d4", "e2", "e3", "e4")}
+    assert not first["complete"]
+    option = next(o for o in first["options"] if o["step"] == "move A1 b4")
+    assert option == {"step": "move A1 b4", "verb": "move", "worker": "A1", "square": "b4"}
+    # after the move, A1 builds around b4: a3 a4 a5 b3 (left free) b5 c3 c5; c4 is B1's
+    builds = offered(client, game, ["move A1 b4"])
+    squares = ("a3", "a4", "a5", "b3", "b5", "c3", "c5")
+    assert {o["step"] for o in builds["options"]} == {f"build A1 {s}" for s in squares}
+
+
+def test_a_refused_step_says_why(client: FlaskClient) -> None:
+    game = at_s0(client)
+    far = client.post(f"/api/games/{game}/options", json={"steps": ["move A1 e5"]})
+    assert far.status_code == 422 and "not next to A1" in far.get_json()["error"]
+    taken = client.post(f"/api/games/{game}/options", json={"steps": ["move A1 c4"]})
+    assert taken.status_code == 422 and "occupied by B1" in taken.get_json()["error"]
+    turn = client.post(f"/api/games/{game}/play", json={"turn": "move A1 b4; build A1 d5"})
+    assert turn.status_code == 422 and "build A1 d5" in turn.get_json()["error"]
+    assert client.get(f"/api/games/{game}").get_json()["told"][-1]["seat"] == "B"  # (nothing played)
+
+
+def test_a_turn_played_is_told_and_undone(client: FlaskClient) -> None:
+    game = at_s0(client)
+    played = client.post(f"/api/games/{game}/play", json={"turn": "move A1 b4; build A1 b5"}).get_json()
+    assert played["told"][-1] == {"seat": "A", "text": "move A1 b4; build A1 b5", "said": []}
+    assert played["to_move"] == "B"
+    undone = client.post(f"/api/games/{game}/undo").get_json()
+    assert [told["text"] for told in undone["told"]] == list(S0)
+    assert undone["to_move"] == "A"
+    assert "0:A1" in undone["position"] or "A1b3" in undone["position"]
+
+
+def test_what_a_power_did_is_told_in_words(client: FlaskClient) -> None:
+    """Apollo moving onto B1's square forces B1 to the square he left: told as a force."""
+    game = at_s0(client, ("Apollo", "Mortal"))
+    after = offered(client, game, ["move A1 c4"])
+    assert after["said"] == ["B1 was forced from c4 to b3"]
+    played = client.post(f"/api/games/{game}/play", json={"turn": "move A1 c4; build A1 c5"}).get_json()
+    assert played["told"][-1]["said"] == ["B1 was forced from c4 to b3"]
+
+
+def test_agents_play_their_seats_off_the_request_path(client: FlaskClient) -> None:
+    game = new_game(client, players=("random", "random"), seed=4)
+    table_id = game["id"]
+    for _ in range(2000):
+        game = client.get(f"/api/games/{table_id}").get_json()
+        if not game["thinking"]:
+            break
+        threading.Event().wait(0.01)
+    assert game["over"] and game["winner"] in ("A", "B")
+    assert game["told"][0]["text"].startswith("place A1")
+    again = new_game(client, players=("random", "random"), seed=4)
+    while again["thinking"]:
+        threading.Event().wait(0.01)
+        again = client.get(f"/api/games/{again['id']}").get_json()
+    assert again["told"] == game["told"]  # (the same seed, the same game)
+
+
+def test_a_slow_agent_at_one_table_holds_up_no_other() -> None:
+    """While an agent thinks at one table (its thinking held here until the other table's game
+    is played on), another table is answered and played on."""
+    tables = Tables()
+    client = create_app(tables).test_client()
+    release, asked = threading.Event(), threading.Event()
+
+    class Slow:
+        """A random player that thinks until it is released."""
+
+        def placement(self, game: object, seat: int) -> list[int]:
+            asked.set()
+            assert release.wait(60)
+            return [0, 1]
+
+        def turn(self, game: object) -> None:  # pragma: no cover - the test ends before
+            return None
+
+    slow = tables.new("bga", [["Mortal"], ["Mortal"]], ["random", "person"], 1)
+    slow.agents[0] = Slow()  # type: ignore[assignment]
+    with slow.lock:
+        start_thinking(slow)
+    assert asked.wait(60)
+    game = at_s0(client)
+    for turn in ("move A1 b4; build A1 b5", "move B1 c5; build B1 c4"):
+        assert client.post(f"/api/games/{game}/play", json={"turn": turn}).status_code == 200
+    assert len(client.get(f"/api/games/{game}").get_json()["told"]) == 4
+    view = client.get(f"/api/games/{slow.id}").get_json()
+    assert view["thinking"] and view["told"] == []
+    release.set()
+    for _ in range(6000):
+        view = client.get(f"/api/games/{slow.id}").get_json()
+        if not view["thinking"]:
+            break
+        threading.Event().wait(0.01)
+    assert view["told"][0]["text"] == "place A1 a1; place A2 b1" and view["person_to_move"]
+
+
+def test_an_agent_whose_game_changed_while_it_thought_thinks_again() -> None:
+    """An undo while an agent thinks: its choice, made on the older game, is not played."""
+    tables = Tables()
+    client = create_app(tables).test_client()
+    game = at_s0(client)
+    table = tables.get(game)
+    client.post(f"/api/games/{game}/play", json={"turn": "move A1 b4; build A1 b5"})
+    table.players[1] = "random"
+    seen: list[int] = []
+
+    class Undone:
+        """An agent that takes back the person's turn while it thinks (as a page's undo would)."""
+
+        def turn(self, game: object) -> None:
+            if not seen:
+                seen.append(table.version)
+                table.undo()
+            return None
+
+        def placement(self, game: object, seat: int) -> list[int]:  # pragma: no cover - not asked
+            raise AssertionError
+
+    table.agents[1] = Undone()  # type: ignore[assignment]
+    table.thinking = True
+    think(table)
+    assert seen and table.failure is None and table.person_to_move()
+    assert [told.text for told in table.told] == list(S0)
+
+
+@pytest.mark.parametrize(("body", "status", "says"), [
+    ({"seats": [{"cards": ["Zeuss"]}, {"cards": ["Mortal"]}]}, 422, "did you mean 'Zeus'"),
+    ({"seats": [{"cards": ["Mortal"]}]}, 400, "2 to 8 seats"),
+    ({"seats": "Mortal"}, 400, "'seats' must be a list"),
+    ({"seats": [{"cards": ["Mortal"], "player": "external:ls"}, {"cards": ["Mortal"]}]}, 422, "not 'external:ls'"),
+    ({"seats": [{"cards": ["Mortal"], "player": f"mcts:{MOST_ITERATIONS + 1}"}, {"cards": ["Mortal"]}]}, 422,
+     f"at most mcts:{MOST_ITERATIONS}"),
+    ({"seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}], "pack": "nope"}, 422, "unknown pack 'nope'"),
+    ({"seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}], "seed": "x"}, 400, "'seed' must be a whole number"),
+])
+def test_a_bad_new_game_says_what_is_wrong(client: FlaskClient, body: dict[str, Any], status: int, says: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status
+    assert says in response.get_json()["error"]
+
+
+def test_bad_requests_get_a_status_and_a_message_never_a_traceback(client: FlaskClient) -> None:
+    game, fresh = at_s0(client), new_game(client)["id"]
+    answers = [
+        (client.post("/api/games", data="{", content_type="application/json"), 400),
+        (client.post("/api/games", data="x" * (MAX_BODY + 1), content_type="application/json"), 413),
+        (client.get("/api/games/nope"), 404),
+        (client.post(f"/api/games/{game}/options", json={"steps": ["fly A1 c3"]}), 422),
+        (client.post(f"/api/games/{game}/options", json={"steps": ["move A1 b4"] * (MOST_STEPS + 1)}), 422),
+        (client.post(f"/api/games/{game}/play", json={"turn": 7}), 400),
+        (client.post(f"/api/games/{game}/play", json={"turn": "move A9 c3"}), 422),
+        (client.post(f"/api/games/{fresh}/undo"), 422),
+        (client.get("/api/nothing"), 404),
+    ]
+    for response, status in answers:
+        assert response.status_code == status, response.get_json()
+        error = response.get_json()["error"]
+        assert error and "Traceback" not in error and 'File "' not in error
+
+
+def test_a_fault_of_the_server_is_an_internal_error_without_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    client = create_app().test_client()
+    game = at_s0(client)
+
+    def broken(self: Table, written: list[str]) -> None:
+        raise KeyError("a fault of the server's own")
+    monkeypatch.setattr(Table, "options", broken)
+    response = client.post(f"/api/games/{game}/options", json={"steps": []})
+    assert response.status_code == 500
+    assert "KeyError" not in response.get_json()["error"] and "server failed" in response.get_json()["error"]
+
+
+def test_a_person_may_not_play_an_agent_s_seat(client: FlaskClient) -> None:
+    game = new_game(client, players=("random", "person"), seed=2)
+    response = client.post(f"/api/games/{game['id']}/play", json={"turn": "place A1 b3; place A2 d3"})
+    assert response.status_code == 422 and "not a person's turn" in response.get_json()["error"]
+
+
+def test_the_tables_keep_the_latest_games() -> None:
+    tables = Tables(most=2)
+    client = create_app(tables).test_client()
+    first, second, third = (new_game(client)["id"] for _ in range(3))
+    assert client.get(f"/api/games/{first}").status_code == 404
+    assert client.get(f"/api/games/{second}").status_code == 200
+    assert client.get(f"/api/games/{third}").status_code == 200
+
+
+def test_serve_prints_its_address_and_answers_there() -> None:
+    """`santorini serve --port 0` listens on this machine only, on a free port it prints."""
+    import subprocess
+    import sys
+    import urllib.request
+    process = subprocess.Popen([sys.executable, "-m", "santorini", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        address = line.split(" is at ")[1].split()[0]
+        assert address.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(f"{address}api/packs", timeout=30) as answer:
+            assert answer.status == 200 and b'"bga"' in answer.read()
+        with urllib.request.urlopen(address, timeout=30) as answer:
+            assert b"Santorini playground" in answer.read()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def test_serve_on_a_port_taken_says_so() -> None:
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "santorini", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,245 @@
+"""The playground's page in a real browser: headless Chromium (Debian's chromium and
+chromium-driver), driven by Selenium against the server on a free port of this machine.
+
+A person plays by clicks only, as a player would: a worker, then a square (a button where one
+square offers two steps, e.g. a block or a dome). The tests read what the page shows (the status
+line, the message, the turns told, the board's picture), never the server's state. Screenshots
+of the main screens go to docs/images/, so that the guide shows the page as it is.
+
+Without Chromium these tests are skipped, except in CI (`CI` set), where .ci/run installs it and
+a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()) and not os.environ.get("CI"):
+    pytest.skip("Chromium and chromedriver are not installed (Debian: chromium, chromium-driver)",
+                allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+from waitress.server import create_server  # noqa: E402
+
+from santorini.web.app import create_app  # noqa: E402
+
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "images"
+#: How long a step of the page may take before a test gives up (a bound, not a measurement).
+PATIENCE = 60.0
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    server = create_server(create_app(), host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}/"
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1200,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page did not show {what}")
+        time.sleep(0.05)
+
+
+def settle(page: WebDriver) -> None:
+    """Wait until the page has no request under way and no agent to wait for."""
+    wait_for(lambda: page.execute_script(
+        "const p = window.playground; return p && p.busy === 0 && p.polling === null"
+        " && !(p.game && p.game.thinking);"), "an answer from the server")
+
+
+def start(page: WebDriver, address: str, seats: list[tuple[str, str]], seed: int = 1, pack: str = "bga") -> None:
+    """Fill the new-game form (cards and who plays each seat) and start."""
+    page.get(address)
+    wait_for(lambda: page.find_elements(By.CSS_SELECTOR, "#pack option"), "the packs")
+    Select(page.find_element(By.ID, "pack")).select_by_value(pack)
+    Select(page.find_element(By.ID, "seat-count")).select_by_value(str(len(seats)))
+    for letter, (card, player) in zip("ABCD", seats, strict=False):
+        field = page.find_element(By.ID, f"card-{letter}")
+        field.clear()
+        field.send_keys(card)
+        Select(page.find_element(By.ID, f"player-{letter}")).select_by_value(player)
+    seed_field = page.find_element(By.ID, "seed")
+    seed_field.clear()
+    seed_field.send_keys(str(seed))
+    page.find_element(By.ID, "start").click()
+    wait_for(lambda: page.find_element(By.ID, "table").is_displayed(), "the board")
+    settle(page)
+
+
+def click_square(page: WebDriver, square: str) -> None:
+    """Click the middle of a square of the board, whatever is drawn on it."""
+    rect = page.find_element(By.CSS_SELECTOR, f"#board g.square.{square} rect")
+    ActionChains(page).move_to_element(rect).click().perform()
+    settle(page)
+
+
+def status(page: WebDriver) -> str:
+    return page.find_element(By.ID, "status").text
+
+
+def message(page: WebDriver) -> str:
+    box = page.find_element(By.ID, "message")
+    return box.text if box.is_displayed() else ""
+
+
+def told(page: WebDriver) -> list[str]:
+    return [item.text.splitlines()[0] for item in page.find_elements(By.CSS_SELECTOR, "#told li")]
+
+
+def worker_square(page: WebDriver, worker: str) -> str:
+    """Where the board's picture draws a worker (its square is among its classes)."""
+    classes = page.find_element(By.CSS_SELECTOR, f"#board g.worker.{worker}").get_attribute("class") or ""
+    return next(name for name in classes.split() if re.fullmatch(r"[a-e][1-5]", name))
+
+
+def offered(page: WebDriver) -> list[str]:
+    return [button.text for button in page.find_elements(By.CSS_SELECTOR, "#options button.option")]
+
+
+def play_by_clicks(page: WebDriver, step: str) -> None:
+    """Take one offered step by clicks: the worker's square, then the step's square (and the
+    button of the step where that square offers more than one)."""
+    verb, worker, square = step.split()
+    if len({option.split()[1] for option in offered(page)}) > 1:
+        click_square(page, worker_square(page, worker))
+    click_square(page, square)
+    choice = page.find_element(By.ID, "choice")
+    if choice.is_displayed():
+        next(button for button in choice.find_elements(By.TAG_NAME, "button") if button.text == step).click()
+        settle(page)
+
+
+def place(page: WebDriver, *squares: str) -> None:
+    for square in squares:
+        click_square(page, square)
+
+
+def test_a_whole_game_played_by_clicks_to_a_win(browser: WebDriver, address: str) -> None:
+    """Seat A (a person, by clicks) against a random agent, from the placement to a win. Each
+    turn the person takes the first step offered, by clicking its worker and its square."""
+    start(browser, address, [("Mortal", "person"), ("Mortal", "random")], seed=3)
+    assert "click 2 free squares" in status(browser)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "playground-placing.png"))
+    place(browser, "b3", "d3")
+    assert told(browser)[0] == "A: place A1 b3; place A2 d3"
+    for turn in range(200):
+        if "wins" in status(browser):
+            break
+        assert status(browser).startswith("Seat A to play"), status(browser)
+        before = len(told(browser))
+        while len(told(browser)) == before and "wins" not in status(browser):
+            play_by_clicks(browser, offered(browser)[0])
+            if turn == 1 and len(told(browser)) == before:
+                browser.save_screenshot(str(SHOTS / "playground-turn.png"))
+        assert message(browser) == ""
+    assert re.fullmatch(r"Seat [AB] wins\.", status(browser))
+    assert any(line.startswith("A: move") for line in told(browser))
+    assert any(line.startswith("B: move") for line in told(browser))
+
+
+def test_a_refused_click_shows_its_reason(browser: WebDriver, address: str) -> None:
+    start(browser, address, [("Mortal", "person"), ("Mortal", "person")])
+    place(browser, "b3", "d3")
+    place(browser, "c4", "c2")
+    click_square(browser, "b3")  # (A1: its squares are ringed)
+    click_square(browser, "e5")
+    assert message(browser) == "'move A1 e5': e5 is not next to A1 (on b3)"
+    click_square(browser, "c4")
+    assert message(browser) == "'move A1 c4': c4 is occupied by B1"
+    browser.save_screenshot(str(SHOTS / "playground-refused.png"))
+    assert status(browser).startswith("Seat A to play")
+
+
+def test_undo_takes_back_a_step_then_a_turn(browser: WebDriver, address: str) -> None:
+    start(browser, address, [("Mortal", "person"), ("Mortal", "random")], seed=5)
+    place(browser, "b3", "d3")
+    click_square(browser, "b3")
+    click_square(browser, "b4")
+    assert "This turn so far: move A1 b4" in browser.find_element(By.ID, "steps").text
+    browser.find_element(By.ID, "undo").click()
+    settle(browser)
+    assert browser.find_element(By.ID, "steps").text == ""
+    assert worker_square(browser, "A1") == "b3"
+    play_by_clicks(browser, "move A1 b4")
+    play_by_clicks(browser, offered(browser)[0])
+    assert told(browser)[2].startswith("A: move A1 b4; build A1")
+    assert told(browser)[3].startswith("B: ")
+    browser.find_element(By.ID, "undo").click()
+    settle(browser)
+    assert told(browser) == told(browser)[:2] and len(told(browser)) == 2  # (the agent's turn with it)
+    assert worker_square(browser, "A1") == "b3" and status(browser).startswith("Seat A to play")
+
+
+def test_a_power_s_step_is_told_in_words(browser: WebDriver, address: str) -> None:
+    """Apollo moves onto an opponent's worker and forces it to the square he left: the page says
+    so as the step is taken."""
+    start(browser, address, [("Apollo", "person"), ("Mortal", "person")])
+    place(browser, "b3", "d3")
+    place(browser, "c4", "c2")
+    click_square(browser, "b3")
+    click_square(browser, "c4")
+    said = browser.find_element(By.ID, "options").text
+    assert "B1 was forced from c4 to b3" in said
+    assert worker_square(browser, "B1") == "b3"
+
+
+def test_a_four_player_team_game_starts(browser: WebDriver, address: str) -> None:
+    """Four seats in two teams (A with C, B with D): the person places team A's workers, an
+    agent team B's, the seats C and D play their teams' workers, and the person is to play."""
+    start(browser, address, [("Apollo", "person"), ("Athena", "random"), ("Pan", "random"), ("Atlas", "random")],
+          seed=2)
+    place(browser, "a1", "e5")
+    lines = told(browser)
+    assert lines[0] == "A: place A1 a1; place A2 e5"
+    assert lines[1].startswith("B: place B1")
+    # (C plays team A's workers, D team B's: their turns come before A's next one)
+    assert lines[2].startswith("C: move A") and lines[3].startswith("D: move B")
+    assert status(browser).startswith("Seat A to play")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board g.worker")) == 4
+    browser.save_screenshot(str(SHOTS / "playground-four-players.png"))
+
+
+def test_a_game_the_rules_refuse_to_start_says_why(browser: WebDriver, address: str) -> None:
+    """The four-player mode gives every seat a power: the form says so and stays."""
+    page = browser
+    page.get(address)
+    wait_for(lambda: page.find_elements(By.CSS_SELECTOR, "#pack option"), "the packs")
+    Select(page.find_element(By.ID, "seat-count")).select_by_value("4")
+    page.find_element(By.ID, "start").click()
+    wait_for(lambda: message(page), "a message")
+    assert "requires a power for every seat" in message(page)
+    assert page.find_element(By.ID, "setup").is_displayed()

@@ -1,0 +1,185 @@
+"""The web playground's server: a Flask app whose routes call the library, and `serve`.
+
+The page (static/) holds no rules: it asks the routes below, which ask a table (tables.py), which
+asks the library. Every answer is JSON; a request the server cannot take gets a status and
+`{"error": "..."}` that says what was wrong, never a traceback (a fault of the server's own is
+logged on its side and told to the page as an internal error). Requests are bounded: a body of at
+most MAX_BODY bytes, at most MOST_STEPS steps, the tables and agents of tables.py.
+
+    GET  /api/packs                     the shipped packs, their cards and modes
+    POST /api/games                     a new game: {"pack", "seats": [{"cards": [...], "player"}], "seed"}
+    GET  /api/games/ID                  the game: seats, whose turn, the board, the turns told
+    POST /api/games/ID/options          {"steps": [...]}: the steps that may come next
+    POST /api/games/ID/play             {"turn": "move A1 c3; build A1 c4"}: a person's turn
+    POST /api/games/ID/undo             back to the person's last turn
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from ..dsl.errors import SantoriniError
+from ..interpreter.games.packs import MORTAL, load_pack, pack_names
+from .tables import PERSON, NoSuchGame, Tables, WebError, start_thinking
+from .views import Json, options_view, table_view
+
+#: The largest request body the server reads (a card or a record is far smaller).
+MAX_BODY = 256 * 1024
+#: The most steps a turn begun may hold.
+MOST_STEPS = 64
+
+_log = logging.getLogger(__name__)
+
+
+def create_app(tables: Tables | None = None) -> Flask:
+    """The playground's Flask app (its games kept in `tables`, a new store by default)."""
+    app = Flask(__name__, static_folder=str(files(__package__) / "static"), static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    store = tables if tables is not None else Tables()
+
+    @app.get("/")
+    def index() -> Response:
+        return app.send_static_file("index.html")
+
+    @app.get("/api/packs")
+    def packs() -> Response:
+        return jsonify({"packs": [_pack_view(name) for name in pack_names()]})
+
+    @app.post("/api/games")
+    def new_game() -> tuple[Response, int]:
+        body = _body()
+        seats = _field(body, "seats", list)
+        if not 2 <= len(seats) <= 8:
+            raise _BadRequest("a game has 2 to 8 seats")
+        cards = [_field(seat, "cards", list) if isinstance(seat, dict) else _bad("each seat is an object")
+                 for seat in seats]
+        players = [str(seat.get("player", PERSON)) for seat in seats]
+        seed = body.get("seed")
+        seed = random.randrange(1 << 31) if seed is None else _integer(seed, "seed")
+        table = store.new(str(body.get("pack", "bga")), [[str(name) for name in names] or [MORTAL] for names in cards],
+                          players, seed)
+        with table.lock:
+            start_thinking(table)
+            return jsonify(table_view(table)), 201
+
+    @app.get("/api/games/<table_id>")
+    def game(table_id: str) -> Response:
+        table = store.get(table_id)
+        with table.lock:
+            return jsonify(table_view(table))
+
+    @app.post("/api/games/<table_id>/options")
+    def options(table_id: str) -> Response:
+        table = store.get(table_id)
+        steps = _field(_body(), "steps", list)
+        if len(steps) > MOST_STEPS:
+            raise WebError(f"a turn begun holds at most {MOST_STEPS} steps")
+        with table.lock:
+            return jsonify(options_view(*table.options([str(step) for step in steps])))
+
+    @app.post("/api/games/<table_id>/play")
+    def play(table_id: str) -> Response:
+        table = store.get(table_id)
+        turn = _field(_body(), "turn", str)
+        with table.lock:
+            table.play(turn)
+            start_thinking(table)
+            return jsonify(table_view(table))
+
+    @app.post("/api/games/<table_id>/undo")
+    def undo(table_id: str) -> Response:
+        table = store.get(table_id)
+        with table.lock:
+            table.undo()
+            start_thinking(table)
+            return jsonify(table_view(table))
+
+    @app.errorhandler(NoSuchGame)
+    def no_such_game(error: NoSuchGame) -> tuple[Response, int]:
+        return jsonify({"error": str(error)}), 404
+
+    @app.errorhandler(SantoriniError)
+    def refused(error: SantoriniError) -> tuple[Response, int]:
+        return jsonify({"error": str(error)}), 422 if not isinstance(error, _BadRequest) else 400
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge) -> tuple[Response, int]:
+        too_long = f"the request's body is over {MAX_BODY // 1024} KiB: the server does not read it"
+        return jsonify({"error": too_long}), 413
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[Response, int]:
+        return jsonify({"error": error.description or error.name}), error.code or 500
+
+    @app.errorhandler(Exception)
+    def internal(error: Exception) -> tuple[Response, int]:
+        _log.exception("the playground failed on %s %s", request.method, request.path)
+        return jsonify({"error": "the server failed on this request (its log says why); the game is as it was"}), 500
+
+    return app
+
+
+class _BadRequest(WebError):
+    """A request body that is not what the route reads."""
+
+
+def _body() -> dict[str, Any]:
+    """The request's JSON object."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise _BadRequest("the request's body must be a JSON object")
+    return body
+
+
+def _field(body: dict[str, Any], name: str, kind: type) -> Any:
+    """A field of the body, of the kind the route reads."""
+    value = body.get(name)
+    if not isinstance(value, kind):
+        raise _BadRequest(f"'{name}' must be {'a list' if kind is list else 'text'}")
+    return value
+
+
+def _integer(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _BadRequest(f"'{name}' must be a whole number")
+    return value
+
+
+def _bad(message: str) -> list[Any]:
+    raise _BadRequest(message)
+
+
+def _pack_view(name: str) -> Json:
+    """A shipped pack as the new-game form offers it: its cards (with the player counts each is
+    for) and its modes."""
+    pack = load_pack(name)
+    cards: list[Json] = [{"name": MORTAL, "players": None, "summary": "No power: the base rules only."}]
+    cards += [{"name": card.name, "players": list(card.players), "summary": card.summary}
+              for card in sorted(pack.cards.values(), key=lambda card: card.name)]
+    return {"name": name, "title": pack.title, "cards": cards}
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, announce: Callable[[str], None] = print) -> None:
+    """Serve the playground until interrupted (waitress, several threads: a slow request of
+    one page never holds up another's)."""
+    from waitress.server import TcpWSGIServer, create_server
+    server = create_server(create_app(), host=host, port=port, threads=8)
+    where = f"{host}:{port}"
+    if isinstance(server, TcpWSGIServer):  # (one address: the port it took, where asked for any)
+        where = ":".join(server.getsockname())
+    announce(f"the Santorini playground is at http://{where}/ (Ctrl-C stops it)")
+    try:
+        server.run()
+    finally:
+        server.close()
+
+
+__all__ = ["MAX_BODY", "MOST_STEPS", "create_app", "serve"]

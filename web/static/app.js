@@ -1,0 +1,397 @@
+// The playground's page. It holds no rules: which steps may come next, why a step is refused and
+// what a step did all come from the server (web/app.py), which asks the library. The page only
+// draws what it is sent and turns clicks into the steps the server offered.
+"use strict";
+
+const PLAYERS = ["person", "random", "greedy", "mcts:200"];
+const page = {
+  packs: [],      // from /api/packs
+  game: null,     // the table's view (GET /api/games/ID)
+  steps: [],      // the steps of the person's turn begun, in notation
+  offered: null,  // the options view for those steps
+  worker: null,   // the worker picked ('A1'), whose squares are shown
+  placing: [],    // squares picked for a placement
+  polling: null,
+  busy: 0,        // requests under way (a test waits for none)
+};
+window.playground = page;
+
+const $ = (id) => document.getElementById(id);
+
+async function call(method, path, body) {
+  page.busy += 1;
+  try {
+    return await send(method, path, body);
+  } finally {
+    page.busy -= 1;
+  }
+}
+
+async function send(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await response.json(); } catch (_) { data = { error: `the server answered ${response.status}` }; }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+function say(text) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+// ---- the new-game form
+async function loadPacks() {
+  page.packs = (await call("GET", "/api/packs")).packs;
+  const select = $("pack");
+  for (const pack of page.packs) {
+    const option = new Option(`${pack.name}: ${pack.title}`, pack.name, pack.name === "bga", pack.name === "bga");
+    select.add(option);
+  }
+  fillCards();
+  drawSeatFields();
+}
+
+function fillCards() {
+  const pack = page.packs.find((p) => p.name === $("pack").value) || page.packs[0];
+  const list = $("card-names");
+  list.replaceChildren(...pack.cards.map((card) => new Option(card.summary, card.name)));
+}
+
+function drawSeatFields() {
+  const count = Number($("seat-count").value);
+  const letters = "ABCDEFGH";
+  const seats = $("seats");
+  const kept = [...seats.querySelectorAll(".seat")].map((field) => [
+    field.querySelector(".card").value, field.querySelector(".player").value]);
+  seats.replaceChildren();
+  for (let index = 0; index < count; index += 1) {
+    const field = document.createElement("fieldset");
+    field.className = "seat";
+    field.innerHTML = `<legend>Seat ${letters[index]}</legend>
+      <label>Card <input class="card" list="card-names" id="card-${letters[index]}"></label>
+      <label>Played by <select class="player" id="player-${letters[index]}"></select></label>`;
+    const player = field.querySelector(".player");
+    for (const kind of PLAYERS) player.add(new Option(kind, kind));
+    const [card, who] = kept[index] || ["Mortal", index === 0 ? "person" : "random"];
+    field.querySelector(".card").value = card;
+    player.value = who;
+    seats.append(field);
+  }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  say("");
+  const seats = [...document.querySelectorAll("#seats .seat")].map((field) => ({
+    cards: field.querySelector(".card").value.split("+").map((name) => name.trim()).filter(Boolean),
+    player: field.querySelector(".player").value,
+  }));
+  const seed = $("seed").value === "" ? null : Number($("seed").value);
+  try {
+    const game = await call("POST", "/api/games", { pack: $("pack").value, seats, seed });
+    $("setup").hidden = true;
+    $("table").hidden = false;
+    await show(game);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+// ---- the game
+async function show(game) {
+  page.game = game;
+  page.steps = [];
+  page.worker = null;
+  page.placing = [];
+  page.offered = null;
+  $("choice").hidden = true;
+  if (game.person_to_move && !game.in_setup) {
+    await offer();
+  } else {
+    draw(game.svg);
+    drawOptions();
+  }
+  tell();
+  status();
+  if (game.thinking && !page.polling) page.polling = setTimeout(poll, 250);
+}
+
+async function poll() {
+  page.polling = null;
+  try {
+    const game = await call("GET", `/api/games/${page.game.id}`);
+    if (game.version !== page.game.version || game.thinking !== page.game.thinking) await show(game);
+    else if (game.thinking) page.polling = setTimeout(poll, 250);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function offer() {
+  page.offered = await call("POST", `/api/games/${page.game.id}/options`, { steps: page.steps });
+  draw(page.offered.svg);
+  drawOptions();
+}
+
+function status() {
+  const game = page.game;
+  let text;
+  if (game.over) text = `Seat ${game.winner} wins.`;
+  else if (game.failure) text = `The game stopped: ${game.failure}`;
+  else if (game.thinking) text = `Seat ${game.to_move} is thinking…`;
+  else if (game.in_setup && game.person_to_move) {
+    text = `Seat ${game.to_move}: click ${game.place.length} free squares to place ${game.place.join(", ")}.`;
+  } else if (game.person_to_move) text = `Seat ${game.to_move} to play: click a worker, then a square.`;
+  else text = `Seat ${game.to_move} to play.`;
+  $("status").textContent = text;
+  $("steps").textContent = page.steps.length ? `This turn so far: ${page.steps.join("; ")}` : "";
+  $("end-turn").hidden = !(page.offered && page.offered.complete && page.steps.length);
+}
+
+function tell() {
+  const list = $("told");
+  list.replaceChildren(...page.game.told.map((told) => {
+    const item = document.createElement("li");
+    item.textContent = `${told.seat}: ${told.text}`;
+    for (const line of told.said) {
+      const said = document.createElement("div");
+      said.className = "said";
+      said.textContent = line;
+      item.append(said);
+    }
+    return item;
+  }));
+}
+
+function draw(svg) {
+  const board = $("board");
+  board.innerHTML = svg;
+  mark();
+}
+
+// The squares of the picture, read from the picture itself (a5's square gives the grid).
+function grid() {
+  const corner = document.querySelector("#board g.square.a5 rect");
+  return { x: Number(corner.getAttribute("x")), y: Number(corner.getAttribute("y")),
+           size: Number(corner.getAttribute("width")) };
+}
+
+function squareAt(event) {
+  const svg = document.querySelector("#board svg");
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const at = point.matrixTransform(svg.getScreenCTM().inverse());
+  const { x, y, size } = grid();
+  const column = Math.floor((at.x - x) / size);
+  const row = Math.floor((at.y - y) / size);
+  if (column < 0 || column > 4 || row < 0 || row > 4) return null;
+  return "abcde"[column] + String(5 - row);
+}
+
+function workerOn(square) {
+  const found = document.querySelector(`#board g.worker.${square}`);
+  if (!found) return null;
+  return [...found.classList].find((name) => /^[A-H]\d+$/.test(name)) || null;
+}
+
+// Rings drawn over the picture: the squares picked for a placement, the picked worker's squares.
+function mark() {
+  const svg = document.querySelector("#board svg");
+  if (!svg || !document.querySelector("#board g.square.a5 rect")) return;
+  const { x, y, size } = grid();
+  const ring = (square, kind) => {
+    const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    const column = "abcde".indexOf(square[0]);
+    const row = 5 - Number(square[1]);
+    rect.setAttribute("x", x + column * size + 5);
+    rect.setAttribute("y", y + row * size + 5);
+    rect.setAttribute("width", size - 10);
+    rect.setAttribute("height", size - 10);
+    rect.setAttribute("class", `${kind} ring-${square}`);
+    svg.append(rect);
+  };
+  for (const square of page.placing) ring(square, "picked");
+  if (page.offered) {
+    const lit = new Set(page.offered.options
+      .filter((option) => option.square && (!page.worker || option.worker === page.worker))
+      .map((option) => option.square));
+    for (const square of lit) ring(square, "target");
+    const picked = page.worker && document.querySelector(`#board g.worker.${page.worker}`);
+    const on = picked && [...picked.classList].find((name) => /^[a-e][1-5]$/.test(name));
+    if (on) ring(on, "picked");
+  }
+}
+
+function drawOptions() {
+  const box = $("options");
+  box.replaceChildren();
+  if (!page.offered) return;
+  for (const option of page.offered.options) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "option";
+    button.textContent = option.step;
+    button.addEventListener("click", () => take(option.step));
+    box.append(button);
+  }
+  for (const line of page.offered.said) {
+    const said = document.createElement("div");
+    said.className = "said";
+    said.textContent = line;
+    box.append(said);
+  }
+}
+
+async function take(step) {
+  say("");
+  $("choice").hidden = true;
+  page.steps.push(step);
+  page.worker = null;
+  try {
+    await offer();
+    if (!page.offered.options.length && page.offered.complete) {
+      await playTurn();
+      return;
+    }
+    const own = page.offered.options.filter((option) => option.worker);
+    const workers = new Set(own.map((option) => option.worker));
+    if (workers.size === 1) page.worker = [...workers][0];
+    draw(page.offered.svg);
+  } catch (error) {
+    page.steps.pop();
+    say(error.message);
+  }
+  status();
+}
+
+async function playTurn() {
+  try {
+    const game = await call("POST", `/api/games/${page.game.id}/play`, { turn: page.steps.join("; ") });
+    await show(game);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function clicked(event) {
+  const game = page.game;
+  if (!game || !game.person_to_move) return;
+  const square = squareAt(event);
+  if (!square) return;
+  say("");
+  if (game.in_setup) {
+    place(square);
+    return;
+  }
+  const options = page.offered ? page.offered.options : [];
+  const here = workerOn(square);
+  const forWorker = (worker) => options.filter((option) => option.worker === worker);
+  const landing = options.filter((option) => option.square === square && (!page.worker || option.worker === page.worker));
+  if (here && forWorker(here).length && !landing.length) {
+    page.worker = here;
+    draw(page.offered.svg);
+    return;
+  }
+  if (landing.length === 1) {
+    await take(landing[0].step);
+    return;
+  }
+  if (landing.length > 1) {
+    choose(landing);
+    return;
+  }
+  await refuse(square);
+}
+
+function choose(options) {
+  const box = $("choice");
+  box.replaceChildren(...options.map((option) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = option.step;
+    button.addEventListener("click", () => take(option.step));
+    return button;
+  }));
+  box.hidden = false;
+}
+
+// A click the rules do not offer: the server says why (the rule or the power that forbids it).
+async function refuse(square) {
+  const options = page.offered ? page.offered.options : [];
+  const mine = options.filter((option) => option.worker && (!page.worker || option.worker === page.worker));
+  if (!mine.length) {
+    say(`no step goes to ${square} now`);
+    return;
+  }
+  const attempt = `${mine[0].verb} ${mine[0].worker} ${square}`;
+  try {
+    await call("POST", `/api/games/${page.game.id}/options`, { steps: [...page.steps, attempt] });
+    say(`'${attempt}' is not offered now`);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function place(square) {
+  const game = page.game;
+  const at = page.placing.indexOf(square);
+  if (at >= 0) page.placing.splice(at, 1);
+  else if (game.free.includes(square)) page.placing.push(square);
+  else {
+    say(`${square} is not free`);
+    return;
+  }
+  draw(game.svg);
+  if (page.placing.length < game.place.length) return;
+  const turn = game.place.map((name, index) => `place ${name} ${page.placing[index]}`).join("; ");
+  try {
+    await show(await call("POST", `/api/games/${game.id}/play`, { turn }));
+  } catch (error) {
+    page.placing = [];
+    draw(game.svg);
+    say(error.message);
+  }
+}
+
+async function undo() {
+  say("");
+  if (page.steps.length) {
+    page.steps.pop();
+    page.worker = null;
+    await offer();
+    status();
+    return;
+  }
+  try {
+    await show(await call("POST", `/api/games/${page.game.id}/undo`));
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function newGame() {
+  if (page.polling) clearTimeout(page.polling);
+  page.polling = null;
+  page.game = null;
+  $("table").hidden = true;
+  $("setup").hidden = false;
+  say("");
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  $("pack").addEventListener("change", fillCards);
+  $("seat-count").addEventListener("change", drawSeatFields);
+  $("new-game").addEventListener("submit", startGame);
+  $("board").addEventListener("click", clicked);
+  $("end-turn").addEventListener("click", playTurn);
+  $("undo").addEventListener("click", undo);
+  $("new").addEventListener("click", newGame);
+  loadPacks().catch((error) => say(error.message));
+});
