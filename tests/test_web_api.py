@@ -10,6 +10,7 @@ c4 and c2 being B's.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -294,3 +295,52 @@ def test_serve_on_a_port_taken_says_so() -> None:
                               capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "Traceback" not in done.stderr
+
+
+#: A record of three turns, made by hand from S0: A1 to b4 building b5, B1 to c5 building on c4
+#: (the square it left), A2 to d4 building d5.
+RECORD = """pack: bga
+players: [Mortal, Mortal]
+placements:
+- place A1 b3; place A2 d3
+- place B1 c4; place B2 c2
+turns:
+- move A1 b4; build A1 b5
+- move B1 c5; build B1 c4
+- move A2 d4; build A2 d5
+"""
+
+
+def test_a_record_is_watched_turn_by_turn(client: FlaskClient) -> None:
+    shown = client.post("/api/watch", json={"text": RECORD}).get_json()
+    assert shown["kind"] == "record"
+    assert [frame["caption"] for frame in shown["frames"]] == [
+        "after the setup", "turn 1: A: move A1 b4; build A1 b5", "turn 2: B: move B1 c5; build B1 c4",
+        "turn 3: A: move A2 d4; build A2 d5"]
+    first, last = shown["frames"][0]["svg"], shown["frames"][-1]["svg"]
+    assert 'class="worker A1 team-A b3"' in first and 'class="worker A1 team-A b4"' in last
+    assert 'class="square c4 level-1"' in last and 'class="square c4 level-0"' in first
+
+
+def test_a_position_string_and_a_scenario_are_watched_as_one_picture(client: FlaskClient) -> None:
+    text = "bga/standard Apollo,Athena 00000/00000/00000/00000/00000 A1b3,A2d3,B1c4,B2c2 A"
+    shown = client.post("/api/watch", json={"text": text}).get_json()
+    assert shown["kind"] == "position" and len(shown["frames"]) == 1
+    assert 'class="worker B1 team-B c4"' in shown["frames"][0]["svg"]
+    scenario = (Path(__file__).parent / "scenarios" / "bga" / "athena-blocks-up.yaml").read_text(encoding="utf-8")
+    shown = client.post("/api/watch", json={"text": scenario}).get_json()
+    assert shown["kind"] == "scenario" and len(shown["frames"]) == 1
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    (RECORD.replace("move B1 c5; build B1 c4", "move B1 c5; build B1 e5"), "pasted text:8:3: turn 2"),
+    (RECORD.replace("players: [Mortal, Mortal]", "players: [Mortal, Zeuss]"), "pasted text:2:10:"),
+    (RECORD.replace("pack: bga", "pack: /tmp/my-pack"), "shipped packs"),
+    ("turns: [\n", "pasted text:1:9:"),
+    ("hello world", "neither a game record"),
+    ("  ", "paste a game record"),
+])
+def test_a_text_that_cannot_be_watched_says_where(client: FlaskClient, text: str, says: str) -> None:
+    response = client.post("/api/watch", json={"text": text})
+    assert response.status_code == 422
+    assert says in response.get_json()["error"]

@@ -243,3 +243,47 @@ def test_a_game_the_rules_refuse_to_start_says_why(browser: WebDriver, address: 
     wait_for(lambda: message(page), "a message")
     assert "requires a power for every seat" in message(page)
     assert page.find_element(By.ID, "setup").is_displayed()
+
+
+def test_a_record_is_stepped_through_forward_and_back(browser: WebDriver, address: str) -> None:
+    """A record pasted in Watch: its pictures one by one, by the buttons and the arrow keys."""
+    from selenium.webdriver.common.keys import Keys
+    from test_web_api import RECORD
+    browser.get(address)
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#pack option"), "the packs")
+    browser.find_element(By.ID, "show-watch").click()
+    browser.find_element(By.ID, "watch-text").send_keys(RECORD)
+    browser.find_element(By.ID, "watch-show").click()
+    settle(browser)
+
+    def caption() -> str:
+        return browser.find_element(By.ID, "watch-caption").text
+
+    def a1() -> str:
+        classes = browser.find_element(By.CSS_SELECTOR, "#watch-board g.worker.A1").get_attribute("class") or ""
+        return classes.split()[-1]
+
+    assert caption() == "after the setup" and a1() == "b3"
+    assert browser.find_element(By.ID, "watch-count").text == "1 of 4"
+    browser.find_element(By.ID, "watch-forward").click()
+    assert caption() == "turn 1: A: move A1 b4; build A1 b5" and a1() == "b4"
+    browser.find_element(By.ID, "watch-last").click()
+    assert caption() == "turn 3: A: move A2 d4; build A2 d5"
+    browser.find_element(By.ID, "watch-forward").click()  # (past the end: it stays)
+    assert browser.find_element(By.ID, "watch-count").text == "4 of 4"
+    browser.save_screenshot(str(SHOTS / "playground-watch.png"))
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert caption() == "turn 2: B: move B1 c5; build B1 c4"
+    browser.find_element(By.ID, "watch-first").click()
+    assert a1() == "b3"
+
+
+def test_a_record_that_breaks_the_rules_says_where(browser: WebDriver, address: str) -> None:
+    from test_web_api import RECORD
+    browser.get(address)
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#pack option"), "the packs")
+    browser.find_element(By.ID, "show-watch").click()
+    browser.find_element(By.ID, "watch-text").send_keys(RECORD.replace("build B1 c4", "build B1 e5"))
+    browser.find_element(By.ID, "watch-show").click()
+    settle(browser)
+    assert message(browser).startswith("pasted text:8:3: turn 2 'move B1 c5; build B1 e5'")

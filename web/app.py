@@ -12,6 +12,7 @@ most MAX_BODY bytes, at most MOST_STEPS steps, the tables and agents of tables.p
     POST /api/games/ID/options          {"steps": [...]}: the steps that may come next
     POST /api/games/ID/play             {"turn": "move A1 c3; build A1 c4"}: a person's turn
     POST /api/games/ID/undo             back to the person's last turn
+    POST /api/watch                     {"text": a game record, a scenario or a position string}: its pictures
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..dsl.errors import SantoriniError
 from ..interpreter.games.packs import MORTAL, load_pack, pack_names
 from .tables import PERSON, NoSuchGame, Tables, WebError, start_thinking
 from .views import Json, options_view, table_view
+from .watch import watch
 
 #: The largest request body the server reads (a card or a record is far smaller).
 MAX_BODY = 256 * 1024
@@ -101,6 +103,10 @@ def create_app(tables: Tables | None = None) -> Flask:
             table.undo()
             start_thinking(table)
             return jsonify(table_view(table))
+
+    @app.post("/api/watch")
+    def watch_text() -> Response:
+        return jsonify(watch(_field(_body(), "text", str)))
 
     @app.errorhandler(NoSuchGame)
     def no_such_game(error: NoSuchGame) -> tuple[Response, int]:

@@ -6,37 +6,18 @@ the turn asked for, which is then marked as the last turn; a scenario is shown a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import click
 
 from ...dsl.errors import SantoriniError, SourceError, SourceErrors
-from ..model.state import GameState, TurnRecord
+from ..games.frames import Position
 from .common import bad_input, reports_bad_input
-
-if TYPE_CHECKING:
-    from ...dsl.source import KeyPath
-    from ..games.game import Game
-
-#: The error for a fault at a key path of the record, with its message.
-Located = Callable[["KeyPath", str], SourceErrors]
 
 
 class RenderError(SantoriniError, ValueError):
     """A position that cannot be shown as asked: a turn the record does not have, a file that is
     neither a scenario nor a record."""
-
-
-@dataclass(frozen=True)
-class Position:
-    """What a picture shows: a state, and the turn that led to it (None after setup or a scenario
-    without history)."""
-
-    state: GameState
-    last_turn: TurnRecord | None
 
 
 def load_position(source: str, turn: int | None = None) -> Position:
@@ -77,74 +58,18 @@ def _scenario_position(path: Path, turn: int | None) -> Position:
 
 def record_position(path: str | Path, turn: int | None = None) -> Position:
     """A game record's position after `turn` turns (default: all), replayed under the record's own
-    pack: a turn that pack refuses is a fault of the file, located at the turn."""
+    pack (games/frames.py): a turn that pack refuses is a fault of the file, located at the turn."""
     from ...dsl.source import load_document
-    from ..games.game import SetupError, end_of_setup, new_game, parse_players, resolve_all_stuck
-    from ..games.packs import UnknownName, resolve_pack
+    from ..games.frames import record_frames
     document = load_document(path, "record")
-    data: dict[str, Any] = document.data
-
-    def located(key_path: KeyPath, message: str) -> SourceErrors:
-        line, column = document.position(key_path)
-        return SourceErrors([SourceError(document.path, line, column, message)])
-
-    turns: list[str] = data["turns"]
+    turns = len(document.data["turns"])
     if turn is None:
-        turn = len(turns)
-    if not 0 <= turn <= len(turns):
-        raise RenderError(f"--turn {turn}: {path} has {len(turns)} turn{'s' if len(turns) != 1 else ''}; "
-                          f"give 0 (after setup) to {len(turns)}")
-    try:
-        pack = resolve_pack(data["pack"], Path(document.path).parent)
-    except UnknownName as err:
-        raise located(("pack",), str(err)) from None
-    try:
-        game = new_game(pack, parse_players(data["players"]), data.get("mode"))
-    except SetupError as err:
-        raise located(("players",), str(err)) from None
-    if _place(game, data, located):  # a game stopped in setup: the workers placed, the next seat to place
-        return Position(game.state, game.state.history[-1] if game.state.history else None)
-    end_of_setup(game)
-    for number, text in enumerate(turns[:turn], start=1):
-        resolve_all_stuck(game)
-        if game.state.winner is not None:
-            raise located(("turns", number - 1), f"turn {number}: the game is over before it "
-                                                 f"(winner {game.state.team_letters[game.state.winner]})")
-        game.state = _played(game, number, text, located)
-    resolve_all_stuck(game)  # (who is to move next, or who won because the next seat cannot play)
-    return Position(game.state, game.state.history[-1] if game.state.history else None)
-
-
-def _place(game: Game, data: dict[str, Any], located: Located) -> bool:
-    """The record's placements, each checked as `replay` checks them. Returns whether the game
-    stopped in setup (fewer placements than seats that place, no turn and no winner: a game quit
-    before its end); the seat to move is then the one that places next."""
-    from ..games.game import SetupError, place_as_written, placing_seats
-    from ..model.notation import NotationError
-    placements: list[str] = data["placements"]
-    seats = placing_seats(game)
-    stopped = len(placements) < len(seats) and not data["turns"] and "result" in data \
-        and (data["result"] or {}).get("winner") is None
-    if len(placements) != len(seats) and not stopped:
-        raise located(("placements",), f"the record has {len(placements)} placements; {len(seats)} seats place workers")
-    for index, (seat, text) in enumerate(zip(seats, placements, strict=False)):
-        try:
-            place_as_written(game, seat, text)
-        except (SetupError, NotationError) as err:
-            raise located(("placements", index), str(err)) from None
-    if stopped:
-        game.state.to_move = seats[len(placements)]
-    return stopped
-
-
-def _played(game: Game, number: int, text: str, located: Located) -> GameState:
-    """The state after the record's turn `number`, played by the rules."""
-    from ..engine.engine import IllegalTurn
-    from ..model.notation import NotationError, parse_turn
-    try:
-        return game.engine.play(game.state, parse_turn(game.state, text))
-    except (NotationError, IllegalTurn) as err:
-        raise located(("turns", number - 1), f"turn {number} '{text}': {err}") from None
+        turn = turns
+    if not 0 <= turn <= turns:
+        raise RenderError(f"--turn {turn}: {path} has {turns} turn{'s' if turns != 1 else ''}; "
+                          f"give 0 (after setup) to {turns}")
+    *_, position = record_frames(document, upto=turn)  # (a game stopped in setup has one)
+    return position
 
 
 def _arrow(text: str) -> tuple[str, str]:

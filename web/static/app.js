@@ -376,6 +376,45 @@ async function undo() {
   }
 }
 
+// ---- watching a record
+const watching = { frames: [], at: 0 };
+
+function showFrame(at) {
+  if (!watching.frames.length) return;
+  watching.at = Math.max(0, Math.min(at, watching.frames.length - 1));
+  const frame = watching.frames[watching.at];
+  $("watch-board").innerHTML = frame.svg;
+  $("watch-caption").textContent = frame.caption;
+  $("watch-count").textContent = `${watching.at + 1} of ${watching.frames.length}`;
+}
+
+async function watchText() {
+  say("");
+  try {
+    const shown = await call("POST", "/api/watch", { text: $("watch-text").value });
+    watching.frames = shown.frames;
+    $("watch-view").hidden = false;
+    showFrame(0);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function openFile() {
+  const file = $("watch-file").files[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => { $("watch-text").value = reader.result; watchText(); };
+  reader.readAsText(file);
+}
+
+function showSection(name) {
+  say("");
+  $("watch").hidden = name !== "watch";
+  $("setup").hidden = name !== "play" || Boolean(page.game);
+  $("table").hidden = name !== "play" || !page.game;
+}
+
 function newGame() {
   if (page.polling) clearTimeout(page.polling);
   page.polling = null;
@@ -393,5 +432,18 @@ window.addEventListener("DOMContentLoaded", () => {
   $("end-turn").addEventListener("click", playTurn);
   $("undo").addEventListener("click", undo);
   $("new").addEventListener("click", newGame);
+  $("show-play").addEventListener("click", () => showSection("play"));
+  $("show-watch").addEventListener("click", () => showSection("watch"));
+  $("watch-show").addEventListener("click", watchText);
+  $("watch-file").addEventListener("change", openFile);
+  $("watch-first").addEventListener("click", () => showFrame(0));
+  $("watch-back").addEventListener("click", () => showFrame(watching.at - 1));
+  $("watch-forward").addEventListener("click", () => showFrame(watching.at + 1));
+  $("watch-last").addEventListener("click", () => showFrame(watching.frames.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if ($("watch").hidden || event.target === $("watch-text")) return;
+    if (event.key === "ArrowLeft") showFrame(watching.at - 1);
+    if (event.key === "ArrowRight") showFrame(watching.at + 1);
+  });
   loadPacks().catch((error) => say(error.message));
 });
