@@ -207,7 +207,7 @@ def test_an_agent_whose_game_changed_while_it_thought_thinks_again() -> None:
     ({"seats": [{"cards": ["Mortal"], "player": "external:ls"}, {"cards": ["Mortal"]}]}, 422, "not 'external:ls'"),
     ({"seats": [{"cards": ["Mortal"], "player": f"mcts:{MOST_ITERATIONS + 1}"}, {"cards": ["Mortal"]}]}, 422,
      f"at most mcts:{MOST_ITERATIONS}"),
-    ({"seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}], "pack": "nope"}, 422, "unknown pack 'nope'"),
+    ({"seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}], "pack": "nope"}, 422, "no pack 'nope' here"),
     ({"seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}], "seed": "x"}, 400, "'seed' must be a whole number"),
 ])
 def test_a_bad_new_game_says_what_is_wrong(client: FlaskClient, body: dict[str, Any], status: int, says: str) -> None:
@@ -344,3 +344,84 @@ def test_a_text_that_cannot_be_watched_says_where(client: FlaskClient, text: str
     response = client.post("/api/watch", json={"text": text})
     assert response.status_code == 422
     assert says in response.get_json()["error"]
+
+
+# ---- authoring: a card written in the page
+
+def card_text(client: FlaskClient) -> str:
+    return client.get("/api/cards/template").get_json()["text"]
+
+
+#: A scenario of the template's god (Ergane: the worker may build a second time, not on the same
+#: space), by hand: A1 moves b3 -> b4 and builds b5; a second build may go on a5 (next to b4), not
+#: on b5 again, and the turn may end after one build.
+ERGANE_SCENARIO = """name: Ergane builds twice, not on the same space
+edition: bga
+players: [Ergane, Mortal]
+board: |
+  0 0 0 0 0
+  0 0 0 0 0
+  0 0 0 0 0
+  0 0 0 0 0
+  0 0 0 0 0
+workers: {A1: b3, A2: d3, B1: c4, B2: c2}
+expect:
+  legal:
+    - "move A1 b4; build A1 b5; build A1 a5"
+    - "move A1 b4; build A1 b5"
+  illegal:
+    - "move A1 b4; build A1 b5; build A1 b5"
+"""
+
+
+def test_the_template_card_checks_clean_and_a_typo_is_found_at_its_place(client: FlaskClient) -> None:
+    text = card_text(client)
+    assert client.post("/api/cards/check", json={"text": text, "pack": "bga"}).get_json() == {
+        "name": "Ergane", "faults": []}
+    typo = client.post("/api/cards/check", json={"text": text.replace("it may build", "it mya build")}).get_json()
+    line = text.splitlines().index(next(line for line in text.splitlines() if "it may build" in line)) + 1
+    assert [(f["line"], f["column"]) for f in typo["faults"]] == [(line, text.splitlines()[line - 1].index("may") + 1)]
+    assert "did you mean 'may'" in typo["faults"][0]["message"]
+    broken = client.post("/api/cards/check", json={"text": text.replace("[2, 3, 4]", "[2, 3, 4")}).get_json()
+    assert broken["faults"] and broken["faults"][0]["line"] == 6
+    empty = client.post("/api/cards/check", json={"text": ""}).get_json()
+    assert empty["name"] is None and empty["faults"][0]["line"] == 1
+
+
+def test_a_card_written_is_played_at_once(client: FlaskClient) -> None:
+    made = client.post("/api/cards", json={"text": card_text(client), "pack": "bga"})
+    assert made.status_code == 201
+    pack, card = made.get_json()["pack"], made.get_json()["card"]
+    assert card == "Ergane" and pack.startswith("author-")
+    game = client.post("/api/games", json={"pack": pack, "seats": [{"cards": ["Ergane"], "player": "person"},
+                                                                    {"cards": ["Athena"], "player": "person"}]})
+    assert game.status_code == 201 and game.get_json()["pack"] == pack
+    table = game.get_json()["id"]
+    for placement in S0:
+        client.post(f"/api/games/{table}/play", json={"turn": placement})
+    second = offered(client, table, ["move A1 b4", "build A1 b5"])
+    assert second["complete"]  # (the second build is a 'may')
+    assert {o["step"] for o in second["options"]} == {f"build A1 {s}" for s in ("a3", "a4", "a5", "b3", "c3", "c5")}
+
+
+def test_a_card_with_faults_is_not_played(client: FlaskClient) -> None:
+    made = client.post("/api/cards", json={"text": card_text(client).replace("it may build", "it mya build")})
+    assert made.status_code == 422 and "line 11, column 34" in made.get_json()["error"]
+    game = client.post("/api/games", json={"pack": "author-0", "seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}]})
+    assert game.status_code == 422 and "no pack 'author-0' here" in game.get_json()["error"]
+    folder = client.post("/api/games", json={"pack": "/tmp", "seats": [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}]})
+    assert folder.status_code == 422  # (a page never names a folder of the server's machine)
+
+
+def test_a_pasted_scenario_runs_under_the_card_being_written(client: FlaskClient) -> None:
+    pack = client.post("/api/cards", json={"text": card_text(client)}).get_json()["pack"]
+    run = client.post("/api/scenarios/run", json={"text": ERGANE_SCENARIO, "pack": pack}).get_json()
+    assert run == {"passed": True, "failures": []}
+    wrong = ERGANE_SCENARIO.replace("build A1 b5; build A1 b5", "build A1 b5; build A1 a5")
+    failed = client.post("/api/scenarios/run", json={"text": wrong, "pack": pack}).get_json()
+    assert not failed["passed"] and any("move A1 b4; build A1 b5; build A1 a5" in f for f in failed["failures"])
+    shipped = client.post("/api/scenarios/run", json={"text": ERGANE_SCENARIO, "pack": "bga"})
+    assert shipped.status_code == 422 and "no card 'Ergane'" in shipped.get_json()["error"]
+    unreadable = client.post("/api/scenarios/run", json={"text": ERGANE_SCENARIO.replace("workers: {", "workers: ["),
+                                                        "pack": pack})
+    assert unreadable.status_code == 422 and unreadable.get_json()["error"].startswith("scenario.yaml:")

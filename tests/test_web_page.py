@@ -77,7 +77,7 @@ def settle(page: WebDriver) -> None:
     """Wait until the page has no request under way and no agent to wait for."""
     wait_for(lambda: page.execute_script(
         "const p = window.playground; return p && p.busy === 0 && p.polling === null"
-        " && !(p.game && p.game.thinking);"), "an answer from the server")
+        " && !(p.game && p.game.thinking) && !(p.writing && p.writing.timer);"), "an answer from the server")
 
 
 def start(page: WebDriver, address: str, seats: list[tuple[str, str]], seed: int = 1, pack: str = "bga") -> None:
@@ -287,3 +287,62 @@ def test_a_record_that_breaks_the_rules_says_where(browser: WebDriver, address: 
     browser.find_element(By.ID, "watch-show").click()
     settle(browser)
     assert message(browser).startswith("pasted text:8:3: turn 2 'move B1 c5; build B1 e5'")
+
+
+def open_author(page: WebDriver, address: str) -> None:
+    page.get(address)
+    wait_for(lambda: page.find_elements(By.CSS_SELECTOR, "#pack option"), "the packs")
+    page.find_element(By.ID, "show-author").click()
+    wait_for(lambda: page.find_element(By.ID, "card-state").text, "the card checked")
+    settle(page)
+
+
+def retype(page: WebDriver, field: str, old: str, new: str) -> None:
+    """Select `old` in a text field, as a person would with the mouse, and type `new` over it."""
+    page.execute_script(
+        "const area = document.getElementById(arguments[0]); const at = area.value.indexOf(arguments[1]);"
+        "area.focus(); area.setSelectionRange(at, at + arguments[1].length);", field, old)
+    page.find_element(By.ID, field).send_keys(new)
+    settle(page)
+
+
+def test_a_card_edited_shows_its_fault_at_its_line_then_is_fixed_and_played(browser: WebDriver, address: str) -> None:
+    open_author(browser, address)
+    assert browser.find_element(By.ID, "card-state").text == "Ergane: no faults"
+    retype(browser, "card-text", "it may build", "it mya build")
+    faults = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#card-faults li")]
+    assert len(faults) == 1 and faults[0].startswith("line 11, column 34: unknown word 'mya' (did you mean 'may'?)")
+    assert "faulty" in (browser.find_element(By.ID, "card-line-11").get_attribute("class") or "")
+    assert browser.find_element(By.ID, "card-state").text == "1 fault"
+    browser.save_screenshot(str(SHOTS / "playground-author.png"))
+    browser.find_element(By.ID, "card-play").click()
+    settle(browser)
+    assert "line 11, column 34" in message(browser) and browser.find_element(By.ID, "author").is_displayed()
+    retype(browser, "card-text", "it mya build", "it may build")
+    assert browser.find_element(By.ID, "card-state").text == "Ergane: no faults"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#card-faults li")
+    browser.find_element(By.ID, "card-play").click()
+    settle(browser)
+    assert browser.find_element(By.ID, "table").is_displayed()
+    place(browser, "a1", "e1")
+    assert status(browser).startswith("Seat A to play")
+    before = len(told(browser))
+    for _ in range(3):  # (a move, a build, the card's second build)
+        play_by_clicks(browser, offered(browser)[0])
+    assert len(told(browser)) > before
+    mine = told(browser)[before]
+    assert mine.startswith("A: move") and mine.count("build A") == 2, mine
+
+
+def test_a_pasted_scenario_of_the_card_runs_and_says_pass_or_why_not(browser: WebDriver, address: str) -> None:
+    from test_web_api import ERGANE_SCENARIO
+    open_author(browser, address)
+    browser.find_element(By.ID, "scenario-text").send_keys(ERGANE_SCENARIO)
+    browser.find_element(By.ID, "scenario-run").click()
+    settle(browser)
+    assert browser.find_element(By.ID, "scenario-result").text == "PASS"
+    retype(browser, "scenario-text", "build A1 b5; build A1 b5", "build A1 b5; build A1 a5")
+    browser.find_element(By.ID, "scenario-run").click()
+    settle(browser)
+    result = browser.find_element(By.ID, "scenario-result").text
+    assert result.startswith("FAIL: ") and "move A1 b4; build A1 b5; build A1 a5" in result

@@ -13,10 +13,15 @@ most MAX_BODY bytes, at most MOST_STEPS steps, the tables and agents of tables.p
     POST /api/games/ID/play             {"turn": "move A1 c3; build A1 c4"}: a person's turn
     POST /api/games/ID/undo             back to the person's last turn
     POST /api/watch                     {"text": a game record, a scenario or a position string}: its pictures
+    GET  /api/cards/template            a card to start from
+    POST /api/cards/check               {"text", "pack"}: the card's faults, each at its line and column
+    POST /api/cards                     {"text", "pack"}: keep the card to play; the id of its pack
+    POST /api/scenarios/run             {"text", "pack"}: a pasted scenario run, PASS or why not
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import Callable
@@ -28,6 +33,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..dsl.errors import SantoriniError
 from ..interpreter.games.packs import MORTAL, load_pack, pack_names
+from .authoring import TEMPLATE, AuthorPacks
 from .tables import PERSON, NoSuchGame, Tables, WebError, start_thinking
 from .views import Json, options_view, table_view
 from .watch import watch
@@ -40,12 +46,14 @@ MOST_STEPS = 64
 _log = logging.getLogger(__name__)
 
 
-def create_app(tables: Tables | None = None) -> Flask:
-    """The playground's Flask app (its games kept in `tables`, a new store by default)."""
+def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None) -> Flask:
+    """The playground's Flask app (its games kept in `tables`, the cards written in its pages in
+    `authors`: new stores by default)."""
     app = Flask(__name__, static_folder=str(files(__package__) / "static"), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]
     store = tables if tables is not None else Tables()
+    written = authors if authors is not None else AuthorPacks()
 
     @app.get("/")
     def index() -> Response:
@@ -66,8 +74,8 @@ def create_app(tables: Tables | None = None) -> Flask:
         players = [str(seat.get("player", PERSON)) for seat in seats]
         seed = body.get("seed")
         seed = random.randrange(1 << 31) if seed is None else _integer(seed, "seed")
-        table = store.new(str(body.get("pack", "bga")), [[str(name) for name in names] or [MORTAL] for names in cards],
-                          players, seed)
+        pack = written.pack_path(str(body.get("pack", "bga")))
+        table = store.new(pack, [[str(name) for name in names] or [MORTAL] for names in cards], players, seed)
         with table.lock:
             start_thinking(table)
             return jsonify(table_view(table)), 201
@@ -107,6 +115,28 @@ def create_app(tables: Tables | None = None) -> Flask:
     @app.post("/api/watch")
     def watch_text() -> Response:
         return jsonify(watch(_field(_body(), "text", str)))
+
+    @app.get("/api/cards/template")
+    def template() -> Response:
+        return jsonify({"text": TEMPLATE})
+
+    @app.post("/api/cards/check")
+    def check_card() -> Response:
+        body = _body()
+        checked = written.check(_field(body, "text", str), str(body.get("pack", "bga")))
+        return jsonify({"name": checked.name, "faults": [dataclasses.asdict(fault) for fault in checked.faults]})
+
+    @app.post("/api/cards")
+    def publish_card() -> tuple[Response, int]:
+        body = _body()
+        pack, card = written.publish(_field(body, "text", str), str(body.get("pack", "bga")))
+        return jsonify({"pack": pack, "card": card}), 201
+
+    @app.post("/api/scenarios/run")
+    def run_scenario() -> Response:
+        body = _body()
+        passed, failures = written.run_scenario(_field(body, "text", str), str(body.get("pack", "bga")))
+        return jsonify({"passed": passed, "failures": failures})
 
     @app.errorhandler(NoSuchGame)
     def no_such_game(error: NoSuchGame) -> tuple[Response, int]:

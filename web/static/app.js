@@ -408,8 +408,109 @@ function openFile() {
   reader.readAsText(file);
 }
 
+// ---- writing a card
+const writing = { timer: null, checked: 0, faults: [] };
+page.writing = writing;
+
+function drawLines() {
+  const text = $("card-text").value;
+  const count = text.split("\n").length;
+  const faulty = new Set(writing.faults.map((fault) => fault.line));
+  const lines = $("card-lines");
+  lines.replaceChildren();
+  for (let line = 1; line <= count; line += 1) {
+    const number = document.createElement("div");
+    number.textContent = faulty.has(line) ? `✖ ${line}` : String(line);
+    number.id = `card-line-${line}`;
+    if (faulty.has(line)) number.className = "faulty";
+    lines.append(number);
+  }
+  lines.scrollTop = $("card-text").scrollTop;
+}
+
+function cardChanged() {
+  drawLines();
+  if (writing.timer) clearTimeout(writing.timer);
+  writing.timer = setTimeout(checkCard, 300);
+}
+
+async function checkCard() {
+  writing.timer = null;
+  const asked = ++writing.checked;
+  try {
+    const checked = await call("POST", "/api/cards/check", { text: $("card-text").value, pack: $("author-pack").value });
+    if (asked !== writing.checked) return;  // (a newer text was sent meanwhile)
+    writing.faults = checked.faults;
+    $("card-state").textContent = checked.faults.length
+      ? `${checked.faults.length} fault${checked.faults.length > 1 ? "s" : ""}`
+      : `${checked.name}: no faults`;
+    $("card-faults").replaceChildren(...checked.faults.map((fault) => {
+      const item = document.createElement("li");
+      item.textContent = `line ${fault.line}, column ${fault.column}: ${fault.message}`;
+      item.addEventListener("click", () => goToLine(fault.line, fault.column));
+      return item;
+    }));
+    drawLines();
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function goToLine(line, column) {
+  const area = $("card-text");
+  const lines = area.value.split("\n");
+  let at = 0;
+  for (let index = 0; index < line - 1 && index < lines.length; index += 1) at += lines[index].length + 1;
+  area.focus();
+  area.setSelectionRange(at + column - 1, at + column - 1);
+}
+
+async function playCard() {
+  say("");
+  try {
+    const made = await call("POST", "/api/cards", { text: $("card-text").value, pack: $("author-pack").value });
+    const seats = [{ cards: [made.card], player: "person" },
+                   { cards: [$("card-against").value.trim() || "Mortal"], player: $("card-opponent").value }];
+    const game = await call("POST", "/api/games", { pack: made.pack, seats, seed: Number($("seed").value) || 1 });
+    showSection("play");
+    $("setup").hidden = true;
+    $("table").hidden = false;
+    await show(game);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function runScenario() {
+  say("");
+  const result = $("scenario-result");
+  result.className = "";
+  result.textContent = "";
+  try {
+    const made = await call("POST", "/api/cards", { text: $("card-text").value, pack: $("author-pack").value });
+    const run = await call("POST", "/api/scenarios/run", { text: $("scenario-text").value, pack: made.pack });
+    result.className = run.passed ? "passed" : "failed";
+    result.textContent = run.passed ? "PASS" : `FAIL: ${run.failures.join("; ")}`;
+  } catch (error) {
+    result.className = "failed";
+    result.textContent = error.message;
+  }
+}
+
+async function startWriting() {
+  if ($("card-text").value) return;
+  const select = $("author-pack");
+  if (!select.options.length) {
+    for (const pack of page.packs) select.add(new Option(pack.name, pack.name, pack.name === "bga", pack.name === "bga"));
+  }
+  $("card-text").value = (await call("GET", "/api/cards/template")).text;
+  cardChanged();
+}
+
 function showSection(name) {
   say("");
+  $("author").hidden = name !== "author";
+  if (name === "author") startWriting().catch((error) => say(error.message));
   $("watch").hidden = name !== "watch";
   $("setup").hidden = name !== "play" || Boolean(page.game);
   $("table").hidden = name !== "play" || !page.game;
@@ -434,6 +535,12 @@ window.addEventListener("DOMContentLoaded", () => {
   $("new").addEventListener("click", newGame);
   $("show-play").addEventListener("click", () => showSection("play"));
   $("show-watch").addEventListener("click", () => showSection("watch"));
+  $("show-author").addEventListener("click", () => showSection("author"));
+  $("card-text").addEventListener("input", cardChanged);
+  $("card-text").addEventListener("scroll", () => { $("card-lines").scrollTop = $("card-text").scrollTop; });
+  $("author-pack").addEventListener("change", cardChanged);
+  $("card-play").addEventListener("click", playCard);
+  $("scenario-run").addEventListener("click", runScenario);
   $("watch-show").addEventListener("click", watchText);
   $("watch-file").addEventListener("change", openFile);
   $("watch-first").addEventListener("click", () => showFrame(0));
