@@ -425,3 +425,48 @@ def test_a_pasted_scenario_runs_under_the_card_being_written(client: FlaskClient
     unreadable = client.post("/api/scenarios/run", json={"text": ERGANE_SCENARIO.replace("workers: {", "workers: ["),
                                                         "pack": pack})
     assert unreadable.status_code == 422 and unreadable.get_json()["error"].startswith("scenario.yaml:")
+
+
+# ---- balance at a glance
+
+def finished_run(client: FlaskClient, run: dict[str, Any]) -> dict[str, Any]:
+    for _ in range(3000):
+        if run["state"] != "running":
+            return run
+        threading.Event().wait(0.05)
+        run = client.get(f"/api/balance/{run['id']}").get_json()
+    raise AssertionError("the balance run did not end")
+
+
+def test_a_small_balance_run_of_a_written_card_reports(client: FlaskClient) -> None:
+    """The template's god against Mortal, one game per seat order: two games, then a report whose
+    table names both cards and whose plots are served beside it."""
+    pack = client.post("/api/cards", json={"text": card_text(client)}).get_json()["pack"]
+    started = client.post("/api/balance", json={"pack": pack, "card": "Ergane", "against": ["Mortal"], "games": 1,
+                                                "agent": "random"})
+    assert started.status_code == 201
+    run = started.get_json()
+    assert run["total"] == 2 and run["card"] == "Ergane"
+    run = finished_run(client, run)
+    assert run["state"] == "done" and run["played"] == 2, run
+    page = client.get(f"/api/balance/{run['id']}/files/{run['report']}")
+    assert page.status_code == 200 and b"Balance report" in page.data and b"Ergane" in page.data
+    pictures = [name for name in page.data.decode().split('"') if name.endswith(".png")]
+    for name in pictures:
+        assert client.get(f"/api/balance/{run['id']}/files/{name}").status_code == 200
+    assert client.get(f"/api/balance/{run['id']}/files/results.sqlite").status_code == 404
+    assert client.get(f"/api/balance/{run['id']}/files/run.log").status_code == 404
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ({"card": "Zeuss"}, "did you mean 'Zeus'"),
+    ({"card": "Apollo", "games": 21}, "1 to 20 games"),
+    ({"card": "Apollo", "agent": "mcts:5000"}, "up to mcts:100"),
+    ({"card": "Apollo", "agent": "external:ls"}, "not 'external:ls'"),
+    ({"card": "Apollo", "against": ["Nobody"]}, "no card 'Nobody'"),
+    ({"card": "Apollo", "pack": "/tmp"}, "no pack '/tmp' here"),
+])
+def test_a_balance_run_the_page_may_not_start_says_why(client: FlaskClient, body: dict[str, Any], says: str) -> None:
+    response = client.post("/api/balance", json=body)
+    assert response.status_code == 422 and says in response.get_json()["error"]
+    assert client.get("/api/balance/nothing").status_code == 404

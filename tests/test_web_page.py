@@ -346,3 +346,26 @@ def test_a_pasted_scenario_of_the_card_runs_and_says_pass_or_why_not(browser: We
     settle(browser)
     result = browser.find_element(By.ID, "scenario-result").text
     assert result.startswith("FAIL: ") and "move A1 b4; build A1 b5; build A1 a5" in result
+
+
+def test_a_balance_run_of_the_card_shows_its_progress_then_its_report(browser: WebDriver, address: str) -> None:
+    open_author(browser, address)
+    against = browser.find_element(By.ID, "balance-against")
+    against.send_keys("Mortal")
+    games = browser.find_element(By.ID, "balance-games")
+    games.clear()
+    games.send_keys("2")
+    browser.find_element(By.ID, "balance-run").click()
+    wait_for(lambda: browser.find_element(By.ID, "balance-progress").is_displayed(), "the progress bar")
+    assert browser.find_element(By.ID, "balance-progress").get_attribute("max") == "4"
+    wait_for(lambda: browser.find_element(By.ID, "balance-report").is_displayed()
+             or "failed" in browser.find_element(By.ID, "balance-state").text, "the report")
+    assert browser.find_element(By.ID, "balance-state").text == "Ergane: 4 games played; the report:"
+    assert browser.find_element(By.ID, "balance-progress").get_attribute("value") == "4"
+    browser.switch_to.frame(browser.find_element(By.ID, "balance-report"))
+    wait_for(lambda: "Ergane" in browser.find_element(By.TAG_NAME, "body").text, "the report's text")
+    title = browser.find_element(By.TAG_NAME, "h1").text
+    assert title.startswith("Balance report: Ergane in ") and title.endswith(", random")
+    browser.switch_to.default_content()
+    browser.execute_script("document.getElementById('balance-report').scrollIntoView()")
+    browser.save_screenshot(str(SHOTS / "playground-balance.png"))

@@ -17,6 +17,8 @@ most MAX_BODY bytes, at most MOST_STEPS steps, the tables and agents of tables.p
     POST /api/cards/check               {"text", "pack"}: the card's faults, each at its line and column
     POST /api/cards                     {"text", "pack"}: keep the card to play; the id of its pack
     POST /api/scenarios/run             {"text", "pack"}: a pasted scenario run, PASS or why not
+    POST /api/balance                   {"pack", "card", "against", "games", "agent"}: a small balance run
+    GET  /api/balance/ID                how far it is; GET /api/balance/ID/files/report.html, its report
 """
 
 from __future__ import annotations
@@ -28,13 +30,14 @@ from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..dsl.errors import SantoriniError
 from ..interpreter.games.packs import MORTAL, load_pack, pack_names
 from .authoring import TEMPLATE, AuthorPacks
-from .tables import PERSON, NoSuchGame, Tables, WebError, start_thinking
+from .balancing import BalanceRuns
+from .tables import PERSON, NotHere, Tables, WebError, start_thinking
 from .views import Json, options_view, table_view
 from .watch import watch
 
@@ -46,14 +49,16 @@ MOST_STEPS = 64
 _log = logging.getLogger(__name__)
 
 
-def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None) -> Flask:
+def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None,
+               runs: BalanceRuns | None = None) -> Flask:
     """The playground's Flask app (its games kept in `tables`, the cards written in its pages in
-    `authors`: new stores by default)."""
+    `authors`, their balance runs in `runs`: new stores by default)."""
     app = Flask(__name__, static_folder=str(files(__package__) / "static"), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]
     store = tables if tables is not None else Tables()
     written = authors if authors is not None else AuthorPacks()
+    balance = runs if runs is not None else BalanceRuns()
 
     @app.get("/")
     def index() -> Response:
@@ -138,8 +143,28 @@ def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None)
         passed, failures = written.run_scenario(_field(body, "text", str), str(body.get("pack", "bga")))
         return jsonify({"passed": passed, "failures": failures})
 
-    @app.errorhandler(NoSuchGame)
-    def no_such_game(error: NoSuchGame) -> tuple[Response, int]:
+    @app.post("/api/balance")
+    def start_balance() -> tuple[Response, int]:
+        body = _body()
+        against = body.get("against", [])
+        if not isinstance(against, list):
+            raise _BadRequest("'against' must be a list of cards (empty: every card)")
+        run = balance.start(written.pack_path(str(body.get("pack", "bga"))), _field(body, "card", str),
+                            [str(name) for name in against], _integer(body.get("games", 4), "games"),
+                            str(body.get("agent", "random")))
+        return jsonify(run.status()), 201
+
+    @app.get("/api/balance/<run_id>")
+    def balance_status(run_id: str) -> Response:
+        return jsonify(balance.get(run_id).status())
+
+    @app.get("/api/balance/<run_id>/files/<name>")
+    def balance_file(run_id: str, name: str) -> Response:
+        path = balance.get(run_id).file(name)
+        return send_file(path, max_age=0)
+
+    @app.errorhandler(NotHere)
+    def not_here(error: NotHere) -> tuple[Response, int]:
         return jsonify({"error": str(error)}), 404
 
     @app.errorhandler(SantoriniError)

@@ -39,7 +39,11 @@ class WebError(SantoriniError):
     """A request the server cannot take: what was wrong with it, for the page to show."""
 
 
-class NoSuchGame(WebError):
+class NotHere(WebError):
+    """Something a request names that the server does not keep (a game, a run, a file)."""
+
+
+class NoSuchGame(NotHere):
     """A game id the server does not keep (never made, or replaced by newer games)."""
 
 
@@ -234,5 +238,5 @@ def start_thinking(table: Table) -> None:
     threading.Thread(target=think, args=(table,), daemon=True, name=f"agents-{table.id}").start()
 
 
-__all__ = ["AGENT_KINDS", "MOST_ITERATIONS", "MOST_TABLES", "PERSON", "NoSuchGame", "Table", "Tables", "Told",
-           "WebError", "start_thinking", "think"]
+__all__ = ["AGENT_KINDS", "MOST_ITERATIONS", "MOST_TABLES", "PERSON", "NoSuchGame", "NotHere", "Table", "Tables",
+           "Told", "WebError", "start_thinking", "think"]

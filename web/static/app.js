@@ -497,6 +497,55 @@ async function runScenario() {
   }
 }
 
+const balancing = { run: null, timer: null };
+page.balancing = balancing;
+
+async function runBalance() {
+  say("");
+  $("balance-open").hidden = true;
+  $("balance-report").hidden = true;
+  try {
+    const made = await call("POST", "/api/cards", { text: $("card-text").value, pack: $("author-pack").value });
+    const against = $("balance-against").value.split(",").map((name) => name.trim()).filter(Boolean);
+    balancing.run = await call("POST", "/api/balance", { pack: made.pack, card: made.card, against,
+      games: Number($("balance-games").value) || 4, agent: $("balance-agent").value });
+    showBalance();
+  } catch (error) {
+    $("balance-state").textContent = error.message;
+  }
+}
+
+function showBalance() {
+  const run = balancing.run;
+  const bar = $("balance-progress");
+  bar.hidden = false;
+  bar.max = run.total;
+  bar.value = run.played;
+  balancing.timer = null;
+  if (run.state === "running") {
+    $("balance-state").textContent = `${run.card}: ${run.played} of ${run.total} games played`;
+    balancing.timer = setTimeout(pollBalance, 400);
+  } else if (run.state === "done") {
+    $("balance-state").textContent = `${run.card}: ${run.total} games played; the report:`;
+    const address = `/api/balance/${run.id}/files/${run.report}`;
+    $("balance-open").href = address;
+    $("balance-open").hidden = false;
+    $("balance-report").src = address;
+    $("balance-report").hidden = false;
+  } else {
+    $("balance-state").textContent = `the run failed: ${run.error}`;
+  }
+}
+
+async function pollBalance() {
+  try {
+    balancing.run = await call("GET", `/api/balance/${balancing.run.id}`);
+    showBalance();
+  } catch (error) {
+    $("balance-state").textContent = error.message;
+  }
+}
+
 async function startWriting() {
   if ($("card-text").value) return;
   const select = $("author-pack");
@@ -541,6 +590,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("author-pack").addEventListener("change", cardChanged);
   $("card-play").addEventListener("click", playCard);
   $("scenario-run").addEventListener("click", runScenario);
+  $("balance-run").addEventListener("click", runBalance);
   $("watch-show").addEventListener("click", watchText);
   $("watch-file").addEventListener("change", openFile);
   $("watch-first").addEventListener("click", () => showFrame(0));
