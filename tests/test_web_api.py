@@ -470,3 +470,35 @@ def test_a_balance_run_the_page_may_not_start_says_why(client: FlaskClient, body
     response = client.post("/api/balance", json=body)
     assert response.status_code == 422 and says in response.get_json()["error"]
     assert client.get("/api/balance/nothing").status_code == 404
+
+
+# ---- an author's own pack, offered by `santorini serve --pack DIR`
+
+INVENTIONS = Path(__file__).parent / "invented" / "inventions"
+
+
+def test_a_pack_the_server_is_started_with_is_offered_and_played() -> None:
+    client = create_app(packs=[INVENTIONS]).test_client()
+    packs = {pack["name"]: pack for pack in client.get("/api/packs").get_json()["packs"]}
+    assert "inventions" in packs and "Dimera" in {card["name"] for card in packs["inventions"]["cards"]}
+    game = new_game(client, ("Dimera", "Mortal"), pack="inventions")
+    assert game["pack"] == "inventions" and game["seats"][0]["cards"] == ["Dimera"]
+    record = RECORD.replace("pack: bga", f"pack: {INVENTIONS}").replace("[Mortal, Mortal]", "[Dimera, Mortal]")
+    record = record.replace("move A2 d4; build A2 d5", "move A2 d4; build A2 d5; build A1 a4")
+    shown = client.post("/api/watch", json={"text": record})
+    assert shown.status_code == 200, shown.get_json()
+    assert shown.get_json()["frames"][-1]["caption"] == "turn 3: A: move A2 d4; build A2 d5; build A1 a4"
+    other = create_app().test_client().post("/api/watch", json={"text": record})
+    assert other.status_code == 422 and "packs it was started with" in other.get_json()["error"]
+
+
+def test_serve_with_a_pack_that_has_faults_says_them(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("name: mine\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "santorini", "serve", "--port", "0", "--pack", str(folder)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "pack.yaml:1:1: missing required key 'language'" in done.stderr and "Traceback" not in done.stderr

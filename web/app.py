@@ -26,15 +26,16 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..dsl.errors import SantoriniError
-from ..interpreter.games.packs import MORTAL, load_pack, pack_names
+from ..interpreter.games.packs import MORTAL, Pack, load_pack, pack_names
 from .authoring import TEMPLATE, AuthorPacks
 from .balancing import BalanceRuns
 from .tables import PERSON, NotHere, Tables, WebError, start_thinking
@@ -50,23 +51,28 @@ _log = logging.getLogger(__name__)
 
 
 def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None,
-               runs: BalanceRuns | None = None) -> Flask:
+               runs: BalanceRuns | None = None, packs: Sequence[Path] = ()) -> Flask:
     """The playground's Flask app (its games kept in `tables`, the cards written in its pages in
-    `authors`, their balance runs in `runs`: new stores by default)."""
+    `authors`, their balance runs in `runs`: new stores by default), offering the shipped packs
+    and the pack folders `packs` (an author's own: PackError names their faults)."""
     app = Flask(__name__, static_folder=str(files(__package__) / "static"), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]
     store = tables if tables is not None else Tables()
     written = authors if authors is not None else AuthorPacks()
     balance = runs if runs is not None else BalanceRuns()
+    views = {name: _pack_view(load_pack(name)) for name in pack_names()}
+    for folder in packs:
+        own = written.serve(folder)
+        views[own.name] = _pack_view(own)
 
     @app.get("/")
     def index() -> Response:
         return app.send_static_file("index.html")
 
     @app.get("/api/packs")
-    def packs() -> Response:
-        return jsonify({"packs": [_pack_view(name) for name in pack_names()]})
+    def offered_packs() -> Response:
+        return jsonify({"packs": list(views.values())})
 
     @app.post("/api/games")
     def new_game() -> tuple[Response, int]:
@@ -119,7 +125,7 @@ def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None,
 
     @app.post("/api/watch")
     def watch_text() -> Response:
-        return jsonify(watch(_field(_body(), "text", str)))
+        return jsonify(watch(_field(_body(), "text", str), written.serves_folder))
 
     @app.get("/api/cards/template")
     def template() -> Response:
@@ -218,21 +224,20 @@ def _bad(message: str) -> list[Any]:
     raise _BadRequest(message)
 
 
-def _pack_view(name: str) -> Json:
-    """A shipped pack as the new-game form offers it: its cards (with the player counts each is
-    for) and its modes."""
-    pack = load_pack(name)
+def _pack_view(pack: Pack) -> Json:
+    """A pack as the new-game form offers it: its cards (with the player counts each is for)."""
     cards: list[Json] = [{"name": MORTAL, "players": None, "summary": "No power: the base rules only."}]
     cards += [{"name": card.name, "players": list(card.players), "summary": card.summary}
               for card in sorted(pack.cards.values(), key=lambda card: card.name)]
-    return {"name": name, "title": pack.title, "cards": cards}
+    return {"name": pack.name, "title": pack.title, "cards": cards}
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, announce: Callable[[str], None] = print) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, announce: Callable[[str], None] = print,
+          packs: Sequence[Path] = ()) -> None:
     """Serve the playground until interrupted (waitress, several threads: a slow request of
-    one page never holds up another's)."""
+    one page never holds up another's), offering the shipped packs and the folders `packs`."""
     from waitress.server import TcpWSGIServer, create_server
-    server = create_server(create_app(), host=host, port=port, threads=8)
+    server = create_server(create_app(packs=packs), host=host, port=port, threads=8)
     where = f"{host}:{port}"
     if isinstance(server, TcpWSGIServer):  # (one address: the port it took, where asked for any)
         where = ":".join(server.getsockname())

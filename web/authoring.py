@@ -27,7 +27,7 @@ import yaml
 
 from ..dsl import LANGUAGE_VERSION
 from ..dsl.errors import SourceError, SourceErrors
-from ..interpreter.games.packs import Pack, PackError, load_pack, load_pack_folder, pack_names
+from ..interpreter.games.packs import Pack, PackError, load_pack, load_pack_folder, pack_names, resolve_pack
 from ..interpreter.games.scenario import ScenarioError, check, load_scenario
 from .tables import WebError
 
@@ -77,6 +77,8 @@ class AuthorPacks:
         # (removed with the store, or when the server's process ends)
         self._finalizer = weakref.finalize(self, shutil.rmtree, self._root, True)
         self._packs: OrderedDict[str, Path] = OrderedDict()
+        #: The packs the server was started with (`santorini serve --pack DIR`), by name.
+        self._served: dict[str, Path] = {}
         self._most = most
         self._lock = threading.Lock()
 
@@ -105,16 +107,33 @@ class AuthorPacks:
                 shutil.rmtree(old, ignore_errors=True)
         return pack_id, checked.name
 
+    def serve(self, folder: Path) -> Pack:
+        """Offer the pack in `folder` to the pages, by its name (PackError for its faults)."""
+        pack = resolve_pack(str(folder.resolve()))
+        if pack.name in pack_names():
+            raise WebError(f"{folder}: the pack is named '{pack.name}', as a shipped pack: rename it")
+        self._served[pack.name] = folder.resolve()
+        return pack
+
+    def served(self) -> list[str]:
+        """The names of the packs the server was started with."""
+        return list(self._served)
+
+    def serves_folder(self, path: str) -> bool:
+        """Whether a record's pack (a folder's path) is one the server was started with."""
+        return Path(path).resolve() in self._served.values()
+
     def pack_path(self, name: str) -> str:
-        """What `santorini.Game` takes for a pack a page names: a shipped pack's name, or the
-        folder of an author's pack by its id. WebError for anything else."""
+        """What `santorini.Game` takes for a pack a page names: a shipped pack's name, the folder
+        of a pack the server was started with, or the folder of a card's pack by its id. WebError
+        for anything else."""
         if name in pack_names():
             return name
         with self._lock:
-            folder = self._packs.get(name)
+            folder = self._served.get(name) or self._packs.get(name)
         if folder is None:
-            raise WebError(f"no pack '{name}' here: a shipped pack ({', '.join(pack_names())}) or the pack of a "
-                           "card written in this page ('play it' makes one)")
+            raise WebError(f"no pack '{name}' here: a shipped pack ({', '.join(pack_names())}), one the server was "
+                           "started with (serve --pack DIR), or the pack of a card written in this page")
         return str(folder)
 
     def run_scenario(self, text: str, pack: str) -> tuple[bool, list[str]]:

@@ -4,11 +4,13 @@ A record (what `santorini play --record` writes) is played again under its own p
 (games/frames.py): one picture after the setup and one after each turn, the turn marked. A
 scenario file is its position after its history; a position string, its one position. The text
 is read from the request only: a record of an author's pack folder names a path on the server's
-machine, which a page may not make it read, so only shipped packs are watched.
+machine, which a page may not make it read, so only the shipped packs' records are watched, and
+those of the packs the server was started with (`santorini serve --pack DIR`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -29,8 +31,9 @@ PASTED = "pasted text"
 MOST_FRAMES = 1000
 
 
-def watch(text: str) -> Json:
-    """The pictures of a pasted record, scenario or position string, with a caption each."""
+def watch(text: str, served: Callable[[str], bool] = lambda pack: False) -> Json:
+    """The pictures of a pasted record, scenario or position string, with a caption each (of a
+    shipped pack, or of a pack folder that `served` allows: one the server was started with)."""
     stripped = text.strip()
     if not stripped:
         raise WebError("paste a game record, a scenario or a position string")
@@ -40,7 +43,7 @@ def watch(text: str) -> Json:
     if "board" in keys:
         return _scenario(text)
     if "placements" in keys or "turns" in keys:
-        return _record(text)
+        return _record(text, served)
     raise WebError("this is neither a game record (it has no 'placements' or 'turns'), a scenario (no "
                    "'board') nor a position string (one line)")
 
@@ -56,15 +59,15 @@ def _top_keys(text: str) -> set[str]:
     return set(data) if isinstance(data, dict) else set()
 
 
-def _shipped(name: object) -> None:
-    if name not in pack_names():
-        raise WebError(f"the playground watches games of the shipped packs ({', '.join(pack_names())}); "
-                       f"this one is of {name!r}")
+def _shipped(name: object, served: Callable[[str], bool] = lambda pack: False) -> None:
+    if name not in pack_names() and not (isinstance(name, str) and served(name)):
+        raise WebError(f"the playground watches games of the shipped packs ({', '.join(pack_names())}) and of "
+                       f"the packs it was started with (serve --pack DIR); this one is of {name!r}")
 
 
-def _record(text: str) -> Json:
+def _record(text: str, served: Callable[[str], bool]) -> Json:
     document = load_document(PASTED, "record", text)
-    _shipped(document.data["pack"])
+    _shipped(document.data["pack"], served)
     turns = document.data["turns"]
     if len(turns) >= MOST_FRAMES:
         raise WebError(f"the record has {len(turns)} turns: the playground shows at most {MOST_FRAMES - 1}")

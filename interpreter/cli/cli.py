@@ -558,11 +558,14 @@ main.add_command(render)
               help="The address to listen on (this machine only, unless told otherwise).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="The port to listen on (0: any free port).")
-def serve(host: str, port: int) -> None:
+@click.option("--pack", "packs", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Offer your own pack too: the folder of its pack.yaml (repeatable).")
+@reports_bad_input
+def serve(host: str, port: int, packs: tuple[str, ...]) -> None:
     """Start the web playground (play any cards in the browser) and print its address."""
     from ...web import serve as serve_playground
     try:
-        serve_playground(host, port, announce=click.echo)
+        serve_playground(host, port, announce=click.echo, packs=[Path(folder) for folder in packs])
     except OSError as error:
         bad_input(f"cannot listen on {host}:{port}: {error.strerror or error}")
     except KeyboardInterrupt:
