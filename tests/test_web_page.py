@@ -151,7 +151,7 @@ def test_a_whole_game_played_by_clicks_to_a_win(browser: WebDriver, address: str
     """Seat A (a person, by clicks) against a random agent, from the placement to a win. Each
     turn the person takes the first step offered, by clicking its worker and its square."""
     start(browser, address, [("Mortal", "person"), ("Mortal", "random")], seed=3)
-    assert "click 2 free squares" in status(browser)
+    assert status(browser) == "Seat A (Mortal): click 2 free squares to place A1, A2."
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "playground-placing.png"))
     place(browser, "b3", "d3")
@@ -159,7 +159,7 @@ def test_a_whole_game_played_by_clicks_to_a_win(browser: WebDriver, address: str
     for turn in range(200):
         if "wins" in status(browser):
             break
-        assert status(browser).startswith("Seat A to play"), status(browser)
+        assert status(browser).startswith("Seat A (") and "to play" in status(browser), status(browser)
         before = len(told(browser))
         while len(told(browser)) == before and "wins" not in status(browser):
             play_by_clicks(browser, offered(browser)[0])
@@ -181,7 +181,7 @@ def test_a_refused_click_shows_its_reason(browser: WebDriver, address: str) -> N
     click_square(browser, "c4")
     assert message(browser) == "'move A1 c4': c4 is occupied by B1"
     browser.save_screenshot(str(SHOTS / "playground-refused.png"))
-    assert status(browser).startswith("Seat A to play")
+    assert status(browser).startswith("Seat A (") and "to play" in status(browser)
 
 
 def test_undo_takes_back_a_step_then_a_turn(browser: WebDriver, address: str) -> None:
@@ -200,8 +200,9 @@ def test_undo_takes_back_a_step_then_a_turn(browser: WebDriver, address: str) ->
     assert told(browser)[3].startswith("B: ")
     browser.find_element(By.ID, "undo").click()
     settle(browser)
-    assert told(browser) == told(browser)[:2] and len(told(browser)) == 2  # (the agent's turn with it)
-    assert worker_square(browser, "A1") == "b3" and status(browser).startswith("Seat A to play")
+    assert len(told(browser)) == 2  # (the agent's turn taken back with it)
+    assert worker_square(browser, "A1") == "b3"
+    assert status(browser) == "Seat A (Mortal) to play: click a worker, then a square."
 
 
 def test_a_power_s_step_is_told_in_words(browser: WebDriver, address: str) -> None:
@@ -228,7 +229,7 @@ def test_a_four_player_team_game_starts(browser: WebDriver, address: str) -> Non
     assert lines[1].startswith("B: place B1")
     # (C plays team A's workers, D team B's: their turns come before A's next one)
     assert lines[2].startswith("C: move A") and lines[3].startswith("D: move B")
-    assert status(browser).startswith("Seat A to play")
+    assert status(browser).startswith("Seat A (") and "to play" in status(browser)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board g.worker")) == 4
     browser.save_screenshot(str(SHOTS / "playground-four-players.png"))
 
@@ -325,7 +326,7 @@ def test_a_card_edited_shows_its_fault_at_its_line_then_is_fixed_and_played(brow
     settle(browser)
     assert browser.find_element(By.ID, "table").is_displayed()
     place(browser, "a1", "e1")
-    assert status(browser).startswith("Seat A to play")
+    assert status(browser).startswith("Seat A (") and "to play" in status(browser)
     before = len(told(browser))
     for _ in range(3):  # (a move, a build, the card's second build)
         play_by_clicks(browser, offered(browser)[0])

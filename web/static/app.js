@@ -139,16 +139,21 @@ async function offer() {
   drawOptions();
 }
 
+function seatName(letter) {
+  const seat = page.game.seats.find((one) => one.letter === letter);
+  return seat ? `Seat ${letter} (${seat.cards.join(" + ")})` : `Seat ${letter}`;
+}
+
 function status() {
   const game = page.game;
   let text;
-  if (game.over) text = `Seat ${game.winner} wins.`;
+  if (game.over) text = `Seat ${game.winner} wins.`;  // (the team's first seat: its letter names the team)
   else if (game.failure) text = `The game stopped: ${game.failure}`;
-  else if (game.thinking) text = `Seat ${game.to_move} is thinking…`;
+  else if (game.thinking) text = `${seatName(game.to_move)} is thinking…`;
   else if (game.in_setup && game.person_to_move) {
-    text = `Seat ${game.to_move}: click ${game.place.length} free squares to place ${game.place.join(", ")}.`;
-  } else if (game.person_to_move) text = `Seat ${game.to_move} to play: click a worker, then a square.`;
-  else text = `Seat ${game.to_move} to play.`;
+    text = `${seatName(game.to_move)}: click ${game.place.length} free squares to place ${game.place.join(", ")}.`;
+  } else if (game.person_to_move) text = `${seatName(game.to_move)} to play: click a worker, then a square.`;
+  else text = `${seatName(game.to_move)} to play.`;
   $("status").textContent = text;
   $("steps").textContent = page.steps.length ? `This turn so far: ${page.steps.join("; ")}` : "";
   $("end-turn").hidden = !(page.offered && page.offered.complete && page.steps.length);
