@@ -502,3 +502,16 @@ def test_serve_with_a_pack_that_has_faults_says_them(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "pack.yaml:1:1: missing required key 'language'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_game_is_started_in_the_mode_asked_for(client: FlaskClient) -> None:
+    bga = next(pack for pack in client.get("/api/packs").get_json()["packs"] if pack["name"] == "bga")
+    assert bga["default_modes"] == {"2": "standard", "3": "three-players", "4": "four-players"}
+    assert {mode["name"]: mode["players"] for mode in bga["modes"]}["no-powers"] == [2]
+    seats = [{"cards": ["Mortal"]}, {"cards": ["Mortal"]}]
+    assert client.post("/api/games", json={"seats": seats, "mode": "no-powers"}).get_json()["mode"] == "no-powers"
+    powered = client.post("/api/games", json={"seats": [{"cards": ["Apollo"]}, {"cards": ["Mortal"]}],
+                                              "mode": "no-powers"})
+    assert powered.status_code == 422 and "gives each seat 0 power(s)" in powered.get_json()["error"]
+    unknown = client.post("/api/games", json={"seats": seats, "mode": "nope"})
+    assert unknown.status_code == 422 and "has no mode 'nope'" in unknown.get_json()["error"]

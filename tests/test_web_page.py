@@ -223,6 +223,7 @@ def test_a_four_player_team_game_starts(browser: WebDriver, address: str) -> Non
     agent team B's, the seats C and D play their teams' workers, and the person is to play."""
     start(browser, address, [("Apollo", "person"), ("Athena", "random"), ("Pan", "random"), ("Atlas", "random")],
           seed=2)
+    assert browser.find_element(By.ID, "mode").get_attribute("value") == "four-players"  # (the pack's for four)
     place(browser, "a1", "e5")
     lines = told(browser)
     assert lines[0] == "A: place A1 a1; place A2 e5"

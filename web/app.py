@@ -7,7 +7,7 @@ logged on its side and told to the page as an internal error). Requests are boun
 most MAX_BODY bytes, at most MOST_STEPS steps, the tables and agents of tables.py.
 
     GET  /api/packs                     the shipped packs, their cards and modes
-    POST /api/games                     a new game: {"pack", "seats": [{"cards": [...], "player"}], "seed"}
+    POST /api/games                     a new game: {"pack", "mode", "seats": [{"cards": [...], "player"}], "seed"}
     GET  /api/games/ID                  the game: seats, whose turn, the board, the turns told
     POST /api/games/ID/options          {"steps": [...]}: the steps that may come next
     POST /api/games/ID/play             {"turn": "move A1 c3; build A1 c4"}: a person's turn
@@ -86,7 +86,9 @@ def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None,
         seed = body.get("seed")
         seed = random.randrange(1 << 31) if seed is None else _integer(seed, "seed")
         pack = written.pack_path(str(body.get("pack", "bga")))
-        table = store.new(pack, [[str(name) for name in names] or [MORTAL] for names in cards], players, seed)
+        mode = body.get("mode")
+        table = store.new(pack, [[str(name) for name in names] or [MORTAL] for names in cards], players, seed,
+                          None if mode in (None, "") else str(mode))
         with table.lock:
             start_thinking(table)
             return jsonify(table_view(table)), 201
@@ -229,7 +231,10 @@ def _pack_view(pack: Pack) -> Json:
     cards: list[Json] = [{"name": MORTAL, "players": None, "summary": "No power: the base rules only."}]
     cards += [{"name": card.name, "players": list(card.players), "summary": card.summary}
               for card in sorted(pack.cards.values(), key=lambda card: card.name)]
-    return {"name": pack.name, "title": pack.title, "cards": cards}
+    modes = [{"name": mode.name, "title": mode.title, "players": list(mode.players), "summary": mode.summary,
+              "powers_per_seat": mode.powers_per_seat} for mode in pack.modes.values()]
+    return {"name": pack.name, "title": pack.title, "cards": cards, "modes": modes,
+            "default_modes": {str(count): name for count, name in sorted(pack.default_modes.items())}}
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, announce: Callable[[str], None] = print,

@@ -165,14 +165,16 @@ class Tables:
         self._most = most
         self._lock = threading.Lock()
 
-    def new(self, pack: str, cards: Sequence[Sequence[str]], players: Sequence[str], seed: int) -> Table:
+    def new(self, pack: str, cards: Sequence[Sequence[str]], players: Sequence[str], seed: int,
+            mode: str | None = None) -> Table:
         """A new game: the seats' cards, who plays each (PERSON or an agent spec), the seed of the
-        agents' choices. WebError (or the library's error) names what is wrong."""
+        agents' choices, the mode (None: the pack's for this many seats). WebError (or the
+        library's error) names what is wrong."""
         if len(players) != len(cards):
             raise WebError(f"{len(cards)} seats but {len(players)} players: say who plays each seat")
         agents = [None if player == PERSON else _agent(player, random.Random(seed * 31 + index))
                   for index, player in enumerate(players)]
-        game = Game([list(names) for names in cards], pack=pack)
+        game = Game([list(names) for names in cards], pack=pack, mode=mode)
         table = Table(secrets.token_urlsafe(9), game, list(players), seed, agents)
         with self._lock:
             self._tables[table.id] = table

@@ -57,10 +57,24 @@ async function loadPacks() {
   drawSeatFields();
 }
 
+function currentPack() {
+  return page.packs.find((p) => p.name === $("pack").value) || page.packs[0];
+}
+
 function fillCards() {
-  const pack = page.packs.find((p) => p.name === $("pack").value) || page.packs[0];
   const list = $("card-names");
-  list.replaceChildren(...pack.cards.map((card) => new Option(card.summary, card.name)));
+  list.replaceChildren(...currentPack().cards.map((card) => new Option(card.summary, card.name)));
+  fillModes();
+}
+
+// The pack's modes for this many seats, its default for the count chosen first.
+function fillModes() {
+  const pack = currentPack();
+  const count = Number($("seat-count").value);
+  const chosen = pack.default_modes[String(count)];
+  const select = $("mode");
+  select.replaceChildren(...pack.modes.filter((mode) => mode.players.includes(count)).map(
+    (mode) => new Option(`${mode.title}`, mode.name, mode.name === chosen, mode.name === chosen)));
 }
 
 function drawSeatFields() {
@@ -94,7 +108,7 @@ async function startGame(event) {
   }));
   const seed = $("seed").value === "" ? null : Number($("seed").value);
   try {
-    const game = await call("POST", "/api/games", { pack: $("pack").value, seats, seed });
+    const game = await call("POST", "/api/games", { pack: $("pack").value, mode: $("mode").value, seats, seed });
     $("setup").hidden = true;
     $("table").hidden = false;
     await show(game);
@@ -581,7 +595,7 @@ function newGame() {
 
 window.addEventListener("DOMContentLoaded", () => {
   $("pack").addEventListener("change", fillCards);
-  $("seat-count").addEventListener("change", drawSeatFields);
+  $("seat-count").addEventListener("change", () => { drawSeatFields(); fillModes(); });
   $("new-game").addEventListener("submit", startGame);
   $("board").addEventListener("click", clicked);
   $("end-turn").addEventListener("click", playTurn);
