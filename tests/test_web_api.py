@@ -515,3 +515,26 @@ def test_a_game_is_started_in_the_mode_asked_for(client: FlaskClient) -> None:
     assert powered.status_code == 422 and "gives each seat 0 power(s)" in powered.get_json()["error"]
     unknown = client.post("/api/games", json={"seats": seats, "mode": "nope"})
     assert unknown.status_code == 422 and "has no mode 'nope'" in unknown.get_json()["error"]
+
+
+def test_an_agent_that_fails_stops_its_game_and_says_so() -> None:
+    """A fault inside an agent (not a rules error) stops that table's game with a message; the
+    page is told, and the server goes on."""
+    tables = Tables()
+    client = create_app(tables).test_client()
+    table = tables.new("bga", [["Mortal"], ["Mortal"]], ["random", "person"], 1)
+
+    class Broken:
+        def placement(self, game: object, seat: int) -> list[int]:
+            raise ZeroDivisionError("a fault of the agent's own")
+
+        def turn(self, game: object) -> None:  # pragma: no cover - never asked
+            return None
+
+    table.agents[0] = Broken()  # type: ignore[assignment]
+    table.thinking = True
+    think(table)
+    view = client.get(f"/api/games/{table.id}").get_json()
+    assert not view["thinking"] and view["failure"] == "the agent failed (the server's log says why)"
+    assert "ZeroDivisionError" not in str(view)
+    assert client.get("/api/packs").status_code == 200

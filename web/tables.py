@@ -10,6 +10,7 @@ how strong an agent).
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import threading
@@ -20,10 +21,13 @@ from dataclasses import dataclass, field
 from ..api import Game, Turn
 from ..dsl.errors import SantoriniError
 from ..interpreter.agents.registry import make_agent, parse_agent_spec
+from ..interpreter.engine.walk import same_step
 from ..interpreter.games.human import describe_step, refusal_text
 from ..interpreter.games.play import Agent
-from ..interpreter.model.notation import format_step, parse_turn
+from ..interpreter.model.notation import parse_turn
 from ..interpreter.model.state import Action, GameState
+
+_log = logging.getLogger(__name__)
 
 #: Who may play a seat: a person at the page, or one of these agents (an external bot is a
 #: program on the server's machine: a page may not start one).
@@ -110,7 +114,7 @@ class Table:
             if action is None or rest:
                 raise WebError(f"'{text}' is not one step")
             legal, _ = engine.legal_next(state, steps)
-            same = [a for a in legal if a == action or format_step(state, a) == format_step(state, action)]
+            same = [a for a in legal if same_step(state, action, a)]
             if not same:
                 raise WebError(f"'{text}': {refusal_text(engine, state, [*steps, action])}")
             steps.append(same[0])
@@ -219,6 +223,9 @@ def think(table: Table) -> None:
             turn = copy.agent_turn(agent)
         except SantoriniError as error:
             turn, failure = None, str(error)
+        except Exception:  # (a fault of the server's own: the game stops there, the server goes on)
+            _log.exception("an agent failed at table %s", table.id)
+            turn, failure = None, "the agent failed (the server's log says why)"
         if turn is None and failure is None:
             failure = "the agent found no turn to play"
         with table.lock:
