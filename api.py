@@ -36,10 +36,11 @@ from .interpreter.games.game import (
     place_as_written,
     place_workers,
     placing_seats,
-    resolve_all_stuck,
+    resolve_stuck,
 )
 from .interpreter.games.packs import MORTAL, resolve_pack
-from .interpreter.games.play import Agent, TakeBack
+from .interpreter.games.play import Agent, GameLog, TakeBack, seats_gone, win_reason
+from .interpreter.games.records import record_text
 from .interpreter.games.setup import placement_fault
 from .interpreter.model.board import square_name
 from .interpreter.model.notation import format_board, format_turn, parse_turn
@@ -92,8 +93,13 @@ class Game:
         self._history: list[Turn] = []
         #: Before each turn played: the state, the seats still to place, how many placements and
         #: settled seats there were (what `undo` puts back).
-        self._before: list[tuple[GameState, list[int], int, int]] = []
+        self._before: list[tuple[GameState, list[int], int, int, int, str]] = []
         self._settled: list[str] = []
+        #: The seats that left the game (three or more teams), with the turns played then, and why
+        #: the game ended as it did (what a record says: `record`).
+        self._out: list[tuple[str, int]] = []
+        self._reason = ""
+        self._from_position = False
 
     # ---- what the game is
     @property
@@ -176,7 +182,8 @@ class Game:
         game._game = inner
         placing = placing_seats(inner)
         game._placing = placing[placing.index(inner.state.to_move):] if in_setup else []
-        game._history, game._before, game._settled = [], [], []
+        game._history, game._before, game._settled, game._out, game._reason = [], [], [], [], ""
+        game._from_position = True
         return game
 
     # ---- turns
@@ -194,19 +201,22 @@ class Game:
         """Play a turn (a `Turn`, or its notation: 'move A1 c4; build A1 c5'; in the setup 'place
         A1 b3; place A2 d3'); returns it as played. IllegalTurn (a SantoriniError) says why the
         rules refuse it; NotationError, why the text is not a turn."""
-        before = (self.state.copy(), list(self._placing), len(self._game.placements), len(self._settled))
+        before = (self.state.copy(), list(self._placing), len(self._game.placements), len(self._settled),
+                  len(self._out), self._reason)
         if self._placing:
             played = self._place(self._placing[0], turn)
             self._placing.pop(0)
             if not self._placing:
                 end_of_setup(self._game)
-                self._settled += resolve_all_stuck(self._game)
+                self._settle()
         else:
             steps = turn.steps if isinstance(turn, Turn) else parse_turn(self.state, turn)
             text = format_turn(self.state, steps)
             self.engine.play_in_place(self.state, steps)
             played = Turn(tuple(steps), text)
-            self._settled += resolve_all_stuck(self._game)
+            if self.state.winner is not None:
+                self._reason = win_reason(self._game)
+            self._settle()
         self._before.append(before)
         self._history.append(played)
         return played
@@ -215,10 +225,10 @@ class Game:
         """Take back the last turn (or placement) played; returns it. NothingToUndo at the start."""
         if not self._before:
             raise NothingToUndo("nothing to take back: no turn has been played")
-        state, self._placing, placements, settled = self._before.pop()
+        state, self._placing, placements, settled, out, self._reason = self._before.pop()
         self._game.state = state
         del self._game.placements[placements:]
-        del self._settled[settled:]
+        del self._settled[settled:], self._out[out:]
         return self._history.pop()
 
     def random_turn(self, rng: random.Random | None = None) -> Turn | None:
@@ -262,6 +272,35 @@ class Game:
         steps = tuple(chosen)
         return Turn(steps, format_turn(self.state, steps))
 
+    def record(self, seed: int | None = None) -> str:
+        """The game as a record (schema/record.schema.json; `seed`, the agents' seed, if any):
+        what `santorini play --record` writes, and `replay`, `render` and the playground's Watch
+        read; a game not over is recorded as stopped. A game started from a position has none
+        (its position is not the empty board's)."""
+        if self._from_position:
+            raise SantoriniError("a game started from a position has no record: a record starts from the "
+                                 "empty board (save the position string instead: `position()`)")
+        placements = [format_turn(self.state, steps) for steps in self._game.placements]
+        reason = self._reason if self.is_over else (
+            f"stopped before the end: seat {self.to_move} to {'place' if self._placing else 'move'}")
+        log = GameLog(self.state, placements, [turn.steps for turn in self._history[len(placements):]],
+                      self.winner, reason, list(self._settled), list(self._out))
+        return record_text(self._game, log, seed)
+
+    def _settle(self) -> None:
+        """Settle the seats that cannot complete a turn, as the game loop does (games/play.py):
+        what happened, the seats that left, and why the game ended if it did."""
+        game = self._game
+        turns = len(self._history) + 1 - len(game.placements)  # (the turn being played counts)
+        for _ in game.state.seats:
+            seat = game.state.to_move
+            settled = resolve_stuck(game)
+            if settled is None:
+                break
+            self._settled.append(settled)
+            self._out += seats_gone(game.state, seat, max(turns, 0))
+            self._reason = settled
+
     def perft(self, depth: int) -> int:
         """The leaves of the tree of distinct outcomes to `depth` plies (the scenario spec's
         'Perft'); after the setup only."""
@@ -275,9 +314,9 @@ class Game:
         other._game = self._game.copy()
         other._placing = list(self._placing)
         other._history = list(self._history)
-        other._before = [(state.copy(), list(placing), placements, settled)
-                         for state, placing, placements, settled in self._before]
-        other._settled = list(self._settled)
+        other._before = [(state.copy(), *rest) for state, *rest in self._before]  # type: ignore[misc]
+        other._settled, other._out, other._reason = list(self._settled), list(self._out), self._reason
+        other._from_position = self._from_position
         return other
 
     # ---- pictures and text

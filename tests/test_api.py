@@ -172,3 +172,55 @@ def test_the_engine_shows_its_methods_and_four_attributes_its_compiled_code_is_i
     assert public == {"fast", "if_possible", "seat_powers", "seat_rules"}
     for method in ("turns", "random_turn", "play", "play_in_place", "perft", "why_illegal", "outcomes", "paths"):
         assert callable(getattr(engine, method))
+
+
+@pytest.mark.parametrize(("cards", "seeds"), [
+    (("Apollo", "Athena"), range(1, 4)), (("Hermes", "Ares"), range(1, 3)),
+    (("Apollo", "Athena", "Pan"), range(1, 9)), (("Apollo", "Athena", "Pan", "Atlas"), range(1, 3))])
+def test_a_game_s_record_is_the_one_the_game_loop_writes(cards: tuple[str, ...], seeds: range) -> None:
+    """The same games played by the game loop (`run_game`, whose log `santorini play --record`
+    writes) and through `Game.play`, turn by turn: the same record, text for text, with the seats
+    that left a game of three (and when) and why each game ended."""
+    from santorini.interpreter.games.game import new_game, parse_players
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.games.play import RandomAgent, run_game
+    from santorini.interpreter.games.records import record_text
+    left = 0
+    for seed in seeds:
+        looped = new_game(load_pack("bga"), parse_players(list(cards)))
+        rng = random.Random(seed)
+        log = run_game(looped, [RandomAgent(rng) for _ in cards])
+        written = record_text(looped, log, seed)
+        left += bool(log.out)
+        game = santorini.Game(list(cards))
+        for text in (*log.placements, *log.turns):
+            game.play(text)
+        assert game.record(seed) == written
+        game.undo()
+        assert game.record(seed) != written  # (the last turn taken back: its record says so)
+    if len(cards) == 3:
+        assert left  # (some seat left one of these games: the record's `out` was compared too)
+
+
+def test_a_game_from_a_position_has_no_record() -> None:
+    game = santorini.Game.from_position(
+        "bga/standard Apollo,Athena 00000/00000/00000/00000/00000 A1b3,A2d3,B1c4,B2c2 A")
+    with pytest.raises(santorini.SantoriniError, match="has no record"):
+        game.record()
+
+
+def test_a_game_not_over_is_recorded_as_stopped_and_reads_back(tmp_path) -> None:  # noqa: ANN001
+    """A record of a game under way says it stopped, and `santorini render` reads it back to
+    the position it reached; so does a game stopped in the setup."""
+    from santorini.interpreter.cli.render import record_position
+    game = at_s0("Mortal", "Mortal")
+    game.play("move A1 b4; build A1 b5")
+    text = game.record()
+    assert "reason: 'stopped before the end: seat B to move'" in text
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert record_position(path).state.hash == game.state.hash
+    setup = santorini.Game(["Mortal", "Mortal"])
+    setup.play("place A1 b3; place A2 d3")
+    path.write_text(setup.record(), encoding="utf-8")
+    assert record_position(path).state.hash == setup.state.hash

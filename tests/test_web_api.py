@@ -538,3 +538,12 @@ def test_an_agent_that_fails_stops_its_game_and_says_so() -> None:
     assert not view["thinking"] and view["failure"] == "the agent failed (the server's log says why)"
     assert "ZeroDivisionError" not in str(view)
     assert client.get("/api/packs").status_code == 200
+
+
+def test_a_game_played_is_saved_as_a_record_that_watch_reads(client: FlaskClient) -> None:
+    game = at_s0(client)
+    client.post(f"/api/games/{game}/play", json={"turn": "move A1 b4; build A1 b5"})
+    text = client.get(f"/api/games/{game}/record").get_json()["text"]
+    assert "turns:\n- move A1 b4; build A1 b5\n" in text and "seed: 1\n" in text
+    shown = client.post("/api/watch", json={"text": text}).get_json()
+    assert [frame["caption"] for frame in shown["frames"]] == ["after the setup", "turn 1: A: move A1 b4; build A1 b5"]

@@ -371,3 +371,16 @@ def test_a_balance_run_of_the_card_shows_its_progress_then_its_report(browser: W
     browser.switch_to.default_content()
     browser.execute_script("document.getElementById('balance-report').scrollIntoView()")
     browser.save_screenshot(str(SHOTS / "playground-balance.png"))
+
+
+def test_a_game_played_is_watched_from_its_record(browser: WebDriver, address: str) -> None:
+    start(browser, address, [("Mortal", "person"), ("Mortal", "person")])
+    place(browser, "b3", "d3")
+    place(browser, "c4", "c2")
+    play_by_clicks(browser, "move A1 b4")
+    play_by_clicks(browser, "build A1 b5")
+    browser.find_element(By.ID, "watch-this").click()
+    settle(browser)
+    assert browser.find_element(By.ID, "watch").is_displayed()
+    assert browser.find_element(By.ID, "watch-caption").text == "turn 1: A: move A1 b4; build A1 b5"
+    assert browser.find_element(By.ID, "watch-count").text == "2 of 2"

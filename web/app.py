@@ -12,6 +12,7 @@ most MAX_BODY bytes, at most MOST_STEPS steps, the tables and agents of tables.p
     POST /api/games/ID/options          {"steps": [...]}: the steps that may come next
     POST /api/games/ID/play             {"turn": "move A1 c3; build A1 c4"}: a person's turn
     POST /api/games/ID/undo             back to the person's last turn
+    GET  /api/games/ID/record           the game so far as a record (what `santorini play --record` writes)
     POST /api/watch                     {"text": a game record, a scenario or a position string}: its pictures
     GET  /api/cards/template            a card to start from
     POST /api/cards/check               {"text", "pack"}: the card's faults, each at its line and column
@@ -124,6 +125,12 @@ def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None,
             table.undo()
             start_thinking(table)
             return jsonify(table_view(table))
+
+    @app.get("/api/games/<table_id>/record")
+    def record(table_id: str) -> Response:
+        table = store.get(table_id)
+        with table.lock:
+            return jsonify({"text": table.game.record(table.seed)})
 
     @app.post("/api/watch")
     def watch_text() -> Response:

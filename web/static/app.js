@@ -584,6 +584,31 @@ function showSection(name) {
   $("table").hidden = name !== "play" || !page.game;
 }
 
+async function saveRecord() {
+  try {
+    const record = await call("GET", `/api/games/${page.game.id}/record`);
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([record.text], { type: "application/yaml" }));
+    link.download = "game.yaml";
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+async function watchThisGame() {
+  try {
+    const record = await call("GET", `/api/games/${page.game.id}/record`);
+    showSection("watch");
+    $("watch-text").value = record.text;
+    await watchText();
+    showFrame(watching.frames.length - 1);
+  } catch (error) {
+    say(error.message);
+  }
+}
+
 function newGame() {
   if (page.polling) clearTimeout(page.polling);
   page.polling = null;
@@ -602,6 +627,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", undo);
   $("new").addEventListener("click", newGame);
   $("show-play").addEventListener("click", () => showSection("play"));
+  $("save-record").addEventListener("click", saveRecord);
+  $("watch-this").addEventListener("click", watchThisGame);
   $("show-watch").addEventListener("click", () => showSection("watch"));
   $("show-author").addEventListener("click", () => showSection("author"));
   $("card-text").addEventListener("input", cardChanged);
