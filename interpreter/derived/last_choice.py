@@ -88,10 +88,12 @@ class LastChoice(Writer):
             return None
         source = self.source
         body, moved = self.counting_moves()
-        self.builds(body, False)
+        whole = self.builds(body, False)
         if not self.choices(body, counting=True):
             return None
-        count = ["(B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() - (D & C).bit_count()"
+        # (B and D are c's blocks and domes, apart: where they are the whole of c, c counts them)
+        count = ["c.bit_count() * (1 + C.bit_count()) - (c & C).bit_count() + (B & XB).bit_count()" if whole else
+                 "(B.bit_count() + D.bit_count()) * (1 + C.bit_count()) - (B & C).bit_count() - (D & C).bit_count()"
                  " + (B & XB).bit_count()"]
         if self.fusion.winnable:  # (a build that wins ends the turn: no last step after it)
             source.line(body, f"WB = {self.winning()}")
