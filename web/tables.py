@@ -100,10 +100,9 @@ class Table:
         state, engine = game.state, game.engine
         steps = self._read_steps(written)
         legal, complete = engine.legal_next(state, steps)
-        states: list[GameState] = [state]
-        engine.trace(state, steps, lambda reached, prefix: states.append(reached))
+        states = self._states(steps)
         after = states[-1] if len(states) == len(steps) + 1 else state
-        return legal, complete, after, self.said(steps)
+        return legal, complete, after, _told_of(states, steps)
 
     def _read_steps(self, written: Sequence[str]) -> list[Action]:
         """The steps in notation, each checked against what may come after those before it."""
@@ -131,11 +130,14 @@ class Table:
     def said(self, steps: Sequence[Action]) -> list[str]:
         """What the steps of a turn did beside themselves, in words (nothing for a turn the
         rules refuse: playing it says why)."""
-        state, engine = self.game.state, self.game.engine
+        return _told_of(self._states(steps), steps)
+
+    def _states(self, steps: Sequence[Action]) -> list[GameState]:
+        """The position, then the one after each step the rules take (fewer where they refuse one)."""
+        state = self.game.state
         states: list[GameState] = [state]
-        engine.trace(state, steps, lambda reached, prefix: states.append(reached))
-        return [line for index in range(len(states) - 1)
-                for line in describe_step(states[index], states[index + 1], steps[index])]
+        self.game.engine.trace(state, steps, lambda reached, prefix: states.append(reached))
+        return states
 
     def record(self, turn: Turn | str, said: list[str]) -> None:
         """Play the turn and tell it: the seat, its notation, what it did, and what the rules then
@@ -158,6 +160,12 @@ class Table:
             self.told.pop()
         self.version += 1
         self.failure = None
+
+
+def _told_of(states: Sequence[GameState], steps: Sequence[Action]) -> list[str]:
+    """What each step did beside itself, in words, from the positions before and after it."""
+    return [line for index in range(len(states) - 1)
+            for line in describe_step(states[index], states[index + 1], steps[index])]
 
 
 class Tables:
