@@ -21,6 +21,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from ..interpreter.agents.registry import parse_agent_spec
@@ -36,6 +37,14 @@ MOST_ITERATIONS = 100
 MOST_RUNS = 8
 #: The run's files a page may read: the report and its pictures.
 SERVED = (".html", ".png", ".csv")
+
+
+class RunState(str, Enum):
+    """Where a balance run stands, as the page reads it."""
+
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
 
 
 @dataclass
@@ -58,13 +67,13 @@ class Run:
         played = self._played()
         report = self.folder / "report.html"
         if code is None:
-            state, error = "running", None
+            state, error = RunState.RUNNING, None
         elif code == 0 and report.is_file():
-            state, error = "done", None
+            state, error = RunState.DONE, None
         else:
-            state, error = "failed", self._last_line() or f"the run stopped (exit code {code})"
-        return {"id": self.id, "card": self.card, "state": state, "played": played, "total": self.total,
-                "error": error, "report": "report.html" if state == "done" else None}
+            state, error = RunState.FAILED, self._last_line() or f"the run stopped (exit code {code})"
+        return {"id": self.id, "card": self.card, "state": state.value, "played": played, "total": self.total,
+                "error": error, "report": report.name if state is RunState.DONE else None}
 
     def _played(self) -> int:
         store = self.folder / "results.sqlite"
@@ -160,4 +169,4 @@ def _remove(root: Path, processes: list[subprocess.Popen[bytes]]) -> None:
     shutil.rmtree(root, ignore_errors=True)
 
 
-__all__ = ["MOST_GAMES", "MOST_ITERATIONS", "MOST_RUNS", "BalanceRuns", "Run"]
+__all__ = ["MOST_GAMES", "MOST_ITERATIONS", "MOST_RUNS", "BalanceRuns", "Run", "RunState"]
