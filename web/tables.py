@@ -124,13 +124,7 @@ class Table:
         or why the text is not a turn) if refused."""
         if not self.person_to_move():
             raise WebError("it is not a person's turn to play")
-        game = self.game
-        self.record(text, [] if game.in_setup else self.said(parse_turn(game.state, text)))
-
-    def said(self, steps: Sequence[Action]) -> list[str]:
-        """What the steps of a turn did beside themselves, in words (nothing for a turn the
-        rules refuse: playing it says why)."""
-        return _told_of(self._states(steps), steps)
+        self.play_told(text)
 
     def _states(self, steps: Sequence[Action]) -> list[GameState]:
         """The position, then the one after each step the rules take (fewer where they refuse one)."""
@@ -139,10 +133,15 @@ class Table:
         self.game.engine.trace(state, steps, lambda reached, prefix: states.append(reached))
         return states
 
-    def record(self, turn: Turn | str, said: list[str]) -> None:
-        """Play the turn and tell it: the seat, its notation, what it did, and what the rules then
-        did to seats left with no turn."""
+    def play_told(self, turn: Turn | str) -> None:
+        """Play the turn (or placement) and tell it: the seat, its notation, what it did beside
+        itself (nothing for a turn the rules refuse: playing it says why), and what the rules
+        then did to seats left with no turn."""
         game = self.game
+        said: list[str] = []
+        if not game.in_setup:
+            steps = turn.steps if isinstance(turn, Turn) else parse_turn(game.state, turn)
+            said = _told_of(self._states(steps), steps)
         letter, settled = game.to_move or "?", len(game.settled)
         played = game.play(turn)
         self.told.append(Told(letter, played.notation, [*said, *game.settled[settled:]]))
@@ -242,7 +241,7 @@ def think(table: Table) -> None:
             if turn is None:
                 table.failure, table.thinking = failure, False
                 return
-            table.record(turn, [] if game.in_setup else table.said(turn.steps))
+            table.play_told(turn)
 
 
 def start_thinking(table: Table) -> None:
