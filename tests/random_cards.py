@@ -55,8 +55,8 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from santorini.dsl.errors import SourceError
+from santorini.interpreter.chain.walk import Walk
 from santorini.interpreter.engine.engine import Engine
-from santorini.interpreter.engine.walk import Walk
 from santorini.interpreter.games.game import Game, new_game, parse_players
 from santorini.interpreter.games.packs import MORTAL, Card, Pack, load_card, load_pack
 from santorini.interpreter.games.setup import add_reserve_workers, seat_setup, worker_kind

@@ -27,9 +27,9 @@ from santorini.interpreter.agents import (
     RandomAgent,
     make_agent,
 )
-from santorini.interpreter.agents.position import dump, game_document, position_document
 from santorini.interpreter.agents.protocol import read_request, request_lines
 from santorini.interpreter.cli.cli import main
+from santorini.interpreter.games.documents import dump, game_document, position_document
 from santorini.interpreter.games.game import Game, new_game, parse_players, resolve_all_stuck
 from santorini.interpreter.games.packs import resolve_pack
 from santorini.interpreter.games.play import run_game

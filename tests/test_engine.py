@@ -341,8 +341,8 @@ def test_a_flanked_test_judges_each_placing_and_each_state_afresh() -> None:
     move): a worker that moves, or another state with the same squares and other teams, is
     judged again. Flanked by hand: team 0 on b3 and d3 has c3 between them."""
     from santorini.dsl.vocabulary import Flanked, Owner
-    from santorini.interpreter.engine.conditions import Judge
-    from santorini.interpreter.engine.walk import Walk
+    from santorini.interpreter.chain.conditions import Judge
+    from santorini.interpreter.chain.walk import Walk
     from santorini.interpreter.games.game import new_game, parse_players
     from santorini.interpreter.games.packs import load_pack
     from santorini.interpreter.model.board import parse_square

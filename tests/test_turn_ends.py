@@ -12,10 +12,10 @@ from test_fast_paths import game_pair, pack_of
 from test_kernel import kernel_agrees, position
 from test_tally import found_apart
 
+from santorini.interpreter.chain.walk import Walk
 from santorini.interpreter.derived import kernel
 from santorini.interpreter.derived.kernel import Kernels, TurnEnd, TurnEndWinner
 from santorini.interpreter.engine import engine as engine_module
-from santorini.interpreter.engine.walk import Walk
 from santorini.interpreter.model.board import parse_square
 
 #: A1 on a1 (level 1) can only move to a2 (level 1) and then build only on a1; B1 stands on b1,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..api import Game, Turn
 from ..dsl.errors import SantoriniError
 from ..interpreter.agents.registry import make_agent, parse_agent_spec
-from ..interpreter.engine.walk import same_step
+from ..interpreter.chain.walk import same_step
 from ..interpreter.games.human import describe_step, refusal_text
 from ..interpreter.games.play import Agent
 from ..interpreter.model.notation import parse_turn

@@ -20,7 +20,7 @@ from ..games.play import Agent, RandomAgent
 from ..model.state import Action, GameState
 
 if TYPE_CHECKING:  # (position.py imports the YAML library: read only when a bot asks)
-    from .position import Document
+    from ..games.documents import Document
 
 Turn = tuple[Action, ...]
 
@@ -77,8 +77,8 @@ class SeatView:
         return settle_stuck(dataclasses.replace(self._game, state=state))
 
     def position(self) -> Document:
-        """The position now, as the spec writes a scenario (agents/position.py)."""
-        from .position import position_document
+        """The position now, as the spec writes a scenario (games/documents.py)."""
+        from ..games.documents import position_document
         return position_document(self._game)
 
     def position_string(self) -> str:
@@ -89,8 +89,8 @@ class SeatView:
 
     def game_so_far(self) -> Document:
         """The position play started from and the turns played since (its `history`): exact,
-        even for a rule that reads what a seat did on its last turn (agents/position.py)."""
-        from .position import game_document
+        even for a rule that reads what a seat did on its last turn (games/documents.py)."""
+        from ..games.documents import game_document
         return game_document(self._game)
 
 

@@ -35,13 +35,13 @@ from pathlib import Path
 from typing import IO, Literal, TextIO
 
 from ..engine.engine import IllegalTurn
+from ..games.documents import dump, position_document
 from ..games.game import Game
 from ..games.position import position_string
 from ..games.setup import legal_placements, placement_fault, seat_setup
 from ..model.board import square_name
 from ..model.notation import NotationError, format_turn, parse_placement, parse_turn
 from .base import AgentError, SeatView, Turn, ViewAgent
-from .position import dump, position_document
 from .protocol import ERROR, PLACE, QUIT, READY, TURN, hello_line, request_lines
 
 __all__ = ["BotError", "BotStderr", "ExternalAgent", "stop_all_bots"]

@@ -21,7 +21,7 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..engine.steps import WayParts
+from ..chain.steps import WayParts
 from ..model.state import Event
 
 if TYPE_CHECKING:

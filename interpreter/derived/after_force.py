@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Happened, LastMoves, Piece, Verb
-from ..engine.walk import Walk
+from ..chain.walk import Walk
 from ..model.board import ALL_BITS
 from .conditions import Lowering, View
 from .masks import MaskLowering, board_function

@@ -42,8 +42,8 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Owner, Piece, Region, Role, StandsHighest, Step, Verb
-from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.walk import Walk
 from ..model.board import ALL_BITS, BEYOND, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import Lowering, View
@@ -57,7 +57,7 @@ from .tally import build_events
 from .writer import Drawn, Listed, board_win_near, holders_own, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
-    from ..engine.steps import WayParts
+    from ..chain.steps import WayParts
     from .steps import Ban, DerivedCompiler, Fusion
 
 #: One worker's squares: (worker, its square, PRE, M0, M1, {target: (post0, post1)}).

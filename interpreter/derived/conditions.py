@@ -2,7 +2,7 @@
 
 A condition of the language is judged against a step view (dsl/vocabulary/parts.py): the worker,
 its origin, the target, the two heights and the piece. The generic chain compiles each part to a
-closure called with those seven values (engine/conditions.py); here each part kind becomes an
+closure called with those seven values (chain/conditions.py); here each part kind becomes an
 expression over the local names that hold them in the generated code, so that a candidate is
 tested without a call. `LOWERINGS` has one entry per part kind that reads only the board and the
 view; a part kind without one (it reads the turn's log, or counts over the board) is lowered to a
@@ -37,7 +37,7 @@ from ...dsl.vocabulary import (
     TargetLevel,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..engine.conditions import PERIMETER, Judge, space_locator
+from ..chain.conditions import PERIMETER, Judge, space_locator
 from ..model.board import AROUND_BITS, BEYOND
 from ..model.state import GameState
 from .source import Source

@@ -67,8 +67,8 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.walk import Walk
 from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import PROLOGUE, Lowering, View
@@ -81,7 +81,7 @@ from .tally import Tokens, build_events
 from .writer import Drawn, Listed, board_win_near, holders_own, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
-    from ..engine.steps import WayParts
+    from ..chain.steps import WayParts
     from .steps import DerivedCompiler
 
 T = TypeVar("T")

@@ -32,8 +32,8 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Modality, Step, Verb
-from ..engine.effects import apply_counter, undo_counter
-from ..engine.walk import Walk
+from ..chain.effects import apply_counter, undo_counter
+from ..chain.walk import Walk
 from ..model.state import Action, Event, GameState, apply_events
 from .after_build import TokenAfter
 from .last_choice import RemoveAfterWriter, TokenAfterWriter

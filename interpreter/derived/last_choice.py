@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ...dsl.vocabulary import Piece, Verb
 from ...dsl.vocabulary.parts import Condition
-from ..engine.actions import actions
+from ..chain.actions import actions
 from ..model.board import AROUND_BITS, nth_bit
 from ..model.state import Action, Event
 from .after_build import RemoveAfter, TokenAfter

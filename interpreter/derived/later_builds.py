@@ -22,7 +22,7 @@ finds the drawn one.
 
 **Again and again.** The moved worker's builds, as many as the counters pay for (K), are its
 vectors over the squares around it: ways(c, K), none at all among them. The chain reaches them
-breadth first (engine/steps.py's `breadth_first`): by the number of builds, then as the
+breadth first (chain/steps.py's `breadth_first`): by the number of builds, then as the
 non-decreasing sequences of build squares in square order (`nth_builds_by_count`); each build
 pays its cost as the chain's does, after it.
 
@@ -38,8 +38,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Piece, Step, Verb
-from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.walk import Walk
 from ..model.board import AROUND_BITS
 from ..model.state import Action, Event
 from .after_build import BuildsRepeated, LaterBuilds
@@ -51,7 +51,7 @@ from .writer import Kernel, Lister, Writer, board_win_near, holders_own
 
 if TYPE_CHECKING:
     from ...dsl.vocabulary.parts import Condition
-    from ..engine.conditions import Judge
+    from ..chain.conditions import Judge
     from .steps import DerivedCompiler, Fusion
 
 
@@ -128,7 +128,7 @@ def builds_in_order(squares: Sequence[int], caps: Sequence[int], budget: int) ->
 
 def nth_builds_by_count(squares: Sequence[int], caps: Sequence[int], budget: int, index: int) -> list[int]:
     """The `index`-th way to build at most `budget` times on `squares` (caps as `nth_builds`'s)
-    in the order a step repeated any number of times reaches them (engine/steps.py's
+    in the order a step repeated any number of times reaches them (chain/steps.py's
     `breadth_first`): by the number of builds, and among as many, the non-decreasing sequences
     of squares in order (each found first from the sequence without its last square, the
     earliest of its sequences one build shorter). The squares built on, in order."""

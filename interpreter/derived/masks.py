@@ -37,7 +37,7 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..engine.conditions import PERIMETER
+from ..chain.conditions import PERIMETER
 from ..model.state import GameState
 from .conditions import PROLOGUE, Lowering, View, near_bits
 from .source import Source

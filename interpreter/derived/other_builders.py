@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import AllOf, AnyOf, Near, Not, OccupiedBy, Owner, Role, Sex, Step
 from ...dsl.vocabulary.parts import Condition
-from ..engine.actions import actions
+from ..chain.actions import actions
 from ..model.state import Action, Event
 from .conditions import Lowering, View
 from .tally import Tokens, build_events, nth_build

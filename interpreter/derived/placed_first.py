@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Owner, Piece, Region, Role, Step, Verb
 from ...dsl.vocabulary.parts import Condition
-from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.walk import Walk
 from ..model.board import ALL_BITS, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import Lowering, View
@@ -43,7 +43,7 @@ from .tally import build_events
 from .writer import Drawn, Listed, board_win_near, obligations_as_squares, pointwise
 
 if TYPE_CHECKING:
-    from ..engine.steps import WayParts
+    from ..chain.steps import WayParts
     from .steps import DerivedCompiler, Fusion
 
 #: What the lowered masks say: (the worker placed, [(place, its targets not met before)],

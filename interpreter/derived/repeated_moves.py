@@ -3,7 +3,7 @@
 'Each time your worker moves into a perimeter space, it may move again': after each move that
 matches the trigger, the worker may stop there (and build) or move on. The chain takes the
 worker's first moves in order, and from each that matches, the states it reaches breadth first
-(engine/steps.py's `breadth_first`: each once, the fewest moves first): at each, its builds,
+(chain/steps.py's `breadth_first`: each once, the fewest moves first): at each, its builds,
 then, if the move there matched, the moves on from it, a winning one ending the turn at once.
 The turns are the squares the worker can end on. So the kernels go through the same states with
 a queue of (square, the squares before it), keep the squares already ended on (`ENDED`) and
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import Step, StepPattern, Verb
-from ..engine.actions import actions
+from ..chain.actions import actions
 from ..model.state import Action, Event
 from .conditions import Lowering
 from .masks import MaskLowering, loop_over_targets

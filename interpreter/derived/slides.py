@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..engine.walk import Walk
+from ..chain.walk import Walk
 from ..model.board import BEYOND
 from .conditions import PROLOGUE, Lowering, View
 from .source import Source

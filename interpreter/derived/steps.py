@@ -1,12 +1,12 @@
 """Move and build steps lowered to generated code, for listing and counting a turn's outcomes.
 
-`DerivedCompiler` is the generic step compiler (engine/steps.py) with its two commonest step
+`DerivedCompiler` is the generic step compiler (chain/steps.py) with its two commonest step
 kinds, the move and the build, written as Python source from the step's typed parts: its ways
 (the step's own and each option of its verb, engine/steps.WayParts), their regions and filters,
 the pieces and the forces, the prohibitions other seats may lay on the verb, the seat's wins and
 the other seats' vetoes. The text is compiled once per distinct text (source.py). Every other step
 kind, and the glue between steps (follow-ups, guards, alternative turns), is the generic chain's
-own closure: a generated step and a generic one share the walk (engine/walk.py), so they chain
+own closure: a generated step and a generic one share the walk (chain/walk.py), so they chain
 freely, and the derived chain visits the candidates of every step in the generic chain's order.
 It therefore finds the same outcomes in the same order, and `turns` lists the same turns.
 
@@ -62,10 +62,10 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.hooks import Obligation
 from ...dsl.vocabulary.hooks import Reaction as ReactionRule
 from ...dsl.vocabulary.parts import Condition, Where
-from ..engine.conditions import Judge, space_locator
-from ..engine.effects import apply_mark, apply_move, undo_mark, undo_move
-from ..engine.rules import SeatRules
-from ..engine.steps import (
+from ..chain.conditions import Judge, space_locator
+from ..chain.effects import apply_mark, apply_move, undo_mark, undo_move
+from ..chain.rules import SeatRules
+from ..chain.steps import (
     CompiledForce,
     StepCompiler,
     WayParts,
@@ -79,7 +79,7 @@ from ..engine.steps import (
     perform_build,
     tokens_placed,
 )
-from ..engine.walk import StepFn, Walk, finish
+from ..chain.walk import StepFn, Walk, finish
 from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
@@ -261,7 +261,7 @@ class DerivedCompiler(StepCompiler):
 
     def _lowered_last_step(self, step: Step) -> LastStep | None:
         """The turn's last step, which the seat may take, as the kernels lower it: a token put on
-        an unoccupied space around the moved worker (engine/steps.py's token step), or a block
+        an unoccupied space around the moved worker (chain/steps.py's token step), or a block
         a worker that did not move takes off an unoccupied space around it; with nothing else
         to it and filters with bit lowerings."""
         destination = step.destination
@@ -320,7 +320,7 @@ class DerivedCompiler(StepCompiler):
 
     def _lowered_token_on_built(self, step: Step) -> TokenOnBuilt | None:
         """An automatic step that puts a token of the seat's on the square just built (the
-        chain's own step, engine/steps.py), with nothing else to it, as the kernels lower it."""
+        chain's own step, chain/steps.py), with nothing else to it, as the kernels lower it."""
         destination = step.destination
         if (step.verb is not Verb.TOKEN or step.modality is not Modality.AUTOMATIC or step.token is None
                 or destination is None or destination.region is not Region.SINGLE
@@ -1332,7 +1332,7 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
                     elif not verdict:
                         return False  # (an obligation no build changes is not met: no outcome here)
             tally = walk.tally
-            if keyed and tally is not None:  # (a random draw: the builds are counted, not listed)
+            if keyed and isinstance(tally, Tally):  # (a random draw: the builds are counted, not listed)
                 if count is None:
                     tally.exact = False
                 else:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from ..engine.walk import Walk
+from ..chain.walk import Walk
 from ..model.board import ZOBRIST
 from ..model.state import GameState, token_key
 

@@ -10,8 +10,8 @@ from ...dsl.vocabulary import (
     Piece,
     Step,
 )
-from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.walk import Walk
 from ..model.state import Action, Event
 from .after_build import Again, SameSquare
 from .masks import LEVELS_AFTER_A_BLOCK

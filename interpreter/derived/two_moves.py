@@ -12,7 +12,7 @@ from ...dsl.vocabulary import (
     Step,
     Verb,
 )
-from ..engine.walk import Walk
+from ..chain.walk import Walk
 from .conditions import Lowering, View
 from .masks import MaskLowering, loop_over_targets
 from .source import Source

@@ -2,7 +2,7 @@
 level, then a build by one of the seat's workers: a move step of `Role.EACH` with no bound on its
 repetitions, whose filters keep the mover's level, then a build of `Role.CHOSEN`.
 
-The chain searches such a turn breadth first (engine/steps.py's `breadth_first`): a state once
+The chain searches such a turn breadth first (chain/steps.py's `breadth_first`): a state once
 per (board, last worker to move), those fewer moves away first; at each it lists the builds,
 then each worker's moves in the team's order, squares in order, each reaching a state. Nothing
 is built before the build, so an outcome is where the two workers stand (a set, for two workers
@@ -65,8 +65,8 @@ from ...dsl.vocabulary import (
     Step,
     Verb,
 )
-from ..engine.actions import actions
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.walk import Walk
 from ..model.board import ALL_BITS, AROUND_BITS, SQUARE_BITS, grown, nth_bit
 from ..model.state import Action, Event, GameState
 from .conditions import Lowering, View
@@ -78,7 +78,7 @@ from .tally import build_events
 from .writer import Drawn, Listed, board_win_near, holders_own, pointwise
 
 if TYPE_CHECKING:
-    from ..engine.steps import WayParts
+    from ..chain.steps import WayParts
     from .steps import Bound, DerivedCompiler
 
 #: What the generated masks say of a position: (first worker, second worker, T1, the squares the
@@ -345,7 +345,7 @@ def _search(at: Walked, out: Excluded, index: int, found: list[Found] | None) ->
     """The walks' new outcomes in the chain's order (`Found`): the `index`-th of them, or, with
     `found`, every one of them added to it; past the last, ((), -1, -1, the index left).
 
-    The chain goes through the states breadth first (engine/steps.py's `breadth_first`): a state
+    The chain goes through the states breadth first (chain/steps.py's `breadth_first`): a state
     once per (board, last worker to move), those reached by fewer moves first, and among as many
     moves in the order they were reached; at each it lists the builds, then each worker's moves
     in the team's order, squares in order. A board's outcomes are the first such state's where

@@ -50,10 +50,10 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..engine.actions import actions
-from ..engine.steps import WayParts
-from ..engine.steps import _force_destination as force_destination
-from ..engine.walk import Walk
+from ..chain.actions import actions
+from ..chain.steps import WayParts
+from ..chain.steps import _force_destination as force_destination
+from ..chain.walk import Walk
 from ..model.board import ALL_BITS, AROUND_BITS, PAIR_INSIDE, PAIR_SHIFTED, PAIR_SPREAD
 from ..model.state import Action, Event, GameState
 from .after_build import TokenOnBuilt

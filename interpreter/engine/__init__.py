@@ -1,4 +1,4 @@
-"""The generic turn interpreter: the `Engine`, which compiles each seat's turn programs into a
-chain of step closures (steps.py) sharing one traversal context (walk.py) and ready-made action
-tuples (actions.py), and uses that chain to enumerate outcomes, check and play turns, and count
-perft."""
+"""The turn interpreter: the `Engine`, which runs each seat's turn programs on the generic chain
+(`interpreter/chain/`) and hands counting, drawing, listing and searching to the speed layers
+(`interpreter/derived/`, `interpreter/fast/`) where they serve; and the words of a refused step
+(refusal.py). Imports go one way: engine -> speed layers -> chain -> model."""

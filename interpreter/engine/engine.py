@@ -1,18 +1,18 @@
 """The turn interpreter: runs the compiled powers of the seats against a GameState.
 
 A turn is a sequence of decisions. Each seat's turn programs (the base card's standard turn and
-the alternatives its powers add) are compiled once, when the engine is made, into chains of
-Python closures: a step closure lists the candidate actions of its step (asking the hooks that
-generate, restrict and react), applies each one to the state, calls the rest of the chain, and
-undoes it. One traversal serves every purpose through its leaf callback: enumerating the distinct
-outcomes, checking that a turn can still be completed ("must" by lookahead), matching a turn
-written in notation, listing the legal next steps, and perft.
+the alternatives its powers add) are compiled once, when the engine is made, into the generic
+chain (`interpreter/chain/`): a step closure lists the candidate actions of its step (asking the
+hooks that generate, restrict and react), applies each one to the state, calls the rest of the
+chain, and undoes it. One traversal serves every purpose through its leaf callback: enumerating
+the distinct outcomes, checking that a turn can still be completed ("must" by lookahead),
+matching a turn written in notation, listing the legal next steps, and perft.
 
 Enumeration, where searches and random play spend their time, has faster stand-ins that must
-agree with the chain exactly: the plain-turn paths (plain.py) and, for other programs, a second
-compilation specialised for enumeration (enumeration.py). A random turn is drawn by counting
-the outcomes, not listing them, where the seat's turn has a shape that allows it (plain.py,
-counted.py).
+agree with the chain exactly: the derived engine (`interpreter/derived/`: steps and whole-turn
+kernels generated from the typed parts) and the plain turn's paths and counted picks of
+`interpreter/fast/`. The engine chooses among them per seat; they import the chain, never the
+engine.
 
 Actions are tuples: ("move", worker, square), ("build", worker, square) (the next piece, a dome
 on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, name).
@@ -42,6 +42,19 @@ from ...dsl.vocabulary import (
     Verb,
     WorkerSelector,
 )
+from ..chain.conditions import Judge, Test
+from ..chain.rules import SeatRules, gather
+from ..chain.steps import (
+    EVENT_KIND,
+    Reaction,
+    StepCompiler,
+    WinCheck,
+    breadth_first,
+    gain_step,
+    slide_reaction,
+    use_step,
+)
+from ..chain.walk import Action, Event, StepFn, Walk, finish, same_step, stop
 from ..derived.conditions import view_only
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import (
@@ -69,11 +82,7 @@ from ..fast.shape import FastRules, fast_rules, known_prohibition
 from ..fast.shape import Program as FastProgram
 from ..model.board import ZOBRIST
 from ..model.state import GameState, TurnRecord, apply_events
-from .conditions import Judge, Test
 from .refusal import explain
-from .rules import SeatRules, gather
-from .steps import EVENT_KIND, Reaction, StepCompiler, WinCheck, breadth_first, gain_step, slide_reaction, use_step
-from .walk import Action, Event, StepFn, Walk, finish, same_step, stop
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 
@@ -607,7 +616,7 @@ class Engine:
 
         if followup.timing is FollowUpTiming.EACH_TIME:
             # 'each time' is a step repeated while its steps match the trigger: searched breadth
-            # first like any repeated step (steps.py's breadth_first), the turn going on (`after`)
+            # first like any repeated step (chain/steps.py's breadth_first), the turn going on (`after`)
             # from each state it reaches, the step taken again from those that match
             onward: list[StepFn] = [after]  # (where the step's candidates go on: the search's)
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
+from ..chain.walk import Action, same_step
 from ..model.board import NEIGHBOURS, square_name
 from ..model.notation import format_step
 from ..model.state import GameState
-from .walk import Action, same_step
 
 if TYPE_CHECKING:
     from .engine import Engine

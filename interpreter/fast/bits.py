@@ -38,7 +38,7 @@ from ...dsl.vocabulary import (
     TargetLevel,
     Verb,
 )
-from ..engine.conditions import Judge
+from ..chain.conditions import Judge
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
 from ..model.state import GameState
 

@@ -33,8 +33,8 @@ from random import Random
 from typing import Any, TypeVar
 
 from ...dsl.vocabulary import Role, Verb
-from ..engine.actions import actions
-from ..engine.walk import Action
+from ..chain.actions import actions
+from ..chain.walk import Action
 from ..model.board import (
     ALL_BITS,
     AROUND_BITS,

@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ...dsl.vocabulary import Role, Verb
-from ..engine.actions import actions
-from ..engine.walk import Action, Walk
+from ..chain.actions import actions
+from ..chain.walk import Action, Walk
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, ZOBRIST
 from ..model.state import GameState
 from .shape import Constraint, FastRules, MoveIntoOpponent, Program, StepSpec, win_table

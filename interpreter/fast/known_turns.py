@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.walk import Action
+from ..chain.walk import Action
 from ..model.state import Event, GameState
 from .enumeration import forced_destination
 from .shape import FastRules, win_table

@@ -62,7 +62,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from random import Random
 
-from ..engine.actions import actions
+from ..chain.actions import actions
 from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import Action, Event, GameState, apply_events
 from .bits import free_bits, levels_of

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine.actions import actions
+from ..chain.actions import actions
 from ..model.board import NEIGHBOUR_BITS, SQUARE_BITS
 from ..model.state import GameState
 from .bits import levels_of, token_squares

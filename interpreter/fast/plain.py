@@ -15,8 +15,8 @@ from random import Random
 from typing import Literal, overload
 
 from ...dsl.vocabulary import Role, Verb
-from ..engine.actions import actions
-from ..engine.walk import Action, StepFn, Walk
+from ..chain.actions import actions
+from ..chain.walk import Action, StepFn, Walk
 from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from ..model.state import Event, GameState
 from .shape import FastRules, Program, win_table

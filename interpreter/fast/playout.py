@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from random import Random
 from types import FunctionType
 
-from ..engine.actions import actions
-from ..engine.walk import Action
+from ..chain.actions import actions
+from ..chain.walk import Action
 from ..model.board import BEYOND, HASH_BITS, LEVEL_BIT, NEIGHBOUR_BITS, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
 from ..model.state import Event, GameState, TurnRecord, counter_key
 from .bits import free_bits

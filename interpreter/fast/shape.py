@@ -75,7 +75,7 @@ from ...dsl.vocabulary.parts import (
     UNOCCUPIED,
     UP,
 )
-from ..engine.rules import SeatRules
+from ..chain.rules import SeatRules
 from ..model.board import ALL_BITS
 from .bits import SquareBits, target_bits
 
@@ -377,7 +377,7 @@ def _obligations(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Square
 
 def _slides(rules: SeatRules, others: list[SeatRules]) -> list[Squares] | None:
     """Other seats' reactions to this seat's moves, read as squares: a slide onward along the
-    move (engine.steps.slide_reaction), at most one. None for any other reaction."""
+    move (chain.steps.slide_reaction), at most one. None for any other reaction."""
     slides = []
     for other in others:
         if other.team == rules.team:

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 import click
 
 from ...dsl.vocabulary import Step, nested
+from ..chain.walk import same_step
 from ..engine.engine import Engine
 from ..engine.refusal import Reason, explain
-from ..engine.walk import same_step
 from ..model.board import COLUMNS, SIZE, parse_square, square_name
 from ..model.notation import NotationError, format_cell, format_step, format_turn, parse_step, parse_turn
 from ..model.state import Action, Event, GameState

@@ -57,7 +57,7 @@ def scenario_record_text(document: Document, game: Game, log: GameLog) -> str:
     turns played added to its history, its expectations left out and the result in its name.
     `santorini play --from` plays on from it, and `santorini check` or `santorini scenario`
     replays its history by the rules."""
-    from ..agents.position import dump
+    from .documents import dump
     data: dict[str, object] = {key: value for key, value in document.data.items() if key != "expect"}
     result = f"winner {log.winner}" if log.winner else "no winner"
     data["name"] = f"{document.data['name']}; played on: {result} ({log.reason})"

@@ -27,8 +27,8 @@ from ...dsl.vocabulary import (
     Sex,
     WorkerSexes,
 )
-from ..engine.conditions import Judge
-from ..engine.walk import Walk, stop
+from ..chain.conditions import Judge
+from ..chain.walk import Walk, stop
 from ..model.board import SIZE, SQUARES, square_name
 
 if TYPE_CHECKING:

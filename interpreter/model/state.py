@@ -29,7 +29,7 @@ BIT_AT = SQUARE_BITS + (0,)
 Event = tuple[Any, ...]
 #: A step of a turn, as the engine lists and plays it: (verb, worker, square), as ("move", worker,
 #: square), ("build", worker, square), ("dome", worker, square); ("use", -1, name), ("pass", -1, -1),
-#: ("token", kind, square) (engine/walk.py, model/notation.py).
+#: ("token", kind, square) (chain/walk.py, model/notation.py).
 Action = tuple[str, Any, Any]
 #: A token on the board: its kind and the seat that holds it.
 BoardToken = tuple[str, int]

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import yaml
 
-from ..games.game import Game
-from ..games.packs import package_root
-from ..games.setup import first_turn_seat
 from ..model.board import square_name
 from ..model.notation import format_board, format_turn
 from ..model.state import GameState
+from .game import Game
+from .packs import package_root
+from .setup import first_turn_seat
 
 __all__ = ["Document", "dump", "game_document", "position_document"]
 

@@ -15,7 +15,6 @@ from ..model.state import GameState
 
 if TYPE_CHECKING:
     from ...dsl.vocabulary import Verb
-    from ..derived.tally import Tally
     from .conditions import Test
 
 #: One step of a turn's chain: True when the traversal should stop (see `Walk.stop_here`).
@@ -75,9 +74,10 @@ class Walk:
         #: Whether the derived code may enter a step once per state and context (derived/steps.py,
         #: _wrap): in an enumeration whose leaf reads no more of the turn than its outcome.
         self.memo = False
-        #: In a random draw, the count of the turn's outcomes (derived/tally.py): the derived code
-        #: gives it the squares of a keyed last build as bits instead of listing them.
-        self.tally: Tally | None = None
+        #: In a random draw, the count of the turn's outcomes (derived/tally.py's Tally): the
+        #: derived code gives it the squares of a keyed last build as bits instead of listing
+        #: them. The chain only carries it (it knows nothing of the speed layers that build on it).
+        self.tally: object | None = None
         #: In a listing, each turn found -> its events and the team it makes win, so that a turn
         #: played from the list is not walked again (Engine.turns).
         self.listed: dict[tuple[Action, ...], tuple[tuple[Event, ...], int | None]] | None = None
