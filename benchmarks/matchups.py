@@ -12,10 +12,11 @@ listed apart). Each matchup is measured in games per CPU second of two kinds of 
   outcomes, from S0, as `santorini bench` plays them (games.bench.bench_games, here with a cap on
   the turns of a game);
 * greedy games: two greedy agents (agents.greedy.GreedyAgent, one a seat, sharing one seeded
-  generator, each turn chosen from the full list of turns and checked by the game loop), as
-  `santorini play --agent A=greedy --agent B=greedy` plays them, from S0 too. A greedy agent lists
-  every turn and plays each on a copy to see whether it wins or hands the next seat a win: what
-  every agent that searches pays.
+  generator, each turn checked by the game loop), as `santorini play --agent A=greedy --agent
+  B=greedy` plays them, from S0 too. A greedy agent takes the turns in a random order
+  (Engine.turns_in_random_order: drawn by index where the seat's turns are counted, else from
+  the list) and plays each on a copy until one does not hand the next seat a win: what an agent
+  that looks one turn ahead pays.
 
 Every figure is a ratio: the matchup's games/s over Mortal v Mortal's games/s (the same kind of
 game, on the fast engine) measured in the same stretch of time. The matchups are measured in

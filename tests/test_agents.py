@@ -28,6 +28,7 @@ from santorini.interpreter.agents import (
     make_agent,
 )
 from santorini.interpreter.agents.protocol import read_request, request_lines
+from santorini.interpreter.agents.tactics import first_at_random
 from santorini.interpreter.cli.cli import main
 from santorini.interpreter.games.documents import dump, game_document, position_document
 from santorini.interpreter.games.game import Game, new_game, parse_players, resolve_all_stuck
@@ -105,6 +106,26 @@ def test_greedy_and_mcts_block_a_win_in_one(position, make) -> None:  # noqa: AN
     game = position(yaml.safe_dump(BLOCK)).game
     chosen = {choice(make(seed), game) for seed in range(4)}
     assert chosen <= BLOCKS
+
+
+def test_greedy_picks_among_every_safe_turn(position) -> None:  # noqa: ANN001
+    """Both blocks are safe, and the greedy agent's random pick reaches each of them."""
+    game = position(yaml.safe_dump(BLOCK)).game
+    chosen = [choice(GreedyAgent(random.Random(seed)), game) for seed in range(40)]
+    assert set(chosen) == BLOCKS
+
+
+def test_first_at_random_takes_the_first_wanted_turn_and_judges_no_further() -> None:
+    judged: list[int] = []
+
+    def wanted(turn: int) -> bool:
+        judged.append(turn)
+        return turn % 7 == 3
+    assert first_at_random(iter([5, 8, 10, 17, 24, 31]), wanted) == 10
+    assert judged == [5, 8, 10]
+    judged.clear()
+    assert first_at_random(iter([1, 2]), wanted) is None
+    assert judged == [1, 2]
 
 
 def test_mcts_wins_by_leaving_the_opponent_stuck(position) -> None:  # noqa: ANN001

@@ -40,6 +40,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,8 @@ PERFT_WORK_PER_CARD = 2_000
 EVERY_INDEX = 64
 #: Turns picked by index then played, compared per position (with the first and the last).
 PLAYED = 6
+#: The turns of `Engine.turns_in_random_order` compared (its first ones: each drawn by its index).
+IN_RANDOM_ORDER = 8
 #: Variants of a two-step turn's last step compared per position (a refused turn's explanation
 #: is what a comparison spends most on).
 VARIANTS = 4
@@ -435,6 +438,16 @@ def disagreement(fast: Engine, generic: Engine, state: GameState, seeds: Sequenc
                           _left(generic.play(state, expected)))
     if not turns and fast.random_turn(state, _Drawn(0)) is not None:
         return differ("random_turn with no turn", fast.random_turn(state, _Drawn(0)), None)
+    rng_fast, rng_generic = random.Random(seeds[0]), random.Random(seeds[0])
+    shuffled = list(islice(fast.turns_in_random_order(state, rng_fast), IN_RANDOM_ORDER))
+    expected_order = list(islice(generic.turns_in_random_order(state, rng_generic), IN_RANDOM_ORDER))
+    if shuffled != expected_order or rng_fast.getstate() != rng_generic.getstate():
+        return differ(f"turns_in_random_order (seed {seeds[0]}, the first {IN_RANDOM_ORDER})", shuffled,
+                      expected_order)
+    for steps in shuffled:  # accepted with the events the draw kept for it, as an agent plays it on a copy
+        if fast.accept(state.copy(), steps) != generic.accept(state, steps):
+            return differ(f"the events of {turn(steps)} drawn by turns_in_random_order",
+                          fast.accept(state.copy(), steps), generic.accept(state, steps))
     replies = []  # the other seat's outcomes after the turns played below: a sample of perft's second ply
     for seed in seeds:  # a turn picked by random_turn, then played in place
         mine_state, their_state = state.copy(), state.copy()

@@ -79,6 +79,9 @@ def test_the_comparison_catches_a_listed_build_with_wrong_events(monkeypatch: py
     """A keyed last build whose events said a block where the build is a dome (or one level too
     many) would leave another board than the generic play."""
     built = steps.built_events
+    # (the cached game of these cards is made before the mutant is in place: an engine compiled
+    # while it is would keep it, and later tests that share the cache would play it)
+    game, generic = games("bga", ("Iris", MORTAL))  # (its turns listed by the derived chain: no kernels)
 
     def wrong(st: GameState, before: tuple, worker: int, square: int, dome: bool) -> tuple:  # type: ignore[type-arg]
         events, winner = built(st, before, worker, square, dome)
@@ -86,7 +89,6 @@ def test_the_comparison_catches_a_listed_build_with_wrong_events(monkeypatch: py
         bad = ("build", build[1], build[2], int(build[3]) + 1, build[4])  # type: ignore[call-overload]
         return tuple(bad if event is build else event for event in events), winner
     monkeypatch.setattr(steps, "built_events", wrong)
-    game, generic = games("bga", ("Iris", MORTAL))  # (its turns listed by the derived chain: no kernels)
     engine = type(game.engine)(game.pack.base.power, [[c.power for c in seat] for seat in game.cards])
     state = started(game)
     differ = []

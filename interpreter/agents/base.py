@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from ...dsl.errors import SantoriniError
@@ -61,6 +62,22 @@ class SeatView:
     @property
     def team(self) -> int:
         return self._game.state.seats[self.seat].team
+
+    def has_turn(self) -> bool:
+        """Whether the seat is to move and can complete a turn (without listing its turns)."""
+        if self._turns is not None:
+            return bool(self._turns)
+        state = self._game.state
+        return state.to_move == self.seat and self._game.engine.has_turn(state)
+
+    def turns_in_random_order(self, rng: random.Random) -> Iterator[Turn]:
+        """The seat's legal turns, each once, in a uniformly random order drawn from `rng`, made
+        one at a time as they are asked for (engine.turns_in_random_order): for an agent that
+        takes the first turn it likes."""
+        state = self._game.state
+        if state.to_move != self.seat:
+            return iter(())
+        return self._game.engine.turns_in_random_order(state, rng)
 
     def turns(self) -> tuple[Turn, ...]:
         """The seat's legal turns, one per distinct outcome (engine.turns), when it is to move."""

@@ -4,13 +4,13 @@ for any cards (a win by a power, a loss by a power, a build that wins)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..engine.engine import Engine
 from ..model.state import GameState
 from .base import Turn
 
-__all__ = ["after", "gives_a_win", "winning_turns"]
+__all__ = ["after", "first_at_random", "gives_a_win", "wins_at_once", "winning_turns"]
 
 
 def after(engine: Engine, state: GameState, turn: Turn) -> GameState:
@@ -20,13 +20,32 @@ def after(engine: Engine, state: GameState, turn: Turn) -> GameState:
     return copy
 
 
+def first_at_random(turns: Iterable[Turn], wanted: Callable[[Turn], bool]) -> Turn | None:
+    """The first of `turns` (in a uniformly random order: `SeatView.turns_in_random_order`)
+    that is `wanted`, None where none is: a uniform pick among the wanted turns.
+
+    Why not filter, then choose: the first of a random order that has a property is uniform
+    among those that have it, and a turn is judged (played on a copy) only until one is found,
+    and made only then. A power may give a seat hundreds of turns, most of them wanted."""
+    for turn in turns:
+        if wanted(turn):
+            return turn
+    return None
+
+
+def wins_at_once(engine: Engine, state: GameState) -> Callable[[Turn], bool]:
+    """Whether a turn of the seat to move makes its team win at once."""
+    team = state.seats[state.to_move].team
+    return lambda turn: after(engine, state, turn).winner == team
+
+
 def winning_turns(engine: Engine, state: GameState, turns: Sequence[Turn]) -> list[Turn]:
     """The turns with which the seat to move wins at once (its team: a turn that makes another
     team win is no win). `engine.can_win` answers first, since most positions have none."""
     if not engine.can_win(state):
         return []
-    team = state.seats[state.to_move].team
-    return [turn for turn in turns if after(engine, state, turn).winner == team]
+    wins = wins_at_once(engine, state)
+    return [turn for turn in turns if wins(turn)]
 
 
 def gives_a_win(engine: Engine, state: GameState, turn: Turn) -> bool:

@@ -58,6 +58,7 @@ from ..chain.walk import Action, Event, StepFn, Walk, finish, same_step, stop
 from ..derived.conditions import view_only
 from ..derived.invariance import unchanged_by_a_build
 from ..derived.kernel import (
+    IndexDrawn,
     Kernels,
     Listed,
     TurnEndWinner,
@@ -85,6 +86,10 @@ from ..model.state import GameState, TurnRecord, apply_events
 from .refusal import explain
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
+
+#: A turn made by the engine for a state: its steps, and its events where it wins nothing (None:
+#: played step by step).
+MadeTurn = tuple[tuple[Action, ...], tuple[Event, ...] | None]
 
 #: A turn `random_turn` picked, with what identifies the state it was picked for and its events:
 #: (steps, state, hash, seat to move, turns played, events; None: play the steps one by one).
@@ -822,6 +827,55 @@ class Engine:
         up, down = self._forbidden(state, team) if self._restricting else (False, False)
         return lister(state, team, up, down)
 
+    def turns_in_random_order(self, state: GameState, rng: Random) -> Iterator[tuple[Action, ...]]:
+        """Each turn of `turns(state)` once, in a uniformly random order: the indices shuffled
+        by Fisher-Yates one place at a time (place i takes `rng.randrange(i, n)`), each turn made
+        only when the caller asks for the next.
+
+        Why: an agent that wants a random turn with some property (one that wins, one that
+        hands the next seat no win) takes the first that has it, and pays for the turns it
+        looked at rather than for listing them all. Where the seat's turns are counted (its
+        kernels, or the tally) the i-th turn is drawn by its index and nothing is listed; else
+        the list is made. The i-th turn is `turns(state)[i]` either way, so the order is the same
+        with the fast paths on or off. A turn drawn here is played on this state, or on a copy,
+        without being walked again, as a listed one is."""
+        count, nth, listed = self._indexed(state)
+        if listed is not None:
+            self._listed = (state.hash, state.to_move, len(state.history),
+                            state.history[-1] if state.history else None, listed)
+        moved: dict[int, int] = {}  # (the places the shuffle has changed; any other holds its own index)
+        for place in range(count):
+            pick = rng.randrange(place, count)
+            index = moved.get(pick, pick)
+            moved[pick] = moved.get(place, place)
+            steps, events = nth(index)
+            if events is not None and listed is not None:
+                listed[steps] = (events, None)  # (a counted turn with events wins nothing: `_apply_found`)
+            yield steps
+
+    def _indexed(self, state: GameState) -> tuple[int, Callable[[int], MadeTurn], Listed | None]:
+        """The number of turns of the seat to move, the i-th of them in `turns`'s order as
+        (steps, events or None), and the dict where the events of the turns drawn are kept for
+        `accept` (None: the list made here keeps them itself)."""
+        seat = state.to_move
+        if self.fast and self._plain_listers[seat] is None:
+            if self._kernels[seat] is not None:
+                kernels, walk = self._kernel_walk(state)
+                if walk is not None:  # (one walk for the count and every draw: the kernels keep the count)
+                    def drawn(index: int) -> MadeTurn:
+                        made = kernels.draw(walk, IndexDrawn(index))  # type: ignore[arg-type]  # (its one randrange)
+                        assert made is not None  # (an index below the count)
+                        return made
+                    return kernels.count(walk), drawn, {}
+            if self._counting[seat]:
+                tally = self._tally(state)
+                if tally.counted():
+                    def counted(index: int) -> MadeTurn:
+                        return cast(MadeTurn, tally.turn(index, state.heights, state.tokens))
+                    return tally.total, counted, {}
+        turns = self.turns(state, keep_events=True)
+        return len(turns), lambda index: (turns[index], None), None
+
     def random_turn(self, state: GameState, rng: Random) -> tuple[Action, ...] | None:
         """`turns(state)[rng.randrange(len(turns))]`, or None when there is no turn: a uniformly
         random distinct outcome, which is what a random player and a playout need. For the plain
@@ -919,7 +973,13 @@ class Engine:
         return tally
 
     def has_turn(self, state: GameState) -> bool:
-        """Whether the seat to move can complete a turn at all."""
+        """Whether the seat to move can complete a turn at all: counted by its kernels where they
+        serve the state (a count is cheaper than a walk of the chain to its first turn), else
+        walked until one is found."""
+        if self.fast and self._kernels[state.to_move] is not None:
+            kernels, walk = self._kernel_walk(state)
+            if walk is not None:
+                return kernels.count(walk) > 0
         return self._roots[state.to_move](Walk(state, stop))
 
     def can_win(self, state: GameState) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from ...dsl.errors import SantoriniError
 from ..model.board import square_name
@@ -163,6 +163,7 @@ def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
     rngs = None if on_turn else _random_generators(agents)
     start = None if rngs is not None else _Start(state.copy(), len(log.turn_steps), len(log.stuck), len(log.out))
     left = max_turns  # turns, and passes of a stuck seat that does not lose
+    takes_back = [isinstance(agent, TakesBack) for agent in agents]  # (asked once: a protocol's check is slow)
     while left and state.winner is None:
         if rngs is not None:  # random players only: the engine plays their turns in one loop
             before = len(log.turn_steps)
@@ -176,8 +177,9 @@ def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
             continue
         seat = state.to_move
         agent = agents[seat]
-        if start is not None and isinstance(agent, TakesBack):
-            agent.may_take_back(sum(1 for record in _log_records(state, log, start) if record.seat == seat))
+        if start is not None and takes_back[seat]:
+            cast(TakesBack, agent).may_take_back(sum(1 for record in _log_records(state, log, start)
+                                                     if record.seat == seat))
         steps = agent.turn(game)
         if isinstance(steps, TakeBack):
             assert start is not None  # (a RandomAgent never takes back)
