@@ -31,8 +31,8 @@ NO_TURN = {**FOUR_TURNS, "name": "no turn",
 
 
 def positions(gods: list[str], seed: int, turns: int) -> list[GameState]:
-    """The positions of a bga game of random players of `gods`, from the placement on (the
-    seat to move's turn next), and its engine."""
+    """The positions of a bga game of random players of `gods`, from the placement on, each
+    with a turn of the seat to move next (at most `turns` turns are played)."""
     game = new_game(load_pack("bga"), parse_players(gods))
     rng = random.Random(seed)
     found: list[GameState] = []
@@ -53,16 +53,16 @@ def test_the_hand_made_positions_are_what_their_comments_say(position) -> None: 
 
 
 def test_each_order_of_four_turns_is_as_likely(position) -> None:  # noqa: ANN001
-    """4,800 seeds over the 24 orders: each about 200 times (a binomial's standard deviation is
-    14: 80 is a bound no fair shuffle crosses, and a shuffle that draws each place from all the
-    indices, the classic mistake, puts some orders near 130 and others near 280)."""
+    """4,800 seeds over the 24 orders: each about 200 times. A binomial's standard deviation is
+    14: a fair shuffle stays within 50 (these seeds: 23), while one that draws each place from
+    all the indices, the classic mistake, puts orders near 150 and near 262 and 281."""
     game = position(yaml.safe_dump(FOUR_TURNS)).game
     engine, state = game.engine, game.state
     turns = engine.turns(state)
     seen = Counter(tuple(turns.index(t) for t in engine.turns_in_random_order(state, random.Random(seed)))
                    for seed in range(4800))
     assert set(seen) == set(permutations(range(4)))
-    assert all(abs(count - 200) < 80 for count in seen.values()), seen
+    assert all(abs(count - 200) < 50 for count in seen.values()), seen
 
 
 @pytest.mark.parametrize("gods", [["Mortal", "Mortal"], ["Poseidon", "Mortal"], ["Hermes", "Ares"],
@@ -111,13 +111,11 @@ def _shuffled(count: int, rng: random.Random) -> list[int]:
     return order
 
 
-def test_a_view_with_no_turn_says_so_without_listing(position) -> None:  # noqa: ANN001
+def test_a_view_with_no_turn_has_an_empty_order(position) -> None:  # noqa: ANN001
     game = position(yaml.safe_dump(NO_TURN)).game
-    view = SeatView(game, 0)
-    assert not view.has_turn() and list(view.turns_in_random_order(random.Random(1))) == []
-    assert not SeatView(game, 1).has_turn()  # (not its turn)
+    assert list(SeatView(game, 0).turns_in_random_order(random.Random(1))) == []
     game = position(yaml.safe_dump(FOUR_TURNS), "four.yaml").game
-    assert SeatView(game, 0).has_turn()
+    assert list(SeatView(game, 1).turns_in_random_order(random.Random(1))) == []  # (not its turn)
 
 
 def test_the_greedy_agent_answers_none_for_a_seat_with_no_turn(position) -> None:  # noqa: ANN001

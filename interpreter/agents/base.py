@@ -20,7 +20,7 @@ from ..games.game import Game, settle_stuck
 from ..games.play import Agent, RandomAgent
 from ..model.state import Action, GameState
 
-if TYPE_CHECKING:  # (position.py imports the YAML library: read only when a bot asks)
+if TYPE_CHECKING:  # (documents.py imports the YAML library: read only when a bot asks)
     from ..games.documents import Document
 
 Turn = tuple[Action, ...]
@@ -62,13 +62,6 @@ class SeatView:
     @property
     def team(self) -> int:
         return self._game.state.seats[self.seat].team
-
-    def has_turn(self) -> bool:
-        """Whether the seat is to move and can complete a turn (without listing its turns)."""
-        if self._turns is not None:
-            return bool(self._turns)
-        state = self._game.state
-        return state.to_move == self.seat and self._game.engine.has_turn(state)
 
     def turns_in_random_order(self, rng: random.Random) -> Iterator[Turn]:
         """The seat's legal turns, each once, in a uniformly random order drawn from `rng`, made

@@ -39,4 +39,4 @@ class GreedyAgent(ViewAgent):
             if win is not None:
                 return win
         safe = first_at_random(view.turns_in_random_order(rng), lambda turn: not gives_a_win(engine, state, turn))
-        return safe if safe is not None else next(iter(view.turns_in_random_order(rng)), None)
+        return safe if safe is not None else next(view.turns_in_random_order(rng), None)

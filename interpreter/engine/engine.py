@@ -973,13 +973,7 @@ class Engine:
         return tally
 
     def has_turn(self, state: GameState) -> bool:
-        """Whether the seat to move can complete a turn at all: counted by its kernels where they
-        serve the state (a count is cheaper than a walk of the chain to its first turn), else
-        walked until one is found."""
-        if self.fast and self._kernels[state.to_move] is not None:
-            kernels, walk = self._kernel_walk(state)
-            if walk is not None:
-                return kernels.count(walk) > 0
+        """Whether the seat to move can complete a turn at all."""
         return self._roots[state.to_move](Walk(state, stop))
 
     def can_win(self, state: GameState) -> bool:
