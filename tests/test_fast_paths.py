@@ -836,7 +836,7 @@ def test_a_picked_turn_is_trusted_only_for_the_state_it_was_picked_for() -> None
 
 #: A follow-up move that may come back to its start: no card of the packs says so, but an author
 #: may write it. Two workers that both come back and build on one square make one outcome, so
-#: the turn is listed (by the enumeration chain), not counted.
+#: the turn is not counted by the hand-tuned picker of a second move.
 COME_BACK = "Your Move:\n  after your worker moves, it may move one additional time."
 
 

@@ -74,13 +74,11 @@ from ..derived.steps import Ban, Bound, DerivedCompiler, Slide, Veto
 from ..derived.tally import Tally
 from ..fast.bits import free_bits
 from ..fast.counted import DEFERRED, counted_picker
-from ..fast.enumeration import enumeration_chain
 from ..fast.known_turns import KnownTurnPlayer
 from ..fast.masked import masked_picker
-from ..fast.plain import inline_turn, plain_can_win, plain_enumerator, plain_lister, plain_picker, plain_player
+from ..fast.plain import inline_turn, plain_can_win, plain_lister, plain_picker, plain_player
 from ..fast.playout import fused_playout
 from ..fast.shape import FastRules, fast_rules, known_prohibition
-from ..fast.shape import Program as FastProgram
 from ..model.board import ZOBRIST
 from ..model.state import GameState, TurnRecord, apply_events
 from .refusal import explain
@@ -230,8 +228,6 @@ class Engine:
         self._plain_players = [[player for program in shape.programs
                                if (player := plain_player(program, shape)) is not None] if shape else []
                               for shape in shapes]
-        self._enumerators = [[self._enumerator(program, shape) for program in shape.programs]
-                            if shape and not shape.extended else None for shape in shapes]
 
     def _turn_end(self, rules: SeatRules) -> Callable[[GameState, tuple[Event, ...], int], tuple[Event, ...] | None]:
         """For a fast path: what the seat's end-of-turn steps, all automatic (fast/shape.py),
@@ -394,17 +390,9 @@ class Engine:
                     self._spent[seat] = marks
 
         def run(walk: Walk) -> bool:
-            enumerators = self._enumerators[seat]
             enumerating = derived is not None and _enumerating(walk)
             for index, program in enumerate(programs):
-                if (enumerating and enumerators is not None and (enumerator := enumerators[index]) is not None
-                        and not walk.wins_only and not walk.prefix_tests and walk.fact_key is None
-                        and walk.tally is None and walk.listed is None):
-                    if walk.keyed_by_board:
-                        enumerator(walk)
-                    else:
-                        self._enumerate_with_facts(walk, enumerator)
-                elif enumerating:
+                if enumerating:
                     derived[index](walk)  # type: ignore[index]  # (`enumerating`: derived is not None)
                 elif program(walk):
                     return True
@@ -512,37 +500,6 @@ class Engine:
                     return False
             return True
         return met
-
-    def _enumerate_with_facts(self, walk: Walk, enumerate_outcomes: StepFn) -> None:
-        """A fast enumeration keys outcomes by the board; where this seat's turns have facts that
-        a rule reads later, each outcome's key takes them too, from the turn's events (the gate
-        lets a fast path run here only when the board shows every move: fast/shape.py)."""
-        found, walk.found = walk.found, {}
-        assert found is not None  # (an enumeration: see `run`)
-        enumerate_outcomes(walk)
-        fresh, walk.found = walk.found, found
-        st = walk.state
-        for key, steps in fresh.items():
-            events = _plain_events(st, steps)
-            for matches, bits in self._seat_memory[walk.seat]:
-                if any(matches(walk, event) for event in events):
-                    key ^= bits
-            found.setdefault(key, steps)
-
-    def _enumerator(self, program: FastProgram, shape: FastRules) -> StepFn | None:
-        """The fastest way to enumerate the program's outcomes, if any beats the generic chain:
-        the plain turn by hash arithmetic alone, else the program's enumeration chain."""
-        plain = plain_enumerator(program, shape)
-        if plain is not None:
-            return plain
-        chain = enumeration_chain(program, shape)
-        if chain is None:
-            return None
-
-        def enumerate_outcomes(walk: Walk) -> bool:
-            chain(walk, (), -1, -1, -1, ())
-            return False
-        return enumerate_outcomes
 
     def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler,
                          with_ends: bool = True) -> StepFn:
@@ -726,15 +683,12 @@ class Engine:
         left to the generic chain, and why (`santorini show` and `bench` print it)."""
         if not self.fast:
             return ["every traversal: the generic chain (fast paths off)"]
-        enumerators = self._enumerators[seat] or []
         if self._plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
         elif self._kernels[seat] is not None:
             listing = "the whole turn by the derived code (derived/kernel.py)"
-        elif any(e is not None for e in enumerators):
-            listing = "the enumeration chain of the turn's shape (fast/enumeration.py, fast/plain.py)"
         else:
-            listing = "the derived code"
+            listing = "the derived code, step by step (derived/steps.py)"
         picker = self._pickers[seat]
         name = getattr(picker, "__qualname__", type(picker).__name__).split(".")[0]
         drawing = (f"counted by a hand-tuned picker ({name})" if picker is not None
@@ -1298,25 +1252,6 @@ def _log_turn(state: GameState, steps: Sequence[Action], events: tuple[Event, ..
         state.winner = winner
     else:
         state.to_move = state.next_seat(mover)
-
-
-def _plain_events(state: GameState, steps: tuple[Action, ...]) -> list[Event]:
-    """The events of a turn of plain moves and builds, from the state before it."""
-    events: list[Event] = []
-    where: dict[int, int] = {}
-    heights: dict[int, int] = {}
-    for verb, worker, square in steps:
-        if verb == "move":
-            origin = where.get(worker, state.worker_pos[worker])
-            events.append(("move", worker, origin, square, heights.get(origin, state.heights[origin]),
-                           heights.get(square, state.heights[square])))
-            where[worker] = square
-        elif verb in ("build", "dome"):
-            height = heights.get(square, state.heights[square])
-            dome = verb == "dome" or height == 3
-            heights[square] = height + (not dome)
-            events.append(("build", worker, square, heights[square], dome))
-    return events
 
 
 def _action_order(action: Action) -> tuple[bool, Any, str, str]:

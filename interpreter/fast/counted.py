@@ -219,8 +219,8 @@ def _follow_up_build_picker(rules: FastRules, second: StepSpec) -> Picker | None
     After a move to `to`, let B be the n free squares around it. 'Not on the same space': every
     outcome is one build on B, or two on distinct squares of B; building on one square never
     changes whether another can be built on, and builds on a and b in either order are one
-    outcome, which the enumeration finds with the earlier square first (enumeration.py,
-    `commutes`). So n + n(n-1)/2 outcomes, in the order: a, (a, each later b), next a...
+    outcome, which the chain's listing finds with the earlier square first (its key is
+    the board's). So n + n(n-1)/2 outcomes, in the order: a, (a, each later b), next a...
     'On the same space': a build on a, then maybe a second piece on a if the first was a block
     and the second may be what it makes (a dome only if allowed): n + |B ∩ low| outcomes.
     Outcomes of different moves differ in where the workers stand; a win ends the turn at once.
@@ -301,8 +301,8 @@ def _follow_up_move_picker(rules: FastRules, second: StepSpec) -> Picker | None:
 
     No step before the build builds, so every state reached before it has the board's heights:
     two of them differ only in where the workers stand, and their builds give distinct outcomes
-    unless they are one state, reached by two paths. The enumeration enters the build once per
-    state (enumeration.py, `_once`). So a worker's outcomes are: for each square E where one of
+    unless they are one state, reached by two paths, whose builds the listing keys as one
+    board. So a worker's outcomes are: for each square E where one of
     its paths ends by a move that does not win (a first move, or a second one after a first that
     did not win, never back to its start), one per free square around E (its start free now:
     the board, and so the builds, are the same whatever the path to E); and for each square

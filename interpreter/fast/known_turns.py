@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..chain.walk import Action
+from ..model.board import BEYOND
 from ..model.state import Event, GameState
-from .enumeration import forced_destination
-from .shape import FastRules, win_table
+from .shape import FastRules, MoveIntoOpponent, win_table
 
 
 class KnownTurnPlayer:
@@ -54,3 +54,17 @@ class KnownTurnPlayer:
                     state.set_height(target, height + 1)
                 events.append(("build", worker, target, height + (not dome), dome))
         return tuple(events), False
+
+
+def forced_destination(options: Sequence[MoveIntoOpponent], st: GameState, origin: int, to: int, here: int,
+                       there: int) -> int:
+    """Where the first move option that allows moving into the opponent on `to` forces it, or -1
+    (as the chain's move step decides it)."""
+    for option in options:
+        if option.same_or_lower and there > here:
+            continue
+        dest = origin if option.destination == "vacated" else BEYOND[origin][to]
+        if dest != origin and (dest < 0 or st.occupant[dest] >= 0 or st.domes[dest]):
+            continue
+        return dest
+    return -1

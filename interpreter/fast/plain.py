@@ -1,5 +1,5 @@
 """Fast paths of the commonest turn, 'one of your workers moves, the moved worker builds', when
-no follow-up or constraint touches it: enumeration by hash arithmetic, listing, picking one
+no follow-up or constraint touches it: listing, picking one
 turn at random without listing them all, and accepting a written turn by checking its two
 steps. The seat's move options (into an opponent's space,
 forcing that worker away) and dome option are handled here too. Each path must agree exactly
@@ -16,8 +16,8 @@ from typing import Literal, overload
 
 from ...dsl.vocabulary import Role, Verb
 from ..chain.actions import actions
-from ..chain.walk import Action, StepFn, Walk
-from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES, ZOBRIST
+from ..chain.walk import Action
+from ..model.board import AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS, SQUARES
 from ..model.state import Event, GameState
 from .shape import FastRules, Program, win_table
 
@@ -142,82 +142,12 @@ class _Moves:
         return None
 
 
-def plain_enumerator(program: Program, rules: FastRules) -> StepFn | None:
-    """The outcomes of a plain program by hash arithmetic alone, without applying a single step.
-    Distinct (worker, to, build) triples give distinct outcomes (a worker's class holds
-    S - {from} + {to}, to not in S; a forced worker's class likewise), so the only duplicates are
-    across programs, where keeping either turn is right: no membership test is needed."""
-    if not is_plain(program, rules) or rules.extended:
-        return None
-    rule = _Moves(rules)
-    force, options, win, climb = rule.force, rule.options, rule.win, rule.climb
-    domes_anywhere = bool(rules.build_options)
-    worker_keys, build_keys, dome_keys, winner_keys = ZOBRIST.worker, ZOBRIST.build, ZOBRIST.dome, ZOBRIST.winner
-
-    def key_builds(st: GameState, moved: int, to: int, turns_to: tuple[tuple[Action, Action], ...],
-                   domes_to: tuple[tuple[Action, Action], ...] | None, found: dict[int, tuple[Action, ...]]) -> None:
-        heights, blocked = st.heights, st.blocked
-        for square in NEIGHBOURS[to]:
-            if not blocked[square]:
-                height = heights[square]
-                found[moved ^ build_keys[square][height]] = turns_to[square]
-                if domes_to is not None and height < 3:
-                    found[moved ^ dome_keys[square]] = domes_to[square]
-
-    def enumerate_plain(walk: Walk) -> bool:
-        st = walk.state
-        found: dict[int, tuple[Action, ...]]  # (an enumeration's walk: Engine._enumerator)
-        heights, blocked, found, team = st.heights, st.blocked, walk.found, walk.team  # type: ignore[assignment]
-        winner_key = winner_keys[team]
-        for worker in st.members.get(team, ()):
-            origin = st.worker_pos[worker]
-            if origin < 0:
-                continue
-            here = heights[origin]
-            lowest = here if walk.forbid_down else 0  # (the level bounds, inlined: the hot loop)
-            highest = here if walk.forbid_up else here + climb
-            wins_from = win[here]
-            keys = worker_keys[st.worker_class[worker]]
-            lifted = st.hash ^ keys[origin]
-            moves, pairs = actions("move", worker), _turn_pairs("build", worker)
-            dome_pairs = _turn_pairs("dome", worker) if domes_anywhere else None
-            blocked[origin] = 0  # the mover leaves: its square can be built on (restored below)
-            for to in NEIGHBOURS[origin]:
-                if blocked[to]:  # a worker or a dome: only a move option can enter (rare)
-                    there = heights[to]
-                    if options and lowest <= there <= highest and (forced := force(st, origin, to, team)):
-                        victim, dest = forced
-                        victim_keys = worker_keys[st.worker_class[victim]]
-                        moved = lifted ^ keys[to] ^ victim_keys[to] ^ victim_keys[dest]
-                        if wins_from[there]:
-                            found[moved ^ winner_key] = (moves[to],)
-                            continue
-                        blocked[dest] = 1
-                        key_builds(st, moved, to, pairs[to], dome_pairs[to] if dome_pairs else None, found)
-                        blocked[dest] = 0
-                    continue
-                there = heights[to]
-                if there > highest or there < lowest:
-                    continue
-                moved = lifted ^ keys[to]
-                if wins_from[there]:
-                    found[moved ^ winner_key] = (moves[to],)
-                elif dome_pairs is None:  # the hot path: key_builds inlined
-                    turns_to = pairs[to]
-                    for square in NEIGHBOURS[to]:
-                        if not blocked[square]:
-                            found[moved ^ build_keys[square][heights[square]]] = turns_to[square]
-                else:
-                    key_builds(st, moved, to, pairs[to], dome_pairs[to], found)
-            blocked[origin] = 1
-        return False
-    return enumerate_plain
-
-
 def plain_lister(program: Program, rules: FastRules
                  ) -> Callable[[GameState, int, bool, bool], list[tuple[Action, ...]]] | None:
-    """When the plain turn is a seat's only program, its turns are its distinct outcomes (see
-    `plain_enumerator`): list them in the enumeration's order, without computing any key."""
+    """When the plain turn is a seat's only program, its turns are its distinct outcomes:
+    distinct (worker, to, build) triples leave distinct boards (a worker's class holds S - {from}
+    + {to}, to not in S; a forced worker's class likewise). List them in the generic chain's
+    order, without computing any key."""
     if not is_plain(program, rules) or rules.extended:
         return None
     rule = _Moves(rules)

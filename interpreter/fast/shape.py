@@ -1,6 +1,6 @@
 """The gate of the fast paths: the rule parts they understand, listed, and nothing else.
 
-The fast paths (plain.py, counted.py, masked.py, enumeration.py, known_turns.py, and the
+The fast paths (plain.py, counted.py, masked.py, known_turns.py, and the
 playout loop, playout.py) were written for the turn shapes the simple gods give the plain turn,
 and then for parts that other cards add to it and that can be read as squares (bits.py). They
 read a small record of a seat's rules, `FastRules`, in their own terms (a climb limit, move
