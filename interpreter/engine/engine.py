@@ -730,8 +730,9 @@ class Engine:
 
     # ---- queries
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
-        """The distinct outcomes of the turn of the seat to move: outcome key -> one turn."""
-        return self._outcomes(state, None)
+        """The distinct outcomes of the turn of the seat to move: outcome key -> one turn. A
+        finished game has none (the spec's perft counts it 0), whatever its board would allow."""
+        return {} if state.winner is not None else self._outcomes(state, None)
 
     def _outcomes(self, state: GameState, listed: Listed | None) -> dict[int, tuple[Action, ...]]:
         """`outcomes`; with `listed`, each turn's events and winner too (see `turns`)."""
@@ -758,7 +759,9 @@ class Engine:
         `keep_events`: for a caller that will play the turns of the list (an agent that plays
         each on a copy of the state): the engine keeps each turn's events and winner, for the
         last state listed so, and `play`/`play_in_place` play a turn of it on that state or a
-        copy of it without walking it again."""
+        copy of it without walking it again. A finished game has no turn."""
+        if state.winner is not None:
+            return []
         lister = self._plain_listers[state.to_move]
         if lister is None and self._kernels[state.to_move] is not None and self.fast:
             kernels, walk = self._kernel_walk(state)
@@ -792,7 +795,9 @@ class Engine:
         kernels, or the tally) the i-th turn is drawn by its index and nothing is listed; else
         the list is made. The i-th turn is `turns(state)[i]` either way, so the order is the same
         with the fast paths on or off. A turn drawn here is played on this state, or on a copy,
-        without being walked again, as a listed one is."""
+        without being walked again, as a listed one is. A finished game has no turn."""
+        if state.winner is not None:
+            return
         count, nth, listed = self._indexed(state)
         if listed is not None:
             self._listed = (state.hash, state.to_move, len(state.history),
@@ -834,7 +839,9 @@ class Engine:
         """`turns(state)[rng.randrange(len(turns))]`, or None when there is no turn: a uniformly
         random distinct outcome, which is what a random player and a playout need. For the plain
         turn and the shapes built on it the pick is made without listing every turn
-        (plain.plain_picker, counted.py)."""
+        (plain.plain_picker, counted.py). A finished game has no turn."""
+        if state.winner is not None:
+            return None
         picker = self._pickers[state.to_move]
         if picker is not None:
             team = state.seats[state.to_move].team
@@ -927,12 +934,15 @@ class Engine:
         return tally
 
     def has_turn(self, state: GameState) -> bool:
-        """Whether the seat to move can complete a turn at all."""
-        return self._roots[state.to_move](Walk(state, stop))
+        """Whether the seat to move can complete a turn at all (not in a finished game)."""
+        return state.winner is None and self._roots[state.to_move](Walk(state, stop))
 
     def can_win(self, state: GameState) -> bool:
         """Whether some legal turn makes the seat to move win at once (its team: a turn that makes
-        another seat win, such as a fifth complete tower for an opponent's count, does not count)."""
+        another seat win, such as a fifth complete tower for an opponent's count, does not count).
+        In a finished game no turn can be played, so none wins."""
+        if state.winner is not None:
+            return False
         team = state.seats[state.to_move].team
         check = self._win_checks[state.to_move]
         if check is not None:
@@ -957,7 +967,9 @@ class Engine:
 
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:
         """The steps that may follow `prefix` (each one leaves the turn completable), and whether
-        the prefix is already a complete turn."""
+        the prefix is already a complete turn. A finished game has no step."""
+        if state.winner is not None:
+            return [], False
         frontier: set[Action] = set()
         depth = len(prefix)
 
