@@ -112,6 +112,27 @@ def test_scenario_runner_outputs_and_exit_codes(tmp_path: Path) -> None:
     assert f"{tmp_path / 'invalid.yaml'}:" in invalid.output
 
 
+def test_a_folder_run_reports_each_bad_file_and_runs_the_others(tmp_path: Path) -> None:
+    """A file naming a card its pack lacks, or not a scenario at all, is one located ERROR line;
+    the files before and after it still run, the tally still ends the output, and the exit code
+    is 2 (a file is not a valid scenario) even though every scenario that ran passed."""
+    passing = yaml.safe_load(s0_text("bga", ["Mortal", "Mortal"]))
+    passing["expect"] = {"turns": 68}
+    (tmp_path / "a-passes.yaml").write_text(yaml.safe_dump(passing))
+    unknown = dict(passing, players=["Mortal", "Zzyzx"])
+    (tmp_path / "b-unknown-card.yaml").write_text(yaml.safe_dump(unknown))
+    (tmp_path / "c-broken.yaml").write_text("name: broken\nplayers: [Mortal, Mortal\n")
+    (tmp_path / "d-passes.yaml").write_text(yaml.safe_dump(dict(passing, name="S0 again")))
+    result = run("scenario", str(tmp_path))
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2, result.output
+    assert lines[-1] == "2 passed, 0 failed"
+    assert [line.split(" ")[0] for line in lines[:-1]] == ["PASS", "ERROR", "ERROR", "PASS"]
+    assert lines[1].startswith(f"ERROR {tmp_path / 'b-unknown-card.yaml'}:") and "no card 'Zzyzx'" in lines[1]
+    assert lines[2].startswith(f"ERROR {tmp_path / 'c-broken.yaml'}:3:1:")
+    assert "Traceback" not in result.output
+
+
 def test_perft_command(tmp_path: Path) -> None:
     (tmp_path / "s0.yaml").write_text(s0_text("bga", ["Mortal", "Mortal"]))
     result = run("perft", str(tmp_path / "s0.yaml"), "--depth", "2")

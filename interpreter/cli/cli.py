@@ -76,7 +76,7 @@ def scenario(paths: tuple[str, ...]) -> None:
     for line in result.lines:
         click.echo(line)
     click.echo(f"{result.passed} passed, {result.failed} failed")
-    sys.exit(EXIT_FAILED if result.failed else EXIT_OK)
+    sys.exit(EXIT_BAD_INPUT if result.faults else EXIT_FAILED if result.failed else EXIT_OK)
 
 
 @main.command()

@@ -7,11 +7,11 @@ an illegal turn, is a bad file (ScenarioError, located), not a failed expectatio
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...dsl.errors import SourceError, SourceErrors
+from ...dsl.errors import SantoriniError, SourceError, SourceErrors
 from ...dsl.source import Document, KeyPath, load_document
 from ...dsl.vocabulary import Sex, WorkerSelector, nested
 from ..engine.engine import IllegalTurn
@@ -571,9 +571,14 @@ def _workers_hold_up_to_swaps(state: GameState, workers: dict[str, str | None]) 
 
 @dataclass
 class RunResult:
+    """What a run of scenario files found: the scenarios that passed and failed, one line each
+    in the order run, and the files that are not valid scenarios (each fault's message, which
+    names the file, line and column: also among the lines, as `ERROR message`)."""
+
     passed: int
     failed: int
     lines: list[str]
+    faults: list[str] = field(default_factory=list)
 
 
 def scenario_files(paths: list[str]) -> list[Path]:
@@ -592,14 +597,23 @@ def run_scenarios(paths: list[str], on_file: Callable[[Path], None] | None = Non
     """Run every scenario file under `paths`: one line per scenario, then the tally;
     `on_file(path)` hears of each file run.
 
-    ScenarioError/SourceErrors (a bad file) propagate: the runner reports them with exit code 2.
+    A file that is not a valid scenario (a fault of its own, a card its pack lacks) is reported
+    in `faults` and among the lines, and the other files are run all the same: one bad file in a
+    folder hides nothing of the rest (the runner then exits 2).
     """
     result = RunResult(0, 0, [])
     for path in scenario_files(paths):
         if on_file is not None:
             on_file(path)
-        scenario = load_scenario(path)
-        failures = check(scenario)
+        try:
+            scenario = load_scenario(path)
+            failures = check(scenario)
+        except SantoriniError as err:
+            for fault in err.errors if isinstance(err, SourceErrors) else [err]:
+                message = str(fault) if str(path) in str(fault) else f"{path}: {fault}"
+                result.faults.append(message)
+                result.lines.append(f"ERROR {message}")
+            continue
         if failures:
             result.failed += 1
             result.lines.append(f"FAIL {scenario.name}: {'; '.join(failures)}")
