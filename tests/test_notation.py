@@ -90,3 +90,15 @@ def test_geometry_tables() -> None:
     assert all(len(NEIGHBOURS[s]) in (3, 5, 8) for s in SQUARES)
     assert BEYOND[parse_square("b2")][parse_square("c3")] == parse_square("d4")
     assert BEYOND[parse_square("d4")][parse_square("e5")] == -1
+
+
+@pytest.mark.parametrize(("start", "landing", "next_space"), [
+    ("a1", "c1", "d1"), ("a1", "c3", "d4"), ("e5", "c5", "b5"), ("c5", "c3", "c2"), ("e1", "c3", "b4"),
+    ("a3", "e3", None), ("a1", "b3", None), ("c3", "c3", None)])
+def test_beyond_a_move_of_more_than_one_space_is_one_step_on_in_its_line(start: str, landing: str,
+                                                                         next_space: str | None) -> None:
+    """A move over a worker lands two spaces away in a straight line; the next space in its
+    direction is one step on from where it landed (not two), off the board past the edge, and
+    none for a landing that is not in a row, column or diagonal from the start."""
+    found = BEYOND[parse_square(start)][parse_square(landing)]
+    assert found == (parse_square(next_space) if next_space else -1)

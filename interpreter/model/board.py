@@ -106,10 +106,22 @@ def neighbouring_pairs(squares: int, others: int) -> int:
     return ((squares * PAIR_SPREAD) & (others * PAIR_SHIFTED) & PAIR_INSIDE).bit_count()
 
 
-#: BEYOND[a][b]: for neighbours a, b, the square one further from a in the direction a -> b
-#: (-1 when off the board or when a and b are not neighbours).
+def _sign(n: int) -> int:
+    return (n > 0) - (n < 0)
+
+
+def _in_line(a: int, b: int) -> bool:
+    """Whether b lies from a along a row, a column or a diagonal (and is not a itself)."""
+    dx, dy = b % SIZE - a % SIZE, b // SIZE - a // SIZE
+    return a != b and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
+
+
+#: BEYOND[a][b]: the next space past b in the direction a -> b, one step on from b, for b on a row,
+#: a column or a diagonal from a (neighbours, or further: a move over a worker lands two spaces
+#: away, and its direction is that of the last space it entered); -1 when that space is off the
+#: board, or when b is not in a straight line from a.
 BEYOND: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_offset(b, b % SIZE - a % SIZE, b // SIZE - a // SIZE) if b in NEIGHBOURS[a] else -1
+    tuple(_offset(b, _sign(b % SIZE - a % SIZE), _sign(b // SIZE - a // SIZE)) if _in_line(a, b) else -1
           for b in SQUARES) for a in SQUARES)
 
 
