@@ -114,7 +114,7 @@ def test_each_seat_says_how_its_turns_are_found() -> None:
     game = _pair("Iris", "Aphrodite", True)
     assert game is not None
     iris = game.engine.paths(0)
-    assert iris[0] == "listing turns: the derived code"
+    assert iris[0] == "listing turns: the derived code, step by step (derived/steps.py)"
     assert any(line.startswith("lowered:") and "move (base.yaml" in line for line in iris)
     assert "generic: another seat's obligation, judged on each whole turn by the generic test" in iris
     game = _pair("Hermes", "Aphrodite", True)
