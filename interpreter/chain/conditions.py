@@ -13,7 +13,7 @@ condition part of the vocabulary: a part without a compiler stops the engine fro
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...dsl.vocabulary import (
@@ -423,3 +423,66 @@ if set(LOCATORS) != set(SpaceRef):  # pragma: no cover - a reference added to th
 
 def space_locator(ref: SpaceRef) -> Locator:
     return LOCATORS[ref]
+
+
+# ---- what a judgement of the whole turn reads of its log -----------------------------------------
+
+EventMatch = Callable[[Walk, Event], bool]
+
+
+def _parts(condition: Condition) -> tuple[Condition, ...]:
+    """The parts a condition is made of (none for a part of its own)."""
+    if isinstance(condition, Not):
+        return (condition.part,)
+    if isinstance(condition, (AnyOf, AllOf)):
+        return condition.parts
+    if isinstance(condition, WorkersAre):
+        return condition.filters
+    return ()
+
+
+def _each_part(condition: Condition) -> list[Condition]:
+    return [condition, *(part for inner in _parts(condition) for part in _each_part(inner))]
+
+
+def _of_the_target(condition: Condition) -> bool:
+    """Whether a condition judged on a move reads only the move's target and the board (not where
+    the move came from, nor the levels it left): then the last move of a worker is told by where
+    the worker stands."""
+    if isinstance(condition, (Not, AnyOf, AllOf)):
+        return all(_of_the_target(part) for part in _parts(condition))
+    if isinstance(condition, SpaceIs):
+        return condition.space is SpaceRef.TARGET
+    return isinstance(condition, (TargetLevel, OccupiedBy, Near, PlayerCount))
+
+
+def log_context(judged: Sequence[tuple[Judge, Condition]],
+                facts: Sequence[EventMatch] = ()) -> Callable[[Walk], tuple[object, ...]]:
+    """What of the turn's log the conditions `judged` (each with the judge of its holder) and
+    the `facts` of the turn may read beyond the state, as one hashable value: each worker that
+    moved, with where it started and its last move (only where that move ended, when every
+    judgement of last moves reads only the target), the last build's square, the last worker
+    to move, and whether each pattern of a part 'if ... happened this turn' and each fact has
+    happened. It takes a finite set of values, so a search that visits each state once per value
+    still ends; two logs with the same value are judged alike by every condition part."""
+    parts = [(judge, part) for judge, condition in judged for part in _each_part(condition)]
+    happened = [judge.pattern(part.pattern) for judge, part in parts
+                if isinstance(part, Happened) and part.scope is Scope.THIS_TURN]
+    matches = [*happened, *facts]
+    whole_move = any(not all(_of_the_target(c) for c in (*part.started, *part.ended))
+                     for _, part in parts if isinstance(part, LastMoves))
+
+    def context(walk: Walk) -> tuple[object, ...]:
+        first: dict[int, int] = {}
+        last: dict[int, object] = {}
+        built, mover = -1, -1
+        for event in walk.events:
+            if event[0] == "move":
+                first.setdefault(event[1], event[2])
+                last[event[1]] = event if whole_move else event[3]
+                mover = event[1]
+            elif event[0] == "build":
+                built = event[2]
+        moved = tuple((worker, first[worker], last[worker]) for worker in sorted(last))
+        return (moved, built, mover, *(any(match(walk, event) for event in walk.events) for match in matches))
+    return context

@@ -1111,12 +1111,16 @@ def breadth_first(walk: Walk, step: object, rest: StepFn, expand: Callable[[Walk
 
 def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     """A repeated step ('any number of times') can come back to a state it has been in; each
-    (step, state, last actor) is explored once. When matching a written turn the depth counts
-    too, since the same state may be passed through at two points of the written turn."""
+    (step, state, last actor) is explored once, and, where the turn is judged on more of its log
+    than the state shows (an obligation on each worker's last move, a fact kept: `Walk.log_context`),
+    once per state and what of the log is read: two ways to one board, one that meets the judgement
+    and one that does not, are both searched. When matching a written turn the depth counts too,
+    since the same state may be passed through at two points of the written turn."""
     script = walk.script
     # Within a written turn the depth counts (a state may be passed through at two points of it);
     # past its end (looking for a completion) it does not, or a cycle of moves would never end.
-    key = (id(step), walk.state.hash, walk.last_actor, depth if script is not None and depth <= len(script) else -1)
+    key = (id(step), walk.state.hash, walk.last_actor, depth if script is not None and depth <= len(script) else -1,
+           walk.log_context(walk) if walk.log_context is not None else None)
     if key in walk.visited:
         return False
     walk.visited.add(key)

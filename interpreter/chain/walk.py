@@ -29,7 +29,7 @@ class Walk:
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
                  "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo",
-                 "tally", "listed", "legal")
+                 "tally", "listed", "legal", "log_context")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set[Action] | None = None) -> None:
@@ -84,6 +84,10 @@ class Walk:
         #: A written turn the engine found legal for this state itself (a random draw): the
         #: obligations other seats lay on it are not judged again (Engine._apply_found).
         self.legal = False
+        #: What of the turn's log its judgement reads beyond the state (chain/conditions.py's
+        #: `log_context`), where an obligation or a fact of the turn reads it: two ways to one
+        #: state that differ there are two states to a search that visits each once.
+        self.log_context: Callable[[Walk], object] | None = None
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

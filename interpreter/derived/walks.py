@@ -427,14 +427,18 @@ def _search_alike(at: Walked, out: Excluded, index: int, found: list[Found] | No
 
 def _search_told_apart(at: Walked, out: Excluded, index: int, found: list[Found] | None) -> Found:
     """`_search` where an obligation binds one worker's last move: a board's outcomes are the
-    first state's where each stands where it may, so the states are kept per (board, last
-    worker to move) and the workers' places are told apart."""
+    first state's where each stands where it may. The chain visits a state once per board and
+    what the obligation reads of the turn's log (chain/conditions.py's `log_context`): which
+    worker stands where, each told apart although the two are of one class (the bound worker on
+    a square it may not end on, the other where it may, is not the board the other way round).
+    So the states are kept per (the first worker's square, the second's, the last worker to
+    move); a state reached again with other workers moved has the same moves, and no new board."""
     around, bit = AROUND_BITS, SQUARE_BITS
-    w1, s1, _, t1, w2, s2, _, t2, bb, one, ends1, ends2 = at
+    w1, s1, _, t1, w2, s2, _, t2, bb, _, ends1, ends2 = at
     # explored1[b]: the squares a such that the state where the first worker moved last to a,
-    # the second on b, was reached (seen the other way round as well: the two are of one class),
-    # and b itself (no move goes onto the other worker); explored2[a] likewise for the second
-    # worker's moves; met[b]: the a of the boards whose outcomes were listed
+    # the second on b, was reached, and b itself (no move goes onto the other worker);
+    # explored2[a] likewise for the second worker's moves; met[b]: the a of the boards whose
+    # outcomes were listed
     explored1, explored2, met = list(bit), list(bit), [0] * 25
     met[s2] |= bit[s1]  # (both start where they may end: _walked)
     met[s1] |= bit[s2]
@@ -481,11 +485,6 @@ def _search_told_apart(at: Walked, out: Excluded, index: int, found: list[Found]
             explored1[at2] |= onward
             fresh = onward & ~queued[at2]
             queued[at2] |= fresh
-            if one:  # (the same board the other way round, where the two may swap places)
-                while onward:
-                    low = onward & -onward
-                    onward ^= low
-                    explored1[low.bit_length() - 1] |= bit2
             while fresh:
                 low = fresh & -fresh
                 fresh ^= low
@@ -497,11 +496,6 @@ def _search_told_apart(at: Walked, out: Excluded, index: int, found: list[Found]
             explored2[at1] |= onward
             fresh = onward & ~queued_by_first[at1]
             queued_by_first[at1] |= fresh
-            if one:
-                while onward:
-                    low = onward & -onward
-                    onward ^= low
-                    explored2[low.bit_length() - 1] |= bit1
             while fresh:
                 low = fresh & -fresh
                 fresh ^= low

@@ -42,7 +42,7 @@ from ...dsl.vocabulary import (
     Verb,
     WorkerSelector,
 )
-from ..chain.conditions import Judge, Test
+from ..chain.conditions import Judge, Test, log_context
 from ..chain.rules import SeatRules, gather
 from ..chain.steps import (
     EVENT_KIND,
@@ -402,12 +402,22 @@ class Engine:
         #: The tests of the obligations that no build can change (derived/invariance.py).
         settled = {test for _, _, obligation, test in self._obligations if unchanged_by_a_build(obligation.requirement)}
 
+        # (what of a turn's log the obligations other seats may lay on it and its own facts read:
+        # a search visits a state once per value of it, `Walk.log_context`)
+        memory = self._seat_memory[seat]
+        binding = [(Judge(holder, team), obligation.requirement)
+                   for holder, team, obligation, _ in self._obligations if team != rules.team]
+        context = log_context(binding, [matches for matches, _ in memory]) if binding or memory else None
+
         def root(walk: Walk) -> bool:
             self._start_turn(walk)
             if walk.legal:  # (a turn found legal for this state: its events and winner are all it wants)
                 return run(walk)
+            walk.log_context = context
             required, late = self._obligations_in_force(walk, run)
             if not required and not late:
+                if not memory:
+                    walk.log_context = None  # (nothing judges the turn's log: a state is visited once)
                 # (an outcome is the board and the facts it keeps: the derived code may skip a step
                 # entered again in the same state and context)
                 walk.memo = walk.keyed_by_board and walk.fact_key is None
@@ -475,7 +485,7 @@ class Engine:
         else:  # (past a written beginning the search goes on after a stop: `found` tells)
             probe = Walk(state or walk.state, meets, script=prefix, frontier=set())
         probe.banned, probe.forbid_up, probe.forbid_down = walk.banned, walk.forbid_up, walk.forbid_down
-        probe.domelike = walk.domelike
+        probe.domelike, probe.log_context = walk.domelike, walk.log_context
         run(probe)
         return found
 
