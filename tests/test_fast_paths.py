@@ -552,10 +552,7 @@ def compare(pack: str, seats: tuple[str, ...], state: GameState, seeds: Sequence
 #: Cards on which today's fast paths disagree with the generic chain (tests/test_fast_matchups.py
 #: holds a reproduction of each): (pack, card) -> what differs. The marks go when the derived
 #: engine lands (issue 19).
-KNOWN: dict[tuple[str, str], str] = {
-    ("bga", "Bia"): "Bia v Limus: the counted pick keeps Limus's ban next to a worker Bia's move removed "
-                    "(test_fast_matchups.py::test_known_disagreements[bga-Bia-v-Limus])",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 #: The same for the games of four, by pack.
 KNOWN_TEAMS: dict[str, str] = {
     "bga": "two Selenes in a team (both workers female): the counted pick counts a dome either female worker may "

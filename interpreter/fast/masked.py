@@ -106,6 +106,10 @@ def masked_picker(rules: FastRules, turn_end: TurnEnd | None = None) -> Picker |
     if len(rules.programs) != 1 or not is_plain(rules.programs[0], rules) or rules.move_options \
             or rules.build_options or not rules.extended or without(rules, MASKED_PARTS).extended:
         return None  # (a part that another picker counts, or none)
+    if rules.removes_beyond and rules.build_bans:
+        # (the bans on builds are read once a turn, from where their holders' workers stand; a
+        # move that removes a worker may take one of them off the board, and its ban with it)
+        return None
     return MaskedTurn(rules, turn_end)
 
 
