@@ -40,6 +40,7 @@ from santorini.interpreter.balance.run import (
 from santorini.interpreter.balance.store import FILE_NAME
 from santorini.interpreter.cli.balance import ASK_ABOVE, DEFAULT_AGENT, DEFAULT_GAMES, ESTIMATE_FROM, duration
 from santorini.interpreter.cli.cli import main
+from santorini.interpreter.games.packs import load_pack
 from support import REPO
 
 #: Apollo against Mortal and Pan, greedy, three games per seat order: 4 matchups, 12 games.
@@ -233,17 +234,24 @@ def test_the_sample_counts_among_the_games_played(monkeypatch: pytest.MonkeyPatc
 
 # ---- defaults
 def test_the_defaults_are_a_first_look_and_the_help_and_guide_say_them() -> None:
-    """One card against all of bga with the defaults: 76 seat-ordered matchups x 5 games = 380
-    games of mcts:50 (docs/balance.md gives the time measured on two cores)."""
+    """One card against all of bga with the defaults: two seat orders against each of the pack's
+    other two-player cards that Apollo may meet, x 5 games of mcts:50 (docs/balance.md says how many
+    and gives the time measured on two cores)."""
     assert (DEFAULT_GAMES, DEFAULT_AGENT) == (5, "mcts:50")
     plan = make_plan("bga", ["Apollo"], ["all"], False, DEFAULT_GAMES, DEFAULT_AGENT, 1, 300)
-    assert len(plan.tasks) == 380
+    cards = load_pack("bga").cards
+    others = ["Mortal", *(name for name, card in cards.items() if name != "Apollo" and 2 in card.players
+                          and "apollo" not in {ban.lower() for ban in card.bans}
+                          and name.lower() not in {ban.lower() for ban in cards["Apollo"].bans})]
+    games = 2 * len(others) * 5
+    assert len(plan.tasks) == games
     help_text = " ".join(CliRunner().invoke(main, ["balance", "--help"]).output.split())
     assert "Games per seat order" in help_text and "[default: 5; x>=1]" in help_text
     assert "[default: mcts:50]" in help_text
     assert "--yes" in help_text and "--bot-stderr" in help_text
     guide = " ".join((REPO / "docs" / "balance.md").read_text(encoding="utf-8").split())
-    assert "--games 5 --agent mcts:50" in guide and "380 games" in guide
+    assert "--games 5 --agent mcts:50" in guide and f"{games} games" in guide
+    assert f"{2 * len(others)} seat-ordered matchups" in guide and f"bga's {len(others)} other two-player" in guide
 
 
 # ---- Ctrl-C
