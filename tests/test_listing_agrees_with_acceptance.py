@@ -46,13 +46,15 @@ def bga() -> Pack:
 
 
 def cards() -> list[str]:
-    return sorted(bga().cards)
+    """The pack's cards, and Mortal (no power: the base rules alone)."""
+    return ["Mortal", *sorted(bga().cards)]
 
 
 def may_meet(first: str, second: str) -> bool:
-    pack = bga()
-    return (second.lower() not in {b.lower() for b in pack.cards[first].bans}
-            and first.lower() not in {b.lower() for b in pack.cards[second].bans})
+    """Whether neither card bans the other."""
+    def bans(card: str) -> set[str]:
+        return {ban.lower() for ban in bga().cards[card].bans} if card in bga().cards else set()
+    return second.lower() not in bans(first) and first.lower() not in bans(second)
 
 
 def positions(gods: list[str], count: int) -> list[Game]:
