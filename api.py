@@ -23,26 +23,27 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .dsl.errors import SantoriniError
 from .interpreter.engine.engine import Engine
+from .interpreter.engine.views import redacted_steps
 from .interpreter.games.game import (
     end_of_setup,
-    free_squares,
     new_game,
     parse_players,
-    place_as_written,
     place_workers,
+    placement_names,
+    placement_text,
     placing_seats,
     resolve_stuck,
+    seat_index,
+    written_placement,
 )
 from .interpreter.games.packs import MORTAL, resolve_pack
 from .interpreter.games.play import Agent, GameLog, TakeBack, seats_gone, win_reason
 from .interpreter.games.records import record_text
-from .interpreter.games.setup import placement_fault
-from .interpreter.model.board import square_name
+from .interpreter.games.setup import legal_placements, token_round
 from .interpreter.model.notation import format_board, format_turn, parse_turn
 from .interpreter.model.state import Action, GameState
 
@@ -188,19 +189,22 @@ class Game:
 
     # ---- turns
     def turns(self) -> list[Turn]:
-        """The legal turns of the seat to move, one per distinct outcome, in the engine's order
-        (in the setup: the placements its workers may take); empty once the game is over."""
+        """The legal turns of the seat to move, one per distinct outcome it can tell apart (on its
+        view: a piece a card hides from it plays no part), in the engine's order (in the setup:
+        the placements its workers, or its setup tokens, may take); empty once the game is over."""
         if self.is_over:
             return []
         if self._placing:
             return list(self._placements(self._placing[0]))
-        state = self.state
+        state = self.engine.view(self.state, self.state.to_move)  # (what the seat to move may see)
         return [Turn(tuple(steps), format_turn(state, steps)) for steps in self.engine.turns(state)]
 
     def play(self, turn: Turn | str) -> Turn:
         """Play a turn (a `Turn`, or its notation: 'move A1 c4; build A1 c5'; in the setup 'place
         A1 b3; place A2 d3'); returns it as played. IllegalTurn (a SantoriniError) says why the
-        rules refuse it; NotationError, why the text is not a turn."""
+        rules refuse it, judged on what the seat may see; a piece hidden from it may end the turn
+        sooner (a move into a secret Abyss loses at once), and the turn returned says where.
+        NotationError: the text is not a turn."""
         before = (self.state.copy(), list(self._placing), len(self._game.placements), len(self._settled),
                   len(self._out), self._reason)
         if self._placing:
@@ -211,9 +215,8 @@ class Game:
                 self._settle()
         else:
             steps = turn.steps if isinstance(turn, Turn) else parse_turn(self.state, turn)
-            text = format_turn(self.state, steps)
-            self.engine.play_in_place(self.state, steps)
-            played = Turn(tuple(steps), text)
+            played_steps = self.engine.play_chosen(self.state, steps)  # (judged on what the seat sees)
+            played = Turn(played_steps, format_turn(self.state, played_steps))
             if self.state.winner is not None:
                 self._reason = win_reason(self._game)
             self._settle()
@@ -240,19 +243,15 @@ class Game:
             return turns[rng.randrange(len(turns))] if turns else None
         if self.is_over:
             return None
-        steps = self.engine.random_turn(self.state, rng)
+        steps = self.engine.random_turn(self.engine.view(self.state, self.state.to_move), rng)
         return None if steps is None else Turn(tuple(steps), format_turn(self.state, steps))
 
     def workers_to_place(self) -> list[str]:
-        """The names the seat to place gives its workers, in order ('A1', 'A2'); empty after the
-        setup. A placement names them so: 'place A1 b3; place A2 d3'."""
-        if not self._placing:
-            return []
-        seat = self._placing[0]
-        state = self.state
-        team = state.seats[seat].team
-        letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
-        return [f"{letter}{first + index}" for index in range(self._game.workers_for(seat))]
+        """The names the seat to place gives its workers, in order ('A1', 'A2'): a placement names
+        them so, 'place A1 b3; place A2 d3'. In a seat's token round (a card that places tokens
+        once every worker is placed): 'token KIND' for each, as in 'token abyss c3'. Empty after
+        the setup."""
+        return placement_names(self._game, self._placing[0]) if self._placing else []
 
     def agent_turn(self, agent: Agent) -> Turn | None:
         """The turn an agent of this package (`santorini.interpreter.agents.registry.make_agent`)
@@ -261,11 +260,9 @@ class Game:
         if self.is_over:
             return None
         if self._placing:
-            squares = agent.placement(self._game, self._placing[0])
-            base = len(self.state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
-            steps = tuple(("place", base + index, square) for index, square in enumerate(squares))
-            return Turn(steps, "; ".join(f"place {name} {square_name(square)}"
-                                         for name, square in zip(self.workers_to_place(), squares, strict=True)))
+            seat = self._placing[0]
+            squares = agent.placement(self._game, seat)
+            return Turn(self._placement_steps(seat, squares), placement_text(self._game, seat, squares))
         chosen = agent.turn(self._game)
         if chosen is None or isinstance(chosen, TakeBack):
             return None
@@ -319,6 +316,25 @@ class Game:
         other._from_position = self._from_position
         return other
 
+    def view(self, *seats: str) -> Game:
+        """The game as the seat (a letter) may see it, apart from this one: its position, turns,
+        history, record and pictures leave out every piece the cards hide from that seat (a
+        secret token), and its `turns()` are those the seat can tell apart. With several seats,
+        what all of them may see (a screen they share). A placement hidden from the seat is in
+        its history with no steps. With nothing hidden, a plain copy."""
+        indices = [seat_index(self.state, seat) for seat in seats]
+        other = self.copy()
+        other._game = self._game.view(*indices)
+        if other._game is self._game:
+            return other
+        hidden = self.engine.secrets.hidden_from(self.state, *indices)
+        placers = placing_seats(self._game)
+        other._history = [Turn(redacted_steps(placers[i], turn.steps, hidden), "")
+                          if i < len(placers) and redacted_steps(placers[i], turn.steps, hidden) != turn.steps else turn
+                          for i, turn in enumerate(self._history)]
+        other._before = []  # (what the seats never saw cannot be taken back on their view)
+        return other
+
     # ---- pictures and text
     def svg(self, **options: object) -> str:
         """The board as an SVG picture, the last turn marked (model/svg.py's `board_svg`, whose
@@ -344,24 +360,24 @@ class Game:
 
     # ---- the setup
     def _placements(self, seat: int) -> Iterator[Turn]:
-        """Every way the seat may place its workers: sets of free squares in square order, those
-        the cards' placement rules allow."""
-        game, state = self._game, self.state
-        count = game.workers_for(seat)
-        team = state.seats[seat].team
-        letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
-        base = len(state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
-        for squares in combinations(free_squares(state), count):
-            if placement_fault(game, seat, squares) is None:
-                steps = tuple(("place", base + index, square) for index, square in enumerate(squares))
-                text = "; ".join(f"place {letter}{first + index} {square_name(square)}"
-                                 for index, square in enumerate(squares))
-                yield Turn(steps, text)
+        """Every way the seat may place its workers (or its setup tokens): sets of free squares in
+        square order, those the cards' placement rules allow."""
+        for squares in legal_placements(self._game, seat):
+            yield Turn(self._placement_steps(seat, squares), placement_text(self._game, seat, squares))
+
+    def _placement_steps(self, seat: int, squares: Sequence[int]) -> tuple[Action, ...]:
+        """The steps of a placement, not made: ('place', worker, square) for each new worker, as
+        place_workers numbers them, or ('token', kind, square) for each setup token."""
+        tokens = token_round(self._game, seat)
+        if tokens:
+            return tuple(("token", rule.token.value, square) for rule, square in zip(tokens, squares, strict=True))
+        base = len(self.state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
+        return tuple(("place", base + index, square) for index, square in enumerate(squares))
 
     def _place(self, seat: int, turn: Turn | str) -> Turn:
-        """Place the seat's workers as `turn` says (its workers named in order: A1, A2, ...)."""
-        if isinstance(turn, Turn):
-            steps = place_workers(self._game, seat, [square for _, _, square in turn.steps])
-        else:
-            steps = place_as_written(self._game, seat, turn)
+        """Place the seat's workers as `turn` says (its workers named in order: A1, A2, ...), or
+        in its token round its setup tokens."""
+        squares = [square for _, _, square in turn.steps] if isinstance(turn, Turn) else \
+            written_placement(self._game, seat, turn)
+        steps = place_workers(self._game, seat, squares)
         return Turn(tuple(steps), format_turn(self.state, steps))

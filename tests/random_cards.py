@@ -6,7 +6,8 @@ A card is one to three *parts*, each a section with its sentences: a turn progra
 (`instead`) or a follow-up (`Your Move:`, `Your Build:`, `Alternative Build:`, maybe `(once per
 game)`), an end-of-turn step or happening, a gain at the start of the turn, a binding on opponents
 (`Opponent's Turn:`: a prohibition, a win veto, an obligation, a reaction, tokens treated as domes;
-`At All Times:`: a prohibition, tokens treated as domes by everyone), a win, a setup rule. The
+`At All Times:`: a prohibition, tokens treated as domes by everyone, a win veto, a reaction that
+makes a mover's player lose), a win, a setup rule (a secret token among them). The
 sentences come from the small grammar below, written over the forms of docs/language.md
 (section 12) and the shipped cards, with random choices in their slots (levels, comparisons,
 owners, places, counts, pieces, repetitions, modalities, guards). A part that needs another one to
@@ -115,7 +116,7 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "n23": ("2", "3", "three"),
     "n15": ("3", "1", "2", "4", "5"),
     "levels": ("levels", "level"),
-    "kind": ("coin", "talus"),
+    "kind": ("coin", "talus", "ward"),
     "players": ("2", "3", "2 or 4", "2 or 3", "3 or 4"),
 }
 
@@ -138,7 +139,7 @@ MOVE_FILTERS = (
     "into a space neighboring opponent workers", "from a perimeter space", "not from a perimeter space",
     "not back to its starting space", "while higher than all their other workers", "up at most {n03} {levels}",
     "into a lower space neighboring your workers", "to a space neighboring your workers standing on level {n03}",
-    "not to an unoccupied perimeter space",
+    "not to an unoccupied perimeter space", "onto a space with your {kind} token",
 )
 #: Qualifiers of a build; `on the same space` needs a build before it.
 BUILD_FILTERS = (
@@ -393,6 +394,20 @@ def opponents_turn(c: Chooser) -> str:
     return dome_like(c, "opponent workers")
 
 
+def at_all_times(c: Chooser) -> str:
+    """A binding on every worker: a prohibition, tokens treated as domes, a win veto, or a reaction
+    to anyone's move that makes its player lose (on some moves only: a filter is always said)."""
+    kind = c.pick(("prohibition", "tokens", "veto", "loss"))
+    if kind == "prohibition":
+        return prohibition(c)
+    if kind == "tokens":
+        return dome_like(c, "all workers")
+    said = filters(c, MOVE_PATTERN, 2, comma=False) or fill(c, " onto a space with your {kind} token")
+    if kind == "veto":
+        return f"all workers cannot win by moving{said}."
+    return f"each time a worker moves{said}, its player loses the game."
+
+
 def win(c: Chooser) -> str:
     guard = f"in a game of {fill(c, '{players}')} players, " if c.pick((False, False, True)) else ""
     if c.pick((True, True, False)):
@@ -406,6 +421,8 @@ def setup(c: Chooser) -> str:
         "you place {n13} workers.", "you place your workers first.", "you place your workers on perimeter spaces.",
         "you place your workers on opposite edges of the board.", "one of your workers is female.",
         "you have {n13} extra workers on your card.", "you place 3 workers.",
+        "after all workers are placed, you secretly place your {kind} token on an unoccupied space.",
+        "after all workers are placed, you place your {kind} token on an unoccupied perimeter space.",
     )))
 
 
@@ -435,7 +452,7 @@ def part(c: Chooser) -> tuple[str, list[str]]:
     if kind == "opponent's turn":
         return "Opponent's Turn:", [opponents_turn(c)]
     if kind == "at all times":
-        return "At All Times:", [prohibition(c) if c.pick((True, False)) else dome_like(c, "all workers")]
+        return "At All Times:", [at_all_times(c)]
     if kind == "win condition":
         return c.pick(("Win Condition:", "Alternative Win Condition:")), [win(c)]
     return "Setup:", [setup(c)]
@@ -454,7 +471,7 @@ def companions(c: Chooser, parts: list[tuple[str, list[str]]]) -> list[tuple[str
         added.append(("Setup:", [f"you have {count} extra worker{'' if count == '1' else 's'} on your card."]))
     if "spending" in text and "you gain" not in text:
         added.append(("Start of Your Turn:", ["you gain 1 coin."]))
-    for kind in ("coin", "talus"):
+    for kind in SLOTS["kind"]:
         placed = f"a {kind} token is placed" in text or f"place your {kind} token" in text
         if f"your {kind} token" in text and not placed:
             if c.pick((True, False)):

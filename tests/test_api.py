@@ -164,13 +164,14 @@ def test_a_game_is_a_picture_with_its_last_turn_marked() -> None:
     assert any("worker A1" in c and "b4" in c for c in classes)
 
 
-def test_the_engine_shows_its_methods_and_four_attributes_its_compiled_code_is_internal() -> None:
+def test_the_engine_shows_its_methods_and_five_attributes_its_compiled_code_is_internal() -> None:
     """A bot author reading `dir(game.engine)` finds the engine API, not the derived code's
     tables: every other attribute carries a leading underscore."""
     engine = at_s0("Athena", "Aphrodite").engine
     public = {name for name in vars(engine) if not name.startswith("_")}
-    assert public == {"fast", "if_possible", "seat_powers", "seat_rules"}
-    for method in ("turns", "random_turn", "play", "play_in_place", "perft", "why_illegal", "outcomes", "paths"):
+    assert public == {"fast", "if_possible", "seat_powers", "seat_rules", "secrets"}
+    for method in ("turns", "random_turn", "play", "play_in_place", "perft", "why_illegal", "outcomes", "paths",
+                   "view"):
         assert callable(getattr(engine, method))
 
 

@@ -51,8 +51,8 @@ class CheckingAgent(RandomAgent):
             assert not game.engine.has_turn(game.state)
             return None
         visited = []
-        accepted = game.engine.trace(game.state, steps,
-                                     lambda state, prefix: (invariants(state), visited.append(prefix)))
+        seen = game.engine.view(game.state, game.state.to_move)  # (chosen on what the seat sees)
+        accepted = game.engine.trace(seen, steps, lambda state, prefix: (invariants(state), visited.append(prefix)))
         assert accepted and len(visited) == len(steps)
         return steps
 

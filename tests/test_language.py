@@ -8,7 +8,7 @@ import pytest
 from santorini.dsl.semantics.checker import check_rules
 from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
-from santorini.dsl.vocabulary import Compare, LevelChange, Modality, Verb
+from santorini.dsl.vocabulary import Compare, LevelChange, Modality, TokenKind, Verb
 from santorini.dsl.vocabulary.parts import NOT_ON_LAST_BUILT
 
 ORIGIN = Origin("card.yaml", line=10, column=3)
@@ -185,11 +185,20 @@ def test_not_up_and_not_up_or_down_together() -> None:
     assert any("already says 'not up'" in m for m in messages)
 
 
-@pytest.mark.parametrize(("word", "part"), [("roll", "the die"), ("secretly", "hidden information"),
-                                            ("whirlpool", "tokens of this kind"), ("frozen", "frozen spaces")])
+@pytest.mark.parametrize(("word", "part"), [("roll", "the die"), ("steal", "powers that move between players"),
+                                            ("frozen", "frozen spaces")])
 def test_a_rulebook_word_the_language_lacks_names_the_missing_part(word: str, part: str) -> None:
     err = parse_error(f"End of Your Turn:\n  you may {word} the die.")
     assert f"'{word}' names {part}" in err.message and "does not have yet" in err.message
+
+
+def test_a_card_names_its_own_kind_of_token() -> None:
+    """The word before 'token' is the kind's name: any word, not a closed list."""
+    text = ("End of Your Turn:\n  you may place your ward token on an unoccupied space neighboring the moved worker.\n"
+            "At All Times:\n  all workers treat the space with your ward token as if it contains only a dome.")
+    assert check(text) == []
+    power = compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Warden")
+    assert [d.token for d in power.dome_likes] == [TokenKind("ward")]
 
 
 def test_a_misspelt_word_still_gets_a_suggestion_not_a_planned_part() -> None:

@@ -547,3 +547,55 @@ def test_a_game_played_is_saved_as_a_record_that_watch_reads(client: FlaskClient
     assert "turns:\n- move A1 b4; build A1 b5\n" in text and "seed: 1\n" in text
     shown = client.post("/api/watch", json={"text": text}).get_json()
     assert [frame["caption"] for frame in shown["frames"]] == ["after the setup", "turn 1: A: move A1 b4; build A1 b5"]
+
+
+def _settled(client: FlaskClient, table_id: str) -> dict[str, Any]:
+    """The game once no agent is thinking."""
+    for _ in range(3000):
+        game = client.get(f"/api/games/{table_id}").get_json()
+        if not game["thinking"]:
+            return game
+        threading.Event().wait(0.01)
+    raise AssertionError("the agent did not finish")
+
+
+def test_a_secret_token_is_never_sent_to_the_other_seat_s_page(client: FlaskClient) -> None:
+    """Tartarus (an agent) places its Abyss in secret; the page of the person playing B is never
+    sent it: not in the board, the position, what is told, the steps offered or the record. The
+    game itself has it (checked on the server's table)."""
+    tables = Tables()
+    client = create_app(tables).test_client()
+    game = new_game(client, ("Tartarus", "Mortal"), ("random", "person"), seed=3)
+    game = _settled(client, game["id"])
+    assert game["person_to_move"] and game["place"] == ["B1", "B2"]
+    free = game["free"]
+    placed = client.post(f"/api/games/{game['id']}/play",
+                         json={"turn": f"place B1 {free[0]}; place B2 {free[-1]}"}).get_json()
+    game = _settled(client, placed["id"])
+    table = tables.get(game["id"])
+    assert any(kind == "abyss" for kind, _ in table.game.state.tokens.values())  # (the game has it)
+    sent = [client.get(f"/api/games/{game['id']}").get_data(as_text=True),
+            client.post(f"/api/games/{game['id']}/options", json={"steps": []}).get_data(as_text=True),
+            client.get(f"/api/games/{game['id']}/record").get_data(as_text=True)]
+    assert game["person_to_move"] and not game["in_setup"]
+    assert "a secret placement" in [told["text"] for told in game["told"]]
+    for body in sent:
+        assert "abyss" not in body.lower()
+
+
+def test_the_holder_of_a_secret_token_places_it_from_its_page(client: FlaskClient) -> None:
+    """Tartarus played by a person: after every worker, its page is asked for the token ('token
+    abyss'), places it with a turn as the page's clicks write it, and is sent it back; a page that
+    people of both seats share is not (B must not see it)."""
+    game = new_game(client, ("Tartarus", "Mortal"), ("person", "random"), seed=3)
+    game = client.post(f"/api/games/{game['id']}/play", json={"turn": "place A1 a1; place A2 e5"}).get_json()
+    game = _settled(client, game["id"])
+    assert game["in_setup"] and game["person_to_move"] and game["place"] == ["token abyss"]
+    square = next(s for s in game["free"] if s not in ("a1", "e5"))
+    game = client.post(f"/api/games/{game['id']}/play", json={"turn": f"token abyss {square}"}).get_json()
+    assert not game["in_setup"] and f"tokens={square}:abyss" in game["position"]
+    assert game["told"][-1]["text"] == f"token abyss {square}"
+    shared = new_game(client, ("Tartarus", "Mortal"), ("person", "person"), seed=3)
+    for placement in ("place A1 a1; place A2 e5", "place B1 c3; place B2 b2", "token abyss d4"):
+        shared = client.post(f"/api/games/{shared['id']}/play", json={"turn": placement}).get_json()
+    assert "abyss" not in shared["position"] and shared["told"][-1]["text"] == "a secret placement"

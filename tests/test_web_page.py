@@ -171,6 +171,24 @@ def test_a_whole_game_played_by_clicks_to_a_win(browser: WebDriver, address: str
     assert any(line.startswith("B: move") for line in told(browser))
 
 
+def test_a_secret_token_is_placed_by_a_click_and_the_other_page_never_shows_it(browser: WebDriver,
+                                                                                address: str) -> None:
+    """Tartarus played by a person places its workers, then its Abyss by one click; the board of
+    a page where the person plays the other seat never draws it, nor tells where it went."""
+    start(browser, address, [("Tartarus", "person"), ("Mortal", "random")], seed=3)
+    place(browser, "a1", "e5")
+    assert status(browser) == "Seat A (Tartarus): click 1 free squares to place token abyss."
+    place(browser, "c3")
+    assert told(browser)[-1] == "A: token abyss c3"
+    assert browser.find_elements(By.CSS_SELECTOR, "#board .token")  # (its holder's page draws it)
+    start(browser, address, [("Tartarus", "random"), ("Mortal", "person")], seed=3)
+    place(browser, "b2", "d4")
+    assert "A: a secret placement" in told(browser)
+    board = browser.find_element(By.ID, "board").get_attribute("innerHTML") or ""
+    assert "abyss" not in board.lower() and not browser.find_elements(By.CSS_SELECTOR, "#board .token")
+    assert not any("abyss" in line for line in told(browser))
+
+
 def test_a_refused_click_shows_its_reason(browser: WebDriver, address: str) -> None:
     start(browser, address, [("Mortal", "person"), ("Mortal", "person")])
     place(browser, "b3", "d3")

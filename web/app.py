@@ -130,7 +130,7 @@ def create_app(tables: Tables | None = None, authors: AuthorPacks | None = None,
     def record(table_id: str) -> Response:
         table = store.get(table_id)
         with table.lock:
-            return jsonify({"text": table.game.record(table.seed)})
+            return jsonify({"text": table.seen().record(table.seed)})
 
     @app.post("/api/watch")
     def watch_text() -> Response:

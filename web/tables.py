@@ -78,6 +78,13 @@ class Table:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     # ---- what the page asks
+    def seen(self) -> Game:
+        """The game as the page may show it: what every seat played by a person may see (a piece
+        a card hides from one of them is never sent: engine/views.py); with no person, the
+        whole game, for the spectators of agents."""
+        people = [letter for letter, player in zip(self.game.seats, self.players, strict=True) if player == PERSON]
+        return self.game.view(*people) if people else self.game
+
     def seat_player(self, letter: str | None) -> str | None:
         """Who plays the seat of that letter (None: no seat, the game is over)."""
         if letter is None:
@@ -97,16 +104,17 @@ class Table:
             raise WebError("it is not a person's turn to play")
         if game.in_setup:
             raise WebError("the workers are placed as a whole: 'place A1 b3; place A2 d3'")
-        state, engine = game.state, game.engine
-        steps = self._read_steps(written)
+        state, engine = self.seen().state, game.engine
+        steps = self._read_steps(written, state)
         legal, complete = engine.legal_next(state, steps)
-        states = self._states(steps)
+        states = self._states(steps, state)
         after = states[-1] if len(states) == len(steps) + 1 else state
         return legal, complete, after, _told_of(states, steps)
 
-    def _read_steps(self, written: Sequence[str]) -> list[Action]:
-        """The steps in notation, each checked against what may come after those before it."""
-        state, engine = self.game.state, self.game.engine
+    def _read_steps(self, written: Sequence[str], state: GameState) -> list[Action]:
+        """The steps in notation, each checked against what may come after those before it in
+        `state` (the position as the page sees it)."""
+        engine = self.game.engine
         steps: list[Action] = []
         for text in written:
             (action, *rest) = parse_turn(state, text) or (None,)
@@ -126,9 +134,9 @@ class Table:
             raise WebError("it is not a person's turn to play")
         self.play_told(text)
 
-    def _states(self, steps: Sequence[Action]) -> list[GameState]:
-        """The position, then the one after each step the rules take (fewer where they refuse one)."""
-        state = self.game.state
+    def _states(self, steps: Sequence[Action], state: GameState) -> list[GameState]:
+        """`state`, then the position after each step the rules take from it (fewer where they
+        refuse one)."""
         states: list[GameState] = [state]
         self.game.engine.trace(state, steps, lambda reached, prefix: states.append(reached))
         return states
@@ -139,12 +147,14 @@ class Table:
         then did to seats left with no turn."""
         game = self.game
         said: list[str] = []
+        seen = self.seen().state  # (what the page may be told of: a hidden piece's part is not)
         if not game.in_setup:
             steps = turn.steps if isinstance(turn, Turn) else parse_turn(game.state, turn)
-            said = _told_of(self._states(steps), steps)
+            said = _told_of(self._states(steps, seen), steps)
         letter, settled = game.to_move or "?", len(game.settled)
-        played = game.play(turn)
-        self.told.append(Told(letter, played.notation, [*said, *game.settled[settled:]]))
+        game.play(turn)
+        text = self.seen().history[-1].notation or "a secret placement"
+        self.told.append(Told(letter, text, [*said, *game.settled[settled:]]))
         self.version += 1
 
     def undo(self) -> None:

@@ -22,8 +22,9 @@ Json = dict[str, Any]
 
 
 def table_view(table: Table) -> Json:
-    """The game at a table: seats, whose turn, the board, the turns told so far."""
-    game = table.game
+    """The game at a table as its page may see it (`Table.seen`): seats, whose turn, the board,
+    the turns told so far."""
+    game = table.seen()
     state = game.state
     person = table.person_to_move()
     return {
@@ -36,7 +37,7 @@ def table_view(table: Table) -> Json:
                                                          strict=True)],
         "to_move": game.to_move,
         "in_setup": game.in_setup,
-        "place": game.workers_to_place() if person and game.in_setup else [],
+        "place": game.workers_to_place() if person and game.in_setup else [],  # ('A1', or 'token KIND')
         "free": [square_name(s) for s in free_squares(state)] if person and game.in_setup else [],
         "person_to_move": person,
         "winner": game.winner,

@@ -87,7 +87,7 @@ ALLOWED: dict[Timing, tuple[Sentence, ...]] = {
     Timing.WIN_CONDITION: (WIN,),
     Timing.ALTERNATIVE_WIN_CONDITION: (WIN,),
     Timing.LOSS_CONDITION: (LOSS,),
-    Timing.AT_ALL_TIMES: (BOARD_RULE, PROHIBITION, DOME_LIKE),
+    Timing.AT_ALL_TIMES: (BOARD_RULE, PROHIBITION, DOME_LIKE, FOLLOW_UP, VETO),
     Timing.SETUP: (PLACEMENT,),
 }
 assert set(ALLOWED) == set(Timing), "every timing has its sentences"
@@ -265,7 +265,7 @@ class _Checker:
         elif isinstance(clause, ast.ProhibitionNode):
             self.prohibition(clause)
         elif isinstance(clause, ast.VetoNode):
-            self.veto(clause)
+            self.veto(clause, header)
         elif isinstance(clause, ast.ObligationNode):
             self.obligation(clause)
         elif isinstance(clause, ast.PlaceTokenNode):
@@ -355,8 +355,8 @@ class _Checker:
         self.qualifiers(pattern.verb, pattern.qualifiers, earlier_build=False, in_pattern=True)
 
     def follow_up(self, header: Timing, node: ast.FollowUpNode) -> None:
-        if header is Timing.OPPONENTS_TURN:
-            self.reaction(node)
+        if header in (Timing.OPPONENTS_TURN, Timing.AT_ALL_TIMES):
+            self.reaction(node, header)
             return
         expected = SECTION_VERB[header]
         if node.trigger.verb is not expected:
@@ -443,6 +443,9 @@ class _Checker:
         elif node.kind is HappeningKind.SLIDE:
             self.error(node, "a slide happens to an opponent's worker: 'Opponent's Turn: each time an opponent "
                              "worker moves, it is forced ...'")
+        elif node.kind is HappeningKind.OWNER_LOSS:
+            self.error(node, "'its player' is the player of a worker whose move the rules react to: 'At All Times: "
+                             "each time a worker moves onto ..., its player loses the game'")
         elif where != "after a move" or node.place is None or node.place.space.ref is not SpaceRef.BEYOND:
             self.error(node, "a removal that happens on its own follows a move, on 'the next space in the same "
                              "direction', for now")
@@ -480,6 +483,11 @@ class _Checker:
             self.error(node, "say which worker: 'one of your workers is female'")
         if node.kind is SetupKind.WHERE and node.place is not None and node.place.space.region is Region.SINGLE:
             self.error(node.place, "workers are placed on kinds of spaces ('on perimeter spaces'), not on one space")
+        if node.kind is SetupKind.TOKEN and node.place is not None:
+            space = node.place.space
+            if space.region is Region.SINGLE or not all(isinstance(f, SpaceIs) for f in space.filters):
+                self.error(node.place, "a token is placed at setup on a kind of space ('on an unoccupied space', "
+                                       "'on a perimeter space'), judged on the board as the workers left it")
 
     def mode_setup(self, rules: ast.Rules) -> None:
         """A mode's setup sentences must agree: with teams, teammates share their workers, so the
@@ -497,16 +505,25 @@ class _Checker:
             if node.kind in (SetupKind.TEAMMATES, SetupKind.FIRST_TURN) and kinds.count(node.kind) > 1:
                 self.error(node, f"a mode says '{node.kind.value}' once")
 
-    def reaction(self, node: ast.FollowUpNode) -> None:
-        """'each time an opponent worker moves, it is forced ...': what happens to an opponent."""
+    def reaction(self, node: ast.FollowUpNode, header: Timing) -> None:
+        """What the rules make happen after another seat's move ('Opponent's Turn: each time an
+        opponent worker moves, it is forced ...'), or after anyone's ('At All Times: each time a
+        worker moves onto ..., its player loses the game')."""
         trigger = node.trigger
-        if node.timing is not FollowUpTiming.EACH_TIME or trigger.actor.selector.owner is not Owner.OPPONENTS:
-            self.error(node, "on an opponent's turn, a reaction is 'each time an opponent worker moves, ...'")
+        anyone = header is Timing.AT_ALL_TIMES
+        example = "'each time a worker moves ...'" if anyone else "'each time an opponent worker moves, ...'"
+        owner = Owner.ANYONES if anyone else Owner.OPPONENTS
+        if node.timing is not FollowUpTiming.EACH_TIME or trigger.actor.selector.owner is not owner \
+                or trigger.actor.selector.role is not Role.SUBJECT:
+            self.error(node, f"{'at all times' if anyone else 'on an opponent' + chr(39) + 's turn'}, a reaction is "
+                             f"{example}")
         if trigger.verb is not Verb.MOVE or trigger.tense != "present":
-            self.error(trigger, "a reaction follows an opponent's move: 'each time an opponent worker moves'")
-        if not (isinstance(node.step, ast.HappeningNode) and node.step.kind is HappeningKind.SLIDE):
-            self.error(node.step, "what happens to an opponent's worker after its move is, for now, a slide: "
-                                  "'it is forced space by space in the same direction until ...'")
+            self.error(trigger, f"a reaction follows a move: {example}")
+        happening = node.step.kind if isinstance(node.step, ast.HappeningNode) else None
+        if happening not in (HappeningKind.SLIDE, HappeningKind.OWNER_LOSS):
+            self.error(node.step, "what happens to a worker after its move is, for now, a slide ('it is forced "
+                                  "space by space in the same direction until ...') or its player's loss ('its "
+                                  "player loses the game')")
         self.qualifiers(trigger.verb, trigger.qualifiers, earlier_build=False, in_pattern=True)
 
     def obligation(self, node: ast.ObligationNode) -> None:
@@ -520,10 +537,12 @@ class _Checker:
             if qualifier.place is None:
                 self.error(qualifier, f"'{qualifier.words}' does not say where a worker stands or goes")
 
-    def veto(self, node: ast.VetoNode) -> None:
+    def veto(self, node: ast.VetoNode, header: Timing) -> None:
         selector = node.actor.selector
-        if selector.role is not Role.EACH or selector.owner is not Owner.OPPONENTS:
-            self.error(node.actor, f"a win veto binds 'opponent workers', not '{node.actor.words}'")
+        owner, words = ((Owner.ANYONES, "all workers") if header is Timing.AT_ALL_TIMES
+                        else (Owner.OPPONENTS, "opponent workers"))
+        if selector.role is not Role.EACH or selector.owner is not owner:
+            self.error(node.actor, f"a win veto in '{header.value}:' binds '{words}', not '{node.actor.words}'")
         if not node.qualifiers:
             self.error(node, "this forbids every win by a move: say which moves ('into a perimeter space')")
         self.qualifiers(Verb.MOVE, node.qualifiers, earlier_build=False, in_pattern=False)

@@ -50,6 +50,7 @@ from ..vocabulary import (
     SameSpace,
     Scope,
     SetupKind,
+    SetupToken,
     SpaceIs,
     SpaceRef,
     SpaceSelector,
@@ -168,6 +169,9 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
         return Step(verb=Verb.FORCE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     repeat=ANY_NUMBER, destination=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, (UNOCCUPIED,)),
                     filters=(NOT_UP,))
+    if node.kind is HappeningKind.OWNER_LOSS:  # (the player of the worker whose step triggered it)
+        return Step(verb=Verb.LOSE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
+                    target=WorkerSelector(Role.THAT, Owner.ANYONES), guard=guarded)
     return Step(verb=Verb.LOSE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                 target=WorkerSelector(Role.FLANKED, Owner.OPPONENTS), guard=guarded)
 
@@ -198,7 +202,7 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         else:  # (a step option: the checker admits no happening here)
             power.options.append(StepOption(compiled, at, instead=isinstance(node, ast.StepNode) and node.instead))
     elif isinstance(node, ast.FollowUpNode):
-        if header is Timing.OPPONENTS_TURN:
+        if header in (Timing.OPPONENTS_TURN, Timing.AT_ALL_TIMES):
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
         else:
             power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin, statement.guard), at,
@@ -265,6 +269,9 @@ def power_setup(power: Power, node: ast.PlacementNode, at: Where) -> None:
         rule = WorkerSexes(1, at)
     elif kind is SetupKind.EXTRA:
         rule = Reserve(node.count, at)
+    elif kind is SetupKind.TOKEN:
+        assert node.place is not None and node.token is not None  # (the grammar: '... your X token <place>')
+        rule = SetupToken(node.token, node.place.space.filters, node.secret, at)
     else:  # pragma: no cover - the placements returned above
         raise KeyError(kind)
     power.setup.append(rule)

@@ -268,6 +268,9 @@ class PlacementNode(Node):
     #: The placing (or first-moving) player's rank in their team: 1 first, 2 second.
     rank: int = 1
     pairing: Pairing | None = None
+    #: The token a setup places ('you secretly place your abyss token ...'), and whether in secret.
+    token: TokenKind | None = None
+    secret: bool = False
 
 
 Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode

@@ -32,11 +32,9 @@ NUMBER_WORDS = {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 #: is unknown.
 PLANNED_WORDS = {
     **dict.fromkeys(("die", "dice", "roll", "rolls", "rolled"), "the die (chance)"),
-    **dict.fromkeys(("secret", "secretly", "hidden", "reveal", "reveals"), "hidden information"),
+    **dict.fromkeys(("secret", "hidden", "reveal", "reveals"), "hidden information"),
     **dict.fromkeys(("deck", "draw", "draws", "shuffle"), "a deck of cards"),
     **dict.fromkeys(("steal", "steals"), "powers that move between players"),
-    **dict.fromkeys(("whirlpool", "whirlpools", "weave", "abyss", "boulder", "sun", "doom", "sacred", "fleece",
-                     "ram"), "tokens of this kind (coin and talus tokens exist)"),
     **dict.fromkeys(("frozen", "freeze", "freezes"), "frozen spaces"),
     **dict.fromkeys(("wrap", "wraps", "torus"), "another shape of the board"),
     **dict.fromkeys(("teammate", "partner", "partners"), "rules about a teammate's turns (a mode's "
@@ -48,11 +46,13 @@ PLANNED_WORDS = {
     **dict.fromkeys(("north", "south", "east", "west", "diagonally", "orthogonally"),
                     "compass directions and diagonal-only moves"),
 }
-NON_WORDS = {"HEADER", "INT", "COMMA", "PERIOD", "POSSESSIVE"}
+NON_WORDS = {"HEADER", "INT", "NAME", "COMMA", "PERIOD", "POSSESSIVE"}
 PUNCTUATION = {",": "COMMA", ".": "PERIOD", "'s": "POSSESSIVE"}
 
 _TOKEN = re.compile(r"(?P<space>[ \t\r]+)|(?P<comment>#[^\n]*)|(?P<newline>\n)"
                     r"|(?P<possessive>'s\b)|(?P<word>[A-Za-z]+)|(?P<int>[0-9]+)|(?P<punct>[,.])")
+#: A word followed by 'token' or 'tokens' names a kind of token: a card names its own kinds.
+_BEFORE_TOKEN = re.compile(r"[ \t]+tokens?\b", re.IGNORECASE)
 _HEADER = re.compile(r"[ \t]*(?P<text>[A-Za-z][A-Za-z' ()]*?)[ \t]*:[ \t]*(#[^\n]*)?$")
 
 
@@ -121,6 +121,8 @@ class WordLexer(Lexer):
                 yield Token("INT", int(text), line=line_no, column=column)
             elif kind in ("punct", "possessive"):
                 yield Token(PUNCTUATION[text.lower()], text, line=line_no, column=column)
+            elif _BEFORE_TOKEN.match(line, pos) and text.lower() not in NUMBER_WORDS and text.lower() != "one":
+                yield Token("NAME", text.lower(), line=line_no, column=column)
             else:
                 yield self._word(text, line_no, column)
 

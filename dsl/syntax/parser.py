@@ -22,6 +22,7 @@ from ..vocabulary import (
     Counter,
     FollowUpTiming,
     HappeningKind,
+    HasToken,
     LevelChange,
     Modality,
     Near,
@@ -431,6 +432,9 @@ class _ToAst(Transformer[Token, ast.Rules]):
     def opponent_loses(self, children: list[object]) -> ast.HappeningNode:
         return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.LOSS, victim=None, place=None)
 
+    def owner_loses(self, children: list[object]) -> ast.HappeningNode:
+        return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.OWNER_LOSS, victim=None, place=None)
+
     def victim_on(self, children: list[object]) -> _Victim:
         items = tuple(children)
         space = _required(items, SpaceSelector)
@@ -452,11 +456,9 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return ast.Tail(*_start(items), kind=ast.TailKind.SPENDING, words=_words(items),
                         cost=(_required(items, Counter), _number(items)))
 
-    def coin_token(self, children: list[object]) -> _Words:
-        return _Words(*_start(tuple(children)), "coin", TokenKind.COIN)
-
-    def talus_token(self, children: list[object]) -> _Words:
-        return _Words(*_start(tuple(children)), "talus", TokenKind.TALUS)
+    def token_name(self, children: list[object]) -> _Words:
+        name = _token(children[0])
+        return _Words(*_at(name), str(name.value), TokenKind(str(name.value)))
 
     def token_on_built(self, children: list[object]) -> ast.HappeningNode:
         items = tuple(children)
@@ -530,6 +532,12 @@ class _ToAst(Transformer[Token, ast.Rules]):
     place_opposite_edges = _setup(SetupKind.OPPOSITE_EDGES)
     one_female = _setup(SetupKind.FEMALE)
     reserve = _setup(SetupKind.EXTRA)
+
+    def setup_token(self, children: list[object]) -> ast.PlacementNode:
+        items = tuple(children)
+        secret = any(isinstance(i, Token) and i.type == "SECRETLY" for i in items)
+        return ast.PlacementNode(*_start(items), count=0, kind=SetupKind.TOKEN, place=_of(items, ast.Place)[0],
+                                 token=_required(items, TokenKind), secret=secret)
 
     def teammates_across(self, children: list[object]) -> ast.PlacementNode:
         return ast.PlacementNode(*_start(tuple(children)), count=0, kind=SetupKind.TEAMMATES, pairing=Pairing.ACROSS)
@@ -674,7 +682,12 @@ class _ToAst(Transformer[Token, ast.Rules]):
         lower = any(isinstance(i, _Words) and i.value == "lower" for i in items)
         filters += [Near(i.value.owner, lower, i.value.level, i.value.same_level) for i in items
                     if isinstance(i, _Words) and isinstance(i.value, Near)]
+        filters += [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, HasToken)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
+
+    def with_token(self, children: list[object]) -> _Words:
+        items = tuple(children)
+        return _Words(*_start(items), _words(items), HasToken(_required(items, TokenKind)))
 
     def near_workers(self, children: list[object]) -> _Words:
         items = tuple(children)

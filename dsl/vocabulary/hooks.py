@@ -215,7 +215,21 @@ class Reserve:
     where: Where
 
 
-SetupRule = Placement | Teams | FirstTurn | PlaceFirst | PlacementArea | OppositeEdges | WorkerSexes | Reserve
+@dataclass(frozen=True)
+class SetupToken:
+    """Once every worker is placed, the holder places its token of `token`'s kind where `filters`
+    hold ('after all workers are placed, you secretly place your abyss token on an unoccupied
+    space'). A `secret` token is seen only by its holder's team: other seats' views leave it out
+    (engine.view)."""
+
+    token: TokenKind
+    filters: tuple[Condition, ...]
+    secret: bool
+    where: Where
+
+
+SetupRule = (Placement | Teams | FirstTurn | PlaceFirst | PlacementArea | OppositeEdges | WorkerSexes | Reserve
+             | SetupToken)
 
 
 @dataclass

@@ -9,6 +9,7 @@ but no engine yet: the checker refuses them with a message that names the part.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -94,11 +95,12 @@ class Counter(Enum):
     COIN = "coin"
 
 
-class TokenKind(Enum):
-    """The tokens cards put on the board (what each does is said by the card's rules)."""
+@dataclass(frozen=True)
+class TokenKind:
+    """A kind of token, named by the card that uses it ('your abyss token'): what it does is said
+    by the card's rules, so the kinds are data, like the cards, not a closed list."""
 
-    COIN = "coin"
-    TALUS = "talus"
+    value: str
 
 
 class FollowUpTiming(Enum):
@@ -170,6 +172,7 @@ class SetupKind(Enum):
     OPPOSITE_EDGES = "you place your workers on opposite edges of the board"
     FEMALE = "one of your workers is female"
     EXTRA = "you have N extra workers on your card"
+    TOKEN = "after all workers are placed, you place your ... token on ..."
 
 
 class Pairing(Enum):
@@ -203,13 +206,15 @@ class Timing(Enum):
 
 class HappeningKind(Enum):
     """What an automatic happening is: a worker removed, removed and its space built on, a
-    player's loss, a slide of a worker, a token put on a built block."""
+    player's loss (an opponent flanked; or the player of the worker whose step triggered it), a
+    slide of a worker, a token put on a built block."""
 
     REMOVAL = "removal"
     REMOVAL_AND_BUILD = "removal and build"
     LOSS = "loss"
     SLIDE = "slide"
     TOKEN = "token"
+    OWNER_LOSS = "its player's loss"
 
 
 class IfPossible(Enum):

@@ -110,6 +110,14 @@ class Near:
 
 
 @dataclass(frozen=True)
+class HasToken:
+    """The target holds a token of `token`'s kind that the rule's holder owns: 'a space with your
+    abyss token'."""
+
+    token: TokenKind
+
+
+@dataclass(frozen=True)
 class StandsHighest:
     """The acting worker stands higher than every other worker of its owner (and it has
     another): 'while higher than all their other workers'."""
@@ -196,8 +204,8 @@ class PlayerCount:
     counts: tuple[int, ...]
 
 
-Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | StandsHighest | Flanked
-             | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs | PlayerCount)
+Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | HasToken | StandsHighest
+             | Flanked | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs | PlayerCount)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,

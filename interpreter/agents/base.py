@@ -2,9 +2,9 @@
 
 The game loop (games/play.py) asks an agent for `placement(game, seat)` and `turn(game)`. The
 agents of this package answer `turn` through a `SeatView`: what the seat may see (the state, its
-seat, its legal turns, the rules to search with). Today every seat sees everything; the view is
-the one place where hidden information (a face-down card, a secret choice) will be left out
-later, so that no agent is written against the whole game.
+seat, its legal turns, the rules to search with). A piece a card keeps secret from the seat (a
+secret token) is not in the view (engine/views.py), so no agent can play on what its seat must
+not know.
 """
 
 from __future__ import annotations
@@ -36,14 +36,16 @@ class AgentError(SantoriniError, ValueError):
 class SeatView:
     """What one seat may see of a game, read-only: the state, the seat, its legal turns.
 
-    `state` is the game's live state, not a copy: an agent must not change it (a search copies
-    it: `view.state.copy()`). `engine` is the rules, which every player knows; a search plays
-    them on its copies. The legal turns are the engine's distinct outcomes, listed once."""
+    `state` is the seat's view of the game's state (engine.view): the live state itself when the
+    cards hide nothing from the seat, else a copy without the hidden pieces. An agent must not
+    change it (a search copies it: `view.state.copy()`). `engine` is the rules, which every player
+    knows; a search plays them on its copies. The legal turns are the distinct outcomes the seat
+    sees, listed once."""
 
     __slots__ = ("_game", "seat", "_turns")
 
     def __init__(self, game: Game, seat: int) -> None:
-        self._game = game
+        self._game = game.view(seat)
         self.seat = seat
         self._turns: tuple[Turn, ...] | None = None
 

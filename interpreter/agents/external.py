@@ -36,11 +36,10 @@ from typing import IO, Literal, TextIO
 
 from ..engine.engine import IllegalTurn
 from ..games.documents import dump, position_document
-from ..games.game import Game
+from ..games.game import Game, placement_names, placement_text
 from ..games.position import position_string
-from ..games.setup import legal_placements, placement_fault, seat_setup
-from ..model.board import square_name
-from ..model.notation import NotationError, format_turn, parse_placement, parse_turn
+from ..games.setup import legal_placements, placement_fault, token_round
+from ..model.notation import NotationError, format_turn, parse_placement, parse_token_placement, parse_turn
 from .base import AgentError, SeatView, Turn, ViewAgent
 from .protocol import ERROR, PLACE, QUIT, READY, TURN, hello_line, request_lines
 
@@ -135,25 +134,27 @@ class ExternalAgent(ViewAgent):
     def placement(self, game: Game, seat: int) -> list[int]:
         bot = self._connect(game, seat)
         state = game.state
-        team = state.seats[seat].team
-        first = len(state.members.get(team, ())) + 1  # as place_workers numbers them
-        names = [f"{state.team_letters[team]}{first + index}" for index in range(seat_setup(game, seat).count)]
-        legal = ["; ".join(f"place {name} {square_name(square)}" for name, square in zip(names, squares, strict=True))
-                 for squares in legal_placements(game, seat)]
-        position = dump(position_document(game, placing=seat)).splitlines()
+        legal = [placement_text(game, seat, squares) for squares in legal_placements(game, seat)]
+        seen = game.view(seat)
+        position = dump(position_document(seen, placing=seat)).splitlines()
         example = legal[0] if legal else "place A1 c3; place A2 d2"
         answer = bot.ask(PLACE, state.seats[seat].letter,
                          [("position", position), ("game", position), ("legal", legal),
-                          ("position-string", [position_string(game, placing=seat)])],
+                          ("position-string", [position_string(seen, placing=seat)])],
                          f"a placement such as '{example}'")
+        names, tokens = placement_names(game, seat), bool(token_round(game, seat))
         try:
-            placed = dict(parse_placement(answer))
+            pairs = [(f"token {kind}", square) for kind, square in parse_token_placement(answer)] if tokens \
+                else parse_placement(answer)
         except NotationError as err:
             raise bot.fail(f"answered {answer!r}, which is not a placement ({err}); expected {example!r} "
                            "or another line of the request's 'legal' block") from None
+        placed = dict(pairs)
         if sorted(placed) != sorted(names) or len(placed) != len(names):
-            raise bot.fail(f"answered {answer!r}; expected a placement of workers {', '.join(names)}, "
-                           f"each once, such as {example!r}")
+            what = "tokens" if tokens else "workers"
+            listed = ", ".join(name.removeprefix("token ") for name in names)
+            raise bot.fail(f"answered {answer!r}; expected a placement of {what} {listed}, each once, "
+                           f"such as {example!r}")
         squares = [placed[name] for name in names]
         fault = placement_fault(game, seat, tuple(squares))
         if fault is not None:

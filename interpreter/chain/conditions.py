@@ -25,6 +25,7 @@ from ...dsl.vocabulary import (
     CountIs,
     Flanked,
     Happened,
+    HasToken,
     LastMoves,
     LevelChange,
     Near,
@@ -170,6 +171,11 @@ def _space_is(judge: Judge, part: SpaceIs) -> Test:
         square = locate(walk, worker, origin, target)
         return square >= 0 and walk.state.domes[square]
     return domed
+
+
+def _has_token(judge: Judge, part: HasToken) -> Test:
+    token = (part.token.value, judge.seat)
+    return lambda walk, worker, origin, target, here, there, piece: walk.state.tokens.get(target) == token
 
 
 def _same_space(judge: Judge, part: SameSpace) -> Test:
@@ -365,7 +371,8 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 #: (Each compiler takes the part of its own type: the key's.)
 COMPILERS: dict[type, Callable[[Judge, Any], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Flanked: _flanked,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, HasToken: _has_token, StandsHighest: _stands_highest,
+    Flanked: _flanked,
     LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is, PlayerCount: _player_count,
@@ -453,7 +460,7 @@ def _of_the_target(condition: Condition) -> bool:
         return all(_of_the_target(part) for part in _parts(condition))
     if isinstance(condition, SpaceIs):
         return condition.space is SpaceRef.TARGET
-    return isinstance(condition, (TargetLevel, OccupiedBy, Near, PlayerCount))
+    return isinstance(condition, (TargetLevel, OccupiedBy, Near, HasToken, PlayerCount))
 
 
 def log_context(judged: Sequence[tuple[Judge, Condition]],

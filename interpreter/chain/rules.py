@@ -20,12 +20,14 @@ from ...dsl.vocabulary import (
     Happened,
     Not,
     Obligation,
+    Owner,
     Power,
     Program,
     Prohibition,
     Reaction,
     Scope,
     SetupRule,
+    SetupToken,
     Step,
     StepOption,
     Verb,
@@ -61,6 +63,19 @@ class SeatRules:
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]
+
+    def placed_token_kinds(self) -> set[str]:
+        """The kinds of token the seat's rules put on the board: by a step of its turns, or at
+        setup."""
+        steps = [*self.turn_ends, *(f.step for f in self.followups), *(s for p in self.programs for s in p.steps)]
+        return ({step.token.value for step in steps if step.token is not None}
+                | {rule.token.value for rule in self.setup if isinstance(rule, SetupToken)})
+
+
+def reaches(holder: SeatRules, owner: Owner, team: int) -> bool:
+    """Whether a rule of `holder`'s card about the workers of `owner` (seen from the holder: 'opponent
+    workers', 'a worker') reaches the workers of `team`: a reaction, or a veto of wins."""
+    return owner is Owner.ANYONES or (owner is Owner.OPPONENTS) == (holder.team != team)
 
 
 def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRules:

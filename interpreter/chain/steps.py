@@ -41,7 +41,7 @@ from ...dsl.vocabulary import (
 )
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
-from ..model.state import GameState
+from ..model.state import GameState, token_key
 from .conditions import Judge, Locator, Test, flanked_workers, space_locator
 from .effects import (
     add_token,
@@ -614,7 +614,7 @@ class StepCompiler:
                 st.winner = None
             elif reactions:
                 undo = [u for react in reactions if (u := react(walk, event)) is not None]
-                stop = then(walk)
+                stop = after_reactions(walk, then)
                 for u in reversed(undo):
                     u()
             else:
@@ -704,7 +704,7 @@ class StepCompiler:
             """The turn's last step, while enumerating outcomes that are the board alone: each
             build's outcome key is the current hash with one square changed, so none is applied."""
             st = walk.state
-            found, path, heights = walk.found, tuple(walk.path), st.heights
+            found, path, heights, tokens = walk.found, tuple(walk.path), st.heights, st.tokens
             assert found is not None  # (entered only while enumerating)
             for worker in choose(walk):
                 for action, _ in candidates(walk, worker):
@@ -715,6 +715,8 @@ class StepCompiler:
                     else:
                         keys = height_keys[square]
                         key = st.hash ^ keys[height] ^ keys[height + 1]
+                    if square in tokens:  # (a build takes the token off: apply_build)
+                        key ^= token_key(square, *tokens[square])
                     if key not in found:
                         found[key] = (*path, action)
             return False
@@ -983,6 +985,38 @@ def slide_reaction(judge: Judge, trigger: Callable[[Walk, Event], bool], step: S
         start = apply_force(walk, worker, here)
         return lambda: undo_force(walk, worker, start)
     return slide
+
+
+def loss_reaction(trigger: Callable[[Walk, Event], bool]) -> Reaction:
+    """A reaction by which the player of the worker of a matching move loses and leaves the game
+    (its team: teammates share their workers)."""
+
+    def lose(walk: Walk, event: Event) -> Callable[[], None] | None:
+        if not trigger(walk, event):
+            return None
+        st = walk.state
+        team = st.worker_team[event[1]]
+        if not any(st.seats[seat].team == team for seat in range(len(st.seats)) if seat not in st.out):
+            return None  # (already out)
+        lost = apply_lose(walk, team)
+        return lambda: undo_lose(walk, lost)
+    return lose
+
+
+def after_reactions(walk: Walk, then: StepFn) -> bool:
+    """Go on with the turn after other seats' reactions to a move: unless one made a player lose,
+    and the last team left wins (the turn ends with the win), or the player to move lost (its
+    turn ends there)."""
+    st = walk.state
+    if not st.out:
+        return then(walk)
+    left = st.teams_in_play()
+    if len(left) == 1:
+        st.winner = left.pop()
+        stop = walk.leaf(walk)
+        st.winner = None
+        return stop
+    return walk.leaf(walk) if walk.seat in st.out else then(walk)
 
 
 def _usable(walk: Walk, ways: list[_Way], worker: int, own: Callable[[Walk], list[int]],

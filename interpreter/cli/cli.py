@@ -19,10 +19,12 @@ import click
 from click.core import ParameterSource
 
 from ...dsl.errors import SantoriniError, SourceError
+from ..engine.views import redacted_steps
 from ..games.game import Game, SetupError, new_game, parse_players
 from ..games.human import HumanAgent, InputEnded, last_turn_marks
 from ..games.packs import MORTAL, Pack, UnknownName, resolve_pack
 from ..games.play import Agent, GameLog, GameStopped, RandomAgent, place_all, play_turns, stopped
+from ..model.notation import format_turn
 from .balance import EXIT_INTERRUPTED, balance
 from .bots import bot_stderr_of, bot_stderr_option
 from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, PACK_OPTION, P, R, bad_input, reports_bad_input
@@ -309,13 +311,19 @@ def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str |
     if scenario is not None and not human_seats:
         show_board(game.state)
 
+    # (with a person at the keyboard, what a card hides from a human seat is not printed)
+    hidden = frozenset(h for seat, s in enumerate(game.state.seats) if s.letter in human_seats
+                       for h in game.engine.secrets.hidden_from(game.state, seat))
+
     def placed(g: Game, seat: int, text: str) -> None:
-        click.echo(f"setup {g.state.seats[seat].letter}: {text}")
+        shown = format_turn(g.state, redacted_steps(seat, g.placements[-1], hidden)) if hidden else text
+        click.echo(f"setup {g.state.seats[seat].letter}: {shown or 'a secret placement'}")
         if not human_seats:  # (a human seat draws the board when it is its turn to choose)
             show_board(g.state)
 
     def turned(g: Game, seat: int, text: str) -> None:
-        click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {text}")
+        shown = format_turn(g.state, redacted_steps(seat, g.state.history[-1].steps, hidden)) if hidden else text
+        click.echo(f"\nturn {len(g.state.history)} {g.state.seats[seat].letter}: {shown}")
         if not human_seats:
             show_board(g.state)
 

@@ -75,6 +75,7 @@ from ..chain.steps import (
     _squares,
     _union,
     _Way,
+    after_reactions,
     breadth_first,
     perform_build,
     tokens_placed,
@@ -850,7 +851,7 @@ class DerivedCompiler(StepCompiler):
             reactions = source.constant(self.reactions, "REACTIONS")
             source.line(body, "else:")
             source.line(body + 1, f"undo = [u for react in {reactions} if (u := react(walk, event)) is not None]")
-            source.line(body + 1, "then(walk)")
+            source.line(body + 1, f"{source.constant(after_reactions, 'AFTER_REACTIONS')}(walk, then)")
             source.line(body + 1, "for u in reversed(undo):")
             source.line(body + 2, "u()")
         else:
@@ -884,11 +885,8 @@ class DerivedCompiler(StepCompiler):
         source.line(3, "before = tuple(walk.events)")
         source.line(2, "if walk.fact_key is not None:  # (facts of the turn's moves that a rule reads later)")
         source.line(3, "now ^= walk.fact_key(walk)")
-        # Where the generic chain makes each last build (a board win to judge, facts or obligations
-        # on the turn), its keys count a token the build takes off; where it keys them by hash
-        # arithmetic, they do not. The derived keys say the same.
-        made = "True" if winning != "False" else "walk.fact_key is not None or walk.prefix_tests"
-        source.line(2, f"tokens = st.tokens if {made} else None")
+        # (a build takes the token on its square off: the keys count it, as the generic chain's do)
+        source.line(2, "tokens = st.tokens")
         if winning == "False":
             source.line(2, "if found is None:  # (a search for a win: a keyed build cannot win)")
             source.line(3, "return False")
@@ -1084,7 +1082,7 @@ class DerivedCompiler(StepCompiler):
         source.line(1, "now = st.hash")
         source.line(1, "if walk.fact_key is not None:")
         source.line(2, "now ^= walk.fact_key(walk)")
-        source.line(1, "tokens = st.tokens if walk.fact_key is not None or walk.prefix_tests else None")
+        source.line(1, "tokens = st.tokens")
         source.line(1, f"for w in {source.constant(choose, 'CHOOSE')}(walk):")
         source.line(2, "o = POS[w]")
         source.hoisting_point(2)

@@ -38,12 +38,13 @@ from ...dsl.vocabulary import (
     Prohibition,
     Role,
     Scope,
+    SetupToken,
     Step,
     Verb,
     WorkerSelector,
 )
 from ..chain.conditions import Judge, Test, log_context
-from ..chain.rules import SeatRules, gather
+from ..chain.rules import SeatRules, gather, reaches
 from ..chain.steps import (
     EVENT_KIND,
     Reaction,
@@ -51,6 +52,7 @@ from ..chain.steps import (
     WinCheck,
     breadth_first,
     gain_step,
+    loss_reaction,
     slide_reaction,
     use_step,
 )
@@ -82,6 +84,7 @@ from ..fast.shape import FastRules, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
 from ..model.state import GameState, TurnRecord, apply_events
 from .refusal import explain
+from .views import Secrets
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 
@@ -157,6 +160,9 @@ class Engine:
         self._obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
                             for rules in self.seat_rules for o in rules.obligations]
         self._dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
+        #: The pieces the cards keep hidden from other teams (views.py): a seat's view leaves them out.
+        self.secrets = Secrets(frozenset((rules.seat, rule.token.value) for rules in self.seat_rules
+                                         for rule in rules.setup if isinstance(rule, SetupToken) and rule.secret))
         self._restricting = bool(self._bindings)
         self._seat_memory = [self._memory(rules) for rules in self.seat_rules]
         #: Whether no build can change the facts each seat's turns keep (derived/invariance.py).
@@ -307,7 +313,8 @@ class Engine:
         wins = [_guarded(judge.pattern(win.pattern), judge.compile(win.when) if win.when is not None else None)
                 for win in rules.wins]
         vetoes = [(seat_rules.seat, Judge(seat_rules.seat, seat_rules.team).pattern(veto.pattern))
-                  for seat_rules in self.seat_rules if seat_rules.team != rules.team for veto in seat_rules.vetoes]
+                  for seat_rules in self.seat_rules for veto in seat_rules.vetoes
+                  if reaches(seat_rules, veto.binds, rules.team)]
         team = rules.team
         if not vetoes:
             return lambda walk, event: team if any(win(walk, event) for win in wins) else None
@@ -339,17 +346,18 @@ class Engine:
         """What other seats' powers make happen after each move of this seat (a slide)."""
         reactions: list[Reaction] = []
         for holder in self.seat_rules:
-            if holder.team == rules.team:
-                continue
             judge = Judge(holder.seat, holder.team)
             for reaction in holder.reactions:
+                if not reaches(holder, reaction.trigger.owner, rules.team):
+                    continue
                 trigger = judge.pattern(reaction.trigger)
                 seat = holder.seat
 
                 def live(walk: Walk, event: Event, trigger: Callable[[Walk, Event], bool] = trigger,
                          seat: int = seat) -> bool:
                     return seat not in walk.state.out and trigger(walk, event)
-                reactions.append(slide_reaction(judge, live, reaction.step))
+                reactions.append(loss_reaction(live) if reaction.step.verb is Verb.LOSE
+                                 else slide_reaction(judge, live, reaction.step))
         return tuple(reactions)
 
     def _compile_seat(self, rules: SeatRules) -> StepFn:
@@ -366,13 +374,14 @@ class Engine:
                                         for b in self._bindings if b.team != rules.team],
                                        [win.condition for other in self.seat_rules for win in other.wins_when],
                                        [Veto(other.seat, Judge(other.seat, other.team), veto)
-                                        for other in self.seat_rules if other.team != rules.team
-                                        for veto in other.vetoes],
+                                        for other in self.seat_rules for veto in other.vetoes
+                                        if reaches(other, veto.binds, rules.team)],
                                        [Bound(holder, Judge(holder, team), obligation)
                                         for holder, team, obligation, _ in self._obligations if team != rules.team],
                                        [Slide(other.seat, Judge(other.seat, other.team), reaction)
-                                        for other in self.seat_rules if other.team != rules.team
-                                        for reaction in other.reactions])
+                                        for other in self.seat_rules for reaction in other.reactions
+                                        if reaction.step.verb is Verb.FORCE
+                                        and reaches(other, reaction.trigger.owner, rules.team)])
             lowered = derivation()
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self._derivations[seat] = lowered
@@ -730,7 +739,8 @@ class Engine:
         if derivation is not None and derivation.reactions:
             lines.append("another seat's reaction to this seat's moves: lowered as a slide (derived/writer.py)"
                          if self._kernelled[seat] and derivation.lowered_slide() is not None
-                         else "generic: another seat's reaction to this seat's moves")
+                         else "generic: a reaction to this seat's moves ('each time ... moves, ...': "
+                              "another seat's, or its own card's)")
         if derivation is not None and derivation.board_wins is not None:
             lines.append("a win judged on the board: a drawn build that may make it hold is played step by step"
                          if self._kernelled[seat] else "generic: a win judged on the board after every build")
@@ -739,6 +749,11 @@ class Engine:
         return lines
 
     # ---- queries
+    def view(self, state: GameState, seat: int) -> GameState:
+        """What `seat` may see of `state` (views.py): the state itself when the cards hide nothing
+        from it, else a copy without what they hide. A seat's turns are listed on its view."""
+        return self.secrets.view(state, seat) if self.secrets else state
+
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
         """The distinct outcomes of the turn of the seat to move: outcome key -> one turn. A
         finished game has none (the spec's perft counts it 0), whatever its board would allow."""
@@ -1017,6 +1032,28 @@ class Engine:
         events, winner = self.accept(state, steps)
         apply_events(state, events)
         _log_turn(state, steps, events, winner)
+
+    def play_chosen(self, state: GameState, steps: Sequence[Action]) -> tuple[Action, ...]:
+        """`play_in_place` for a turn the seat to move chose on its view (views.py): returns the
+        steps played. A turn is judged on what the seat sees, so that a refusal never tells of
+        a piece hidden from it; a turn its view accepts is played on the whole state, where a
+        hidden piece may end it sooner (a worker that moves into a secret Abyss loses at once):
+        then its longest start that the whole state accepts as a turn is played."""
+        steps = tuple(steps)
+        seat = state.to_move
+        if not self.secrets or not self.secrets.hidden_from(state, seat):
+            self.play_in_place(state, steps)
+            return steps
+        _refuse_if_over(state)
+        self.accept(self.view(state, seat), steps)  # (refused for what the seat sees, and said so)
+        for end in range(len(steps), 0, -1):
+            try:
+                self.play_in_place(state, steps[:end])
+            except IllegalTurn:
+                continue
+            return steps[:end]
+        raise IllegalTurn("a piece hidden from this seat makes its turn impossible, and no rule of the cards says "
+                          "what then: the engine cannot play it without telling of the piece")
 
     def _apply_found(self, state: GameState, seat: int, steps: tuple[Action, ...],
                      events: tuple[Event, ...] | None) -> bool:

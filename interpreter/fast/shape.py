@@ -75,7 +75,7 @@ from ...dsl.vocabulary.parts import (
     UNOCCUPIED,
     UP,
 )
-from ..chain.rules import SeatRules
+from ..chain.rules import SeatRules, reaches
 from ..model.board import ALL_BITS
 from .bits import SquareBits, target_bits
 
@@ -327,7 +327,10 @@ def _bans(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Squares], lis
             if squares is None:
                 return None
             (move_bans if prohibition.verb is Verb.MOVE else build_bans).append(squares)
+    for other in (rules, *others):
         for veto in other.vetoes:
+            if not reaches(other, veto.binds, rules.team):
+                continue
             pattern = veto.pattern
             if pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
                 return None
@@ -379,10 +382,10 @@ def _slides(rules: SeatRules, others: list[SeatRules]) -> list[Squares] | None:
     """Other seats' reactions to this seat's moves, read as squares: a slide onward along the
     move (chain.steps.slide_reaction), at most one. None for any other reaction."""
     slides = []
-    for other in others:
-        if other.team == rules.team:
-            continue
+    for other in (rules, *others):
         for reaction in other.reactions:
+            if not reaches(other, reaction.trigger.owner, rules.team):
+                continue
             trigger, step = reaction.trigger, reaction.step
             if trigger.verb is not Verb.MOVE or trigger.owner is Owner.YOURS or trigger.filters \
                     or step.verb is not Verb.FORCE or step.modality is not Modality.AUTOMATIC \
@@ -606,13 +609,6 @@ def _is_climb(part: Condition) -> bool:
     return isinstance(part, LevelChange) and part.op is Compare.LE and part.amount >= 0
 
 
-def _token_kinds(rules: SeatRules) -> set[TokenKind]:
-    """The kinds of token the seat's steps put on the board."""
-    steps = [*rules.turn_ends, *(f.step for f in rules.followups),
-             *(s for p in rules.programs for s in p.steps)]
-    return {step.token for step in steps if step.token is not None}
-
-
 def _dome_tokens(rules: SeatRules, others: list[SeatRules]) -> tuple[tuple[int, str], ...] | None:
     """The (holder, kind) of the tokens this seat treats as domes, if every token any seat puts
     on the board is one of them (so that the seat never meets a token but as a dome: never builds
@@ -624,7 +620,7 @@ def _dome_tokens(rules: SeatRules, others: list[SeatRules]) -> tuple[tuple[int, 
             if rule.binds is Owner.ANYONES or (rule.binds is Owner.OPPONENTS and holder.team != rules.team):
                 binding.append((holder.seat, rule.token))
     for holder in (rules, *others):
-        if any((holder.seat, kind) not in binding for kind in _token_kinds(holder)):
+        if any((holder.seat, TokenKind(kind)) not in binding for kind in holder.placed_token_kinds()):
             return None
     return tuple((seat, kind.value) for seat, kind in binding)
 

@@ -11,12 +11,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...dsl.errors import SantoriniError
-from ...dsl.vocabulary import Pairing, Teams
+from ...dsl.vocabulary import Pairing, SetupToken, Teams
 from ..engine.engine import Engine
+from ..engine.views import redacted_steps
 from ..model.board import SQUARES, square_name
 from ..model.state import Action, GameState, Seat, TurnRecord
 from .packs import MORTAL, Card, Mode, Pack, UnknownName
-from .setup import add_reserve_workers, first_turn_seat, placement_fault, placing_order, seat_setup, worker_kind
+from .setup import (
+    add_reserve_workers,
+    first_turn_seat,
+    placement_fault,
+    placing_order,
+    seat_setup,
+    token_round,
+    worker_kind,
+)
 
 SEAT_LETTERS = "ABCDEFGH"
 
@@ -87,6 +96,19 @@ class Game:
         """The same game in an independent state (the compiled rules are shared)."""
         return Game(self.pack, self.mode, self.players, self.cards, self.engine, self.state.copy(),
                     list(self.placements))
+
+    def view(self, *seats: int) -> Game:
+        """The game as the seats may see it (engine/views.py; with several, what all of them may
+        see): this game when its cards hide nothing from them, else a copy whose state and
+        placements leave out what they hide."""
+        hidden = self.engine.secrets.hidden_from(self.state, *seats) if self.engine.secrets else frozenset()
+        if not hidden:
+            return self
+        state = self.engine.secrets.view(self.state, *seats)
+        placers = placing_order(self)
+        placements = [redacted_steps(placers[index], steps, hidden) if index < len(placers) else steps
+                      for index, steps in enumerate(self.placements)]
+        return Game(self.pack, self.mode, self.players, self.cards, self.engine, state, placements)
 
 
 def new_game(pack: Pack, players: Sequence[PlayerSpec], mode_name: str | None = None) -> Game:
@@ -226,9 +248,12 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
             raise SetupError(f"{square!r} is not a space of the board: spaces are 0 (a1) to "
                              f"{len(SQUARES) - 1} ({square_name(SQUARES[-1])})")
     team = state.seats[seat].team
+    tokens = token_round(game, seat)
     fault = placement_fault(game, seat, tuple(squares))
     if fault is not None:
         raise SetupError(fault)
+    if tokens:
+        return _place_tokens(game, seat, tokens, squares)
     setup = seat_setup(game, seat)
     steps = []
     for index, square in enumerate(squares):
@@ -242,19 +267,64 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
     return tuple(steps)
 
 
-def place_as_written(game: Game, seat: int, text: str) -> tuple[Action, ...]:
-    """Place the seat's workers as a placement in notation says ('place A1 b3; place A2 d3'): its
-    workers named in order from the team's next number; SetupError or NotationError if not."""
-    from ..model.notation import parse_placement
-    placed = parse_placement(text)
+def _place_tokens(game: Game, seat: int, tokens: tuple[SetupToken, ...], squares: Sequence[int]) -> tuple[Action, ...]:
+    """The seat's setup tokens go on `squares` (checked by the caller); returns the steps."""
     state = game.state
-    team = state.seats[seat].team
-    letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
-    expected = [f"{letter}{first + index}" for index in range(len(placed))]
+    steps = tuple(("token", rule.token.value, square) for rule, square in zip(tokens, squares, strict=True))
+    for _, kind, square in steps:
+        state.set_token(square, (kind, seat))
+    events = tuple(("token", seat, kind, -1, square) for _, kind, square in steps)
+    state.history.append(TurnRecord((seat, steps, events)))
+    game.placements.append(steps)
+    return steps
+
+
+def place_as_written(game: Game, seat: int, text: str) -> tuple[Action, ...]:
+    """Place the seat's workers as a placement in notation says ('place A1 b3; place A2 d3'; in
+    its token round 'token abyss c3'); SetupError or NotationError if not."""
+    return place_workers(game, seat, written_placement(game, seat, text))
+
+
+def written_placement(game: Game, seat: int, text: str) -> list[int]:
+    """The squares a placement in notation names, in the order the seat places: its workers named
+    in order from the team's next number, or its setup tokens in its token round; SetupError or
+    NotationError if the text is not such a placement (the squares are not judged here)."""
+    from ..model.notation import parse_placement, parse_token_placement
+    state = game.state
+    tokens = token_round(game, seat)
+    if tokens:
+        written = parse_token_placement(text)
+        kinds = [rule.token.value for rule in tokens]
+        if [kind for kind, _ in written] != kinds:
+            raise SetupError(f"seat {state.seats[seat].letter} places its {', '.join(kinds)} token(s) now, in this "
+                             f"order ('token {kinds[0]} c3'); found {text.strip()!r}")
+        return [square for _, square in written]
+    placed = parse_placement(text)
+    expected = placement_names(game, seat)[:len(placed)]
     if [worker for worker, _ in placed] != expected:
         raise SetupError(f"seat {state.seats[seat].letter} places {', '.join(expected)} in this order; "
                          f"found {', '.join(worker for worker, _ in placed)}")
-    return place_workers(game, seat, [square for _, square in placed])
+    return [square for _, square in placed]
+
+
+def placement_names(game: Game, seat: int) -> list[str]:
+    """What the seat places now, as a placement writes each: its workers' names in order from the
+    team's next number ('A1', 'A2'), or in its token round 'token KIND' for each token."""
+    tokens = token_round(game, seat)
+    if tokens:
+        return [f"token {rule.token.value}" for rule in tokens]
+    state = game.state
+    team = state.seats[seat].team
+    letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
+    return [f"{letter}{first + index}" for index in range(game.workers_for(seat))]
+
+
+def placement_text(game: Game, seat: int, squares: Sequence[int]) -> str:
+    """A placement of `squares` by the seat, not made, in notation ('place A1 b3; place A2 d3',
+    or 'token abyss c3' in its token round)."""
+    names = placement_names(game, seat)
+    steps = (name if name.startswith("token ") else f"place {name}" for name in names)
+    return "; ".join(f"{step} {square_name(square)}" for step, square in zip(steps, squares, strict=True))
 
 
 def end_of_setup(game: Game) -> None:

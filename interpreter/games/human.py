@@ -27,7 +27,7 @@ from ..engine.refusal import Reason, explain
 from ..model.board import COLUMNS, SIZE, parse_square, square_name
 from ..model.notation import NotationError, format_cell, format_step, format_turn, parse_step, parse_turn
 from ..model.state import Action, Event, GameState
-from .game import Game, free_squares
+from .game import Game, free_squares, placement_names
 from .play import GameStopped, TakeBack
 from .setup import placement_fault
 
@@ -129,13 +129,18 @@ class HumanAgent:
 
     def placement(self, game: Game, seat: int) -> list[int]:
         chosen: list[int] = []
+        game = game.view(seat)  # (what the seat may see)
         state = game.state
         letter = state.seats[seat].letter
+        names = placement_names(game, seat)
+        tokens = [name.removeprefix("token ") for name in names if name.startswith("token ")]
         if any(position >= 0 for position in state.worker_pos):
             self.draw(state, {})
-        self.say(f"seat {letter} places {game.workers_for(seat)} workers ({HINT})")
-        while len(chosen) < game.workers_for(seat):
-            answer = self._answer(f"seat {letter}: place worker {len(chosen) + 1} on which space?")
+        self.say(f"seat {letter} places its {', '.join(tokens)} token(s) ({HINT})" if tokens
+                 else f"seat {letter} places {len(names)} workers ({HINT})")
+        while len(chosen) < len(names):
+            what = f"its {tokens[len(chosen)]} token" if tokens else f"worker {len(chosen) + 1}"
+            answer = self._answer(f"seat {letter}: place {what} on which space?")
             word = answer.lower()
             if word in HELP:
                 self.say(PLACEMENT_HELP)
@@ -164,7 +169,7 @@ class HumanAgent:
                 self.say(f"  {square_name(square)} is occupied; choose an unoccupied space")
                 continue
             chosen.append(square)
-            if len(chosen) == game.workers_for(seat):
+            if len(chosen) == len(names):
                 fault = placement_fault(game, seat, tuple(chosen))
                 if fault is not None:  # the card's placement rules (an area, opposite edges)
                     self.say(f"  {fault}; place them again")
@@ -174,6 +179,7 @@ class HumanAgent:
     def turn(self, game: Game) -> tuple[Action, ...] | TakeBack | None:
         """Steps one at a time (a number from the list, or a step typed in notation), or a
         whole turn on one line ('move A1 c4; build A1 c5'); see TURN_HELP for the commands."""
+        game = game.view(game.state.to_move)  # (what the seat may see)
         state, engine = game.state, game.engine
         seat = state.to_move
         steps: list[Action] = []

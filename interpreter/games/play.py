@@ -17,7 +17,7 @@ from ..model.board import square_name
 from ..model.notation import format_turn
 from ..model.state import Action, GameState, TurnRecord
 from .game import Game, end_of_setup, free_squares, place_workers, placing_seats, settle_stuck
-from .setup import legal_placements, seat_setup
+from .setup import legal_placements, seat_setup, token_round
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,14 @@ class RandomAgent:
         self.rng = rng
 
     def placement(self, game: Game, seat: int) -> list[int]:
-        if seat_setup(game, seat).plain:
+        if seat_setup(game, seat).plain and not token_round(game, seat):
             return self.rng.sample(free_squares(game.state), game.workers_for(seat))
         return list(self.rng.choice(legal_placements(game, seat)))
 
     def turn(self, game: Game) -> tuple[Action, ...] | None:
-        return game.engine.random_turn(game.state, self.rng)
+        """Drawn among the outcomes the seat to move sees (its view: engine.view)."""
+        state = game.state
+        return game.engine.random_turn(game.engine.view(state, state.to_move), self.rng)
 
 
 @dataclass
@@ -160,7 +162,9 @@ def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
     taken back)` hears of it."""
     state = game.state  # played in place: the same object, but for a turn taken back
     engine = game.engine
-    rngs = None if on_turn else _random_generators(agents)
+    # (the engine's loop of random turns draws on the whole state: where a card hides a piece, each
+    # seat draws on its own view, turn by turn: RandomAgent.turn)
+    rngs = None if on_turn or engine.secrets else _random_generators(agents)
     start = None if rngs is not None else _Start(state.copy(), len(log.turn_steps), len(log.stuck), len(log.out))
     left = max_turns  # turns, and passes of a stuck seat that does not lose
     takes_back = [isinstance(agent, TakesBack) for agent in agents]  # (asked once: a protocol's check is slow)
@@ -192,7 +196,7 @@ def play_turns(game: Game, agents: Sequence[Agent], log: GameLog,
         if steps is None:
             log.reason = _settle(game, log, on_stuck)
         else:
-            engine.play_in_place(state, steps)
+            steps = engine.play_chosen(state, steps)  # (chosen on the seat's view: engine/views.py)
             log.turn_steps.append(steps)
             if on_turn:
                 on_turn(game, seat, format_turn(state, steps))

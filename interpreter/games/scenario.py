@@ -203,7 +203,8 @@ def _check_expectation_texts(document: Document, game: Game, fail: Fail) -> None
 
 
 def _check_placement_texts(document: Document, fail: Fail) -> None:
-    """The placements a setup scenario writes must be well-formed ('place A1 a1; place A2 e5')."""
+    """The placements a setup scenario writes must be well-formed ('place A1 a1; place A2 e5',
+    'token abyss c3')."""
     expect = document.data.get("expect", {})
     for key in ("legal", "illegal"):
         for index, text in enumerate(expect.get(key, [])):
@@ -218,9 +219,7 @@ def _put_tokens(document: Document, game: Game, fail: Fail) -> None:
     state = game.state
     users: dict[str, list[int]] = {}
     for rules in game.engine.seat_rules:
-        kinds = {d.token.value for d in rules.dome_likes}
-        kinds |= {s.token.value for s in (*rules.turn_ends, *(f.step for f in rules.followups)) if s.token is not None}
-        for kind in kinds:
+        for kind in {d.token.value for d in rules.dome_likes} | rules.placed_token_kinds():
             users.setdefault(kind, []).append(rules.seat)
     for space, kind in document.data.get("tokens", {}).items():
         kind = kind.lower()
@@ -489,12 +488,14 @@ def _check_placement(scenario: Scenario) -> list[str]:
 
 
 def _placement_squares(text: str) -> tuple[int, ...]:
-    """The spaces of a placement written as steps: 'place A1 a1; place A2 e5'."""
+    """The spaces of a placement written as steps: 'place A1 a1; place A2 e5' (in a token round,
+    'token abyss c3')."""
     squares = []
     for step in text.split(";"):
         words = step.split()
-        if len(words) != 3 or words[0].lower() != "place":
-            raise NotationError(f"'{step.strip()}': a placement is written 'place WORKER SPACE', e.g. 'place A1 a1'")
+        if len(words) != 3 or words[0].lower() not in ("place", "token"):
+            raise NotationError(f"'{step.strip()}': a placement is written 'place WORKER SPACE', e.g. 'place A1 a1' "
+                                "(a setup token's, 'token KIND SPACE')")
         squares.append(parse_square(words[2]))
     return tuple(squares)
 

@@ -4,8 +4,10 @@ spaces, which of them are female, and which wait on the card.
 A mode says how many workers every player places ('each player places 2 workers'); a card may say
 otherwise for its holder ('you place 3 workers', 'you place your workers first', '... on perimeter
 spaces', '... on opposite edges of the board', 'one of your workers is female', 'you have 1 extra
-worker on your card'). The rules are read from the compiled cards (dsl.vocabulary's setup rules),
-never from a card's name.
+worker on your card'). A card may also place tokens once every worker is placed ('after all workers
+are placed, you secretly place your abyss token on an unoccupied space'): its holder then has a
+second placement, of tokens, after every placement of workers. The rules are read from the
+compiled cards (dsl.vocabulary's setup rules), never from a card's name.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import (
@@ -24,6 +26,7 @@ from ...dsl.vocabulary import (
     Placement,
     PlacementArea,
     Reserve,
+    SetupToken,
     Sex,
     WorkerSexes,
 )
@@ -54,7 +57,8 @@ class SeatSetup:
 
     @property
     def plain(self) -> bool:
-        """No rule but the count: any unoccupied spaces will do."""
+        """No rule but the count: any unoccupied spaces will do (for the workers: a seat that
+        places tokens too has a token round, `token_round`)."""
         return not (self.first or self.areas or self.opposite_edges or self.female or self.reserve)
 
 
@@ -85,15 +89,33 @@ def _seat_setup(game: Game, seat: int) -> SeatSetup:
 
 
 def placing_order(game: Game) -> list[int]:
-    """The seats that place workers, in order: for each team, its first seat, or the one the mode
-    names ('the second player of each team places 2 workers'), in seat order; a team whose card
-    says it places first comes before the others (in seat order among themselves)."""
+    """The seats that place, in order: for each team, its first seat, or the one the mode names
+    ('the second player of each team places 2 workers'), in seat order; a team whose card says it
+    places first comes before the others (in seat order among themselves). Then, once every
+    worker is placed, each seat whose card places tokens at setup, in seat order."""
     placements = game.mode.power.placements
     rank = placements[-1].placer if placements else 1
     order = []
     for members in _teams(game):
         order.append(members[min(rank, len(members)) - 1])
-    return sorted(sorted(order), key=lambda index: not seat_setup(game, index).first)
+    workers = sorted(sorted(order), key=lambda index: not seat_setup(game, index).first)
+    return workers + [seat for seat in range(len(game.state.seats)) if setup_tokens(game, seat)]
+
+
+def setup_tokens(game: Game, seat: int) -> tuple[SetupToken, ...]:
+    """The tokens the seat's own cards place at setup, once every worker is placed."""
+    return tuple(rule for rule in game.engine.seat_rules[seat].setup if isinstance(rule, SetupToken))
+
+
+def token_round(game: Game, seat: int) -> tuple[SetupToken, ...]:
+    """The tokens the seat places now, if its placement now is of tokens (its team's workers are
+    on the board and its setup tokens are not yet); else ()."""
+    tokens = setup_tokens(game, seat)
+    state = game.state
+    if not tokens or not state.members.get(state.seats[seat].team):
+        return ()
+    placed = {kind for kind, holder in state.tokens.values() if holder == seat}
+    return () if any(rule.token.value in placed for rule in tokens) else tokens
 
 
 def first_turn_seat(game: Game) -> int:
@@ -122,8 +144,12 @@ def _on_edges(first: int, second: int) -> bool:
 
 
 def placement_fault(game: Game, seat: int, squares: tuple[int, ...]) -> str | None:
-    """Why the seat may not place its workers on `squares` (None: it may)."""
+    """Why the seat may not place its workers (or, in its token round, its tokens) on `squares`
+    (None: it may)."""
     state = game.state
+    tokens = token_round(game, seat)
+    if tokens:
+        return _token_fault(game, seat, tokens, squares)
     setup = seat_setup(game, seat)
     if len(squares) != setup.count:
         return f"seat {state.seats[seat].letter} places {setup.count} workers, not {len(squares)}"
@@ -140,6 +166,29 @@ def placement_fault(game: Game, seat: int, squares: tuple[int, ...]) -> str | No
     return None
 
 
+def _token_fault(game: Game, seat: int, tokens: tuple[SetupToken, ...], squares: tuple[int, ...]) -> str | None:
+    """Why the seat may not place its setup tokens on `squares`, one for each in order."""
+    state = game.state
+    if len(squares) != len(tokens):
+        return f"seat {state.seats[seat].letter} places {len(tokens)} token(s), not {len(squares)}"
+    for index, (rule, square) in enumerate(zip(tokens, squares, strict=True)):
+        if square in state.tokens or square in squares[:index]:
+            return f"{square_name(square)} holds a token: a token is placed on a space without one"
+        if not _token_test(game, seat, rule)(square):
+            return f"{square_name(square)}: the {rule.token.value} token is placed only where its card says"
+    return None
+
+
+def _token_test(game: Game, seat: int, rule: SetupToken) -> Callable[[int], bool]:
+    """Whether a setup token may go on a square, judged on the board as the workers left it."""
+    state = game.state
+    test = Judge(seat, game.engine.seat_rules[seat].team).compile_all(rule.filters)
+    if test is None:
+        return lambda square: True
+    walk = Walk(state, stop)
+    return lambda square: test(walk, -1, -1, square, state.heights[square], state.heights[square], None)
+
+
 #: What a seat's legal placements depend on: (seat, hash, workers' squares, heights, domes).
 _Board = tuple[int, int, tuple[int, ...], bytes, bytes]
 #: engine -> (seat, what the placements depend on) -> the legal placements: games restarted from
@@ -150,6 +199,11 @@ _PLACEMENTS: weakref.WeakKeyDictionary[Engine, dict[_Board, list[tuple[int, ...]
 def legal_placements(game: Game, seat: int) -> list[tuple[int, ...]]:
     """Every set of spaces the seat may place its workers on (in square order)."""
     state = game.state
+    tokens = token_round(game, seat)
+    if tokens:
+        free = [s for s in SQUARES if s not in state.tokens]
+        return [squares for squares in permutations(free, len(tokens))
+                if _token_fault(game, seat, tokens, squares) is None]
     key = (seat, state.hash, tuple(state.worker_pos), bytes(state.heights), bytes(state.domes))
     known = _PLACEMENTS.setdefault(game.engine, {})
     found = known.get(key)

@@ -9,6 +9,7 @@ dome on level 3).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...dsl.errors import SantoriniError
 from .board import COLUMNS, SIZE, parse_square, square_name
@@ -76,13 +77,23 @@ def parse_turn(state: GameState, text: str) -> tuple[Action, ...]:
 def parse_placement(text: str) -> list[tuple[str, int]]:
     """A placement turn ('place A1 c3; place A2 d2') as (worker name, square) pairs: the workers
     do not exist yet, so names are kept as written."""
+    return _placed(text, "place", "a placement is 'place WORKER SPACE', e.g. 'place A1 c3'", str.upper)
+
+
+def parse_token_placement(text: str) -> list[tuple[str, int]]:
+    """A placement of tokens at setup ('token abyss c3') as (kind, square) pairs."""
+    return _placed(text, "token", "a token's placement is 'token KIND SPACE', e.g. 'token abyss c3'", str.lower)
+
+
+def _placed(text: str, verb: str, expected: str, name: Callable[[str], str]) -> list[tuple[str, int]]:
+    """The steps `VERB NAME SPACE` of a placement, as (name, square) pairs."""
     placed = []
     for part in text.split(";"):
         words = part.split()
-        if len(words) != 3 or words[0].lower() != "place":
-            raise NotationError(f"'{part.strip()}': a placement is 'place WORKER SPACE', e.g. 'place A1 c3'")
+        if len(words) != 3 or words[0].lower() != verb:
+            raise NotationError(f"'{part.strip()}': {expected}")
         try:
-            placed.append((words[1].upper(), parse_square(words[2])))
+            placed.append((name(words[1]), parse_square(words[2])))
         except ValueError as err:
             raise NotationError(f"'{part.strip()}': {err}") from None
     return placed

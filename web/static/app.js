@@ -369,7 +369,9 @@ async function place(square) {
   }
   draw(game.svg);
   if (page.placing.length < game.place.length) return;
-  const turn = game.place.map((name, index) => `place ${name} ${page.placing[index]}`).join("; ");
+  // (a worker is placed 'place A1 c3'; a setup token 'token abyss c3': game.place names it so)
+  const turn = game.place.map((name, index) =>
+    name.startsWith("token ") ? `${name} ${page.placing[index]}` : `place ${name} ${page.placing[index]}`).join("; ");
   try {
     await show(await call("POST", `/api/games/${game.id}/play`, { turn }));
   } catch (error) {
