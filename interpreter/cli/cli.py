@@ -22,6 +22,7 @@ from ...dsl.errors import SantoriniError, SourceError
 from ..engine.views import redacted_steps
 from ..games.game import Game, SetupError, new_game, parse_players
 from ..games.human import HumanAgent, InputEnded, last_turn_marks
+from ..games.offer import OfferKind, select_powers
 from ..games.packs import MORTAL, Pack, UnknownName, resolve_pack
 from ..games.play import Agent, GameLog, GameStopped, RandomAgent, place_all, play_turns, stopped
 from ..model.notation import format_turn
@@ -273,25 +274,37 @@ PLAY_GODS_OPTION = click.option(
 @click.option("--from", "from_path", default=None, metavar="FILE",
               help="Start from a scenario file's position (its pack, mode, players, board and history), or a "
                    "one-line position string, and play on from there; not with --pack, --gods, --players or --mode.")
+@click.option("--setup", "offer", type=click.Choice([kind.value for kind in OfferKind]), default=None,
+              help="Share out the powers as the pack's selection of powers says (bga: Board Game Arena's "
+                   "quick, tournament or custom setup), every choice drawn from the seed; --players N "
+                   "players (default 2), not with --gods.")
 @bot_stderr_option("show")
 @reports_bad_input
 def play(pack_name: str, gods: tuple[str, ...], players: int | None, mode: str | None, seed: int | None,
          humans: tuple[str, ...], agent_specs: tuple[str, ...], record_path: str | None,
-         from_path: str | None, bot_stderr: str) -> None:
+         from_path: str | None, offer: str | None, bot_stderr: str) -> None:
     """Play a whole game, printed turn by turn; random players unless --human or --agent.
 
     With three players, a seat that cannot complete a turn is out (its workers leave the board)
     and the others play on: the last one left wins, unless someone wins first. With four, the
     pack's mode makes two teams (A and C, B and D) that share their workers and win together.
     A human seat types 'help' for its commands (undo, list, board, quit; see docs/playing.md)."""
-    if from_path is None and not gods:
-        bad_input("give the seats' powers (--gods G1 G2, one per seat) or a position to start from (--from FILE)")
+    if offer is not None and (gods or from_path is not None):
+        bad_input("--setup shares out the powers itself: give --players N, not --gods or --from")
+    if from_path is None and not gods and offer is None:
+        bad_input("give the seats' powers (--gods G1 G2, one per seat), a selection of powers (--setup quick) or a "
+                  "position to start from (--from FILE)")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    if offer is not None:
+        selection = select_powers(_pack(pack_name), players or 2, OfferKind(offer), random.Random(f"{seed}:setup"))
+        for line in selection.told:
+            click.echo(f"setup: {line}")
+        gods = selection.powers
     scenario = _scenario_to_play(from_path) if from_path is not None else None
     game = scenario.game if scenario is not None else _make_game(pack_name, _seat_names(gods, players), mode)
     if record_path:
         _check_writable(record_path)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
     letters = [s.letter for s in game.state.seats]
     for seat in humans:
         if seat.upper() not in letters:
