@@ -447,7 +447,7 @@ class StepCompiler:
             waiting = [w for w in st.members.get(team, ()) if w in st.reserve]
             for worker in waiting[:1]:  # the workers on a card are alike: the first one enters
                 for square in _scripted_squares(walk, SQUARES, "place"):
-                    if st.blocked[square] or square in walk.domelike or square in st.tokens:
+                    if st.blocked[square] or square in walk.domelike:  # (a token does not occupy a space)
                         continue
                     if test is not None and not test(walk, worker, -1, square, 0, st.heights[square], None):
                         continue

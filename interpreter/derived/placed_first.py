@@ -151,8 +151,7 @@ def _masks(compiler: DerivedCompiler, places: tuple[Condition, ...], move_ways: 
     required = obligations_as_squares(compiler, source, view)
     lowers = required is not None
     source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
-    source.line(1, "TOK = sum(1 << q for q in st.tokens) if st.tokens else 0")
-    source.line(1, f"PLACES = ALL & ~(BLOCKED | DOMELIKE | TOK) & ({placed})")
+    source.line(1, f"PLACES = ALL & ~(BLOCKED | DOMELIKE) & ({placed})")  # (a token does not occupy a space)
     source.line(1, "seen = WIN = 0")
     source.line(1, "firsts = []")
     body = loop_over_targets(source, 1, "PLACES", "PL", "o", "hh")

@@ -21,9 +21,10 @@ on level 3), ("dome", worker, square) (a dome at a lower level), ("use", -1, nam
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from random import Random
-from typing import Any, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (
@@ -84,7 +85,11 @@ from ..fast.shape import FastRules, fast_rules, known_prohibition
 from ..model.board import ZOBRIST
 from ..model.state import GameState, TurnRecord, apply_events
 from .refusal import explain
+from .sleeping import sleeping_kinds, without_sleeping
 from .views import Secrets
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 __all__ = ["Action", "Engine", "IllegalTurn", "Walk"]
 
@@ -131,6 +136,25 @@ class _Binding:
         return self.seat not in state.out and team != self.team and self.prohibition.binds is Owner.OPPONENTS
 
 
+#: A query of the engine about a state: (engine, state, arguments...) -> answer.
+Query = Callable[Concatenate["Engine", GameState, P], R]
+
+
+def _asleep_or_awake(method: Query[P, R]) -> Query[P, R]:
+    """A query of the engine about a state, asked of the engine without the sleeping parts where
+    none can act in that state (sleeping.py: `Engine._for`)."""
+    name = method.__name__
+
+    def query(self: Engine, state: GameState, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self._asleep is not None:
+            other = self._for(state)
+            if other is not self:
+                answer: R = getattr(other, name)(state, *args, **kwargs)
+                return answer
+        return method(self, state, *args, **kwargs)
+    return cast(Query[P, R], functools.wraps(method)(query))
+
+
 class Engine:
     """The rules of one game: the base card and each seat's powers, compiled.
 
@@ -159,6 +183,12 @@ class Engine:
         self._lifted: frozenset[_Binding] = frozenset()
         self._obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
                             for rules in self.seat_rules for o in rules.obligations]
+        #: The engine of these powers without the parts that need a token only a setup places, which
+        #: serves the states with none of it on the board (sleeping.py); None where no part sleeps.
+        self._sleeping = sleeping_kinds(seat_powers) if fast else frozenset()
+        self._asleep = Engine(base, [[without_sleeping(power, self._sleeping) for power in powers]
+                                     for powers in seat_powers], fast, teams, if_possible, hand_tuned_pickers) \
+            if self._sleeping else None
         self._dome_likes = [(rules.seat, d.token.value, d.binds) for rules in self.seat_rules for d in rules.dome_likes]
         #: The pieces the cards keep hidden from other teams (views.py): a seat's view leaves them out.
         self.secrets = Secrets(frozenset((rules.seat, rule.token.value) for rules in self.seat_rules
@@ -746,14 +776,28 @@ class Engine:
                          if self._kernelled[seat] else "generic: a win judged on the board after every build")
         if self._seat_memory[seat]:
             lines.append("generic: facts of this seat's turns that a rule reads later, keyed on each outcome")
+        if self._asleep is not None:
+            asleep = self._asleep.paths(seat)
+            lines.append(f"while no {', '.join(sorted(self._sleeping))} token is on the board, the parts that need "
+                         f"one sleep (engine/sleeping.py): {asleep[0]}; {asleep[1]}")
         return lines
 
     # ---- queries
+    def _for(self, state: GameState) -> Engine:
+        """The engine that serves `state`: this one, or where a token that some part needs (and that
+        only a setup places) is not on the board, the one without those parts (sleeping.py)."""
+        sleeping = self._sleeping
+        for kind, _ in state.tokens.values():
+            if kind in sleeping:
+                return self
+        return self._asleep if self._asleep is not None else self
+
     def view(self, state: GameState, seat: int) -> GameState:
         """What `seat` may see of `state` (views.py): the state itself when the cards hide nothing
         from it, else a copy without what they hide. A seat's turns are listed on its view."""
         return self.secrets.view(state, seat) if self.secrets else state
 
+    @_asleep_or_awake
     def outcomes(self, state: GameState) -> dict[int, tuple[Action, ...]]:
         """The distinct outcomes of the turn of the seat to move: outcome key -> one turn. A
         finished game has none (the spec's perft counts it 0), whatever its board would allow."""
@@ -776,6 +820,7 @@ class Engine:
         self._roots[state.to_move](walk)
         return found
 
+    @_asleep_or_awake
     def turns(self, state: GameState, keep_events: bool = False) -> list[tuple[Action, ...]]:
         """One turn for each distinct outcome, in the order of `outcomes`: what a random player
         picks from. When the seat's only program is the plain turn its turns are already
@@ -809,6 +854,7 @@ class Engine:
         up, down = self._forbidden(state, team) if self._restricting else (False, False)
         return lister(state, team, up, down)
 
+    @_asleep_or_awake
     def turns_in_random_order(self, state: GameState, rng: Random) -> Iterator[tuple[Action, ...]]:
         """Each turn of `turns(state)` once, in a uniformly random order: the indices shuffled
         by Fisher-Yates one place at a time (place i takes `rng.randrange(i, n)`), each turn made
@@ -860,6 +906,7 @@ class Engine:
         turns = self.turns(state, keep_events=True)
         return len(turns), lambda index: (turns[index], None), None
 
+    @_asleep_or_awake
     def random_turn(self, state: GameState, rng: Random) -> tuple[Action, ...] | None:
         """`turns(state)[rng.randrange(len(turns))]`, or None when there is no turn: a uniformly
         random distinct outcome, which is what a random player and a playout need. For the plain
@@ -958,10 +1005,12 @@ class Engine:
         self._roots[state.to_move](walk)
         return tally
 
+    @_asleep_or_awake
     def has_turn(self, state: GameState) -> bool:
         """Whether the seat to move can complete a turn at all (not in a finished game)."""
         return state.winner is None and self._roots[state.to_move](Walk(state, stop))
 
+    @_asleep_or_awake
     def can_win(self, state: GameState) -> bool:
         """Whether some legal turn makes the seat to move win at once (its team: a turn that makes
         another seat win, such as a fifth complete tower for an opponent's count, does not count).
@@ -990,6 +1039,7 @@ class Engine:
         self._roots[state.to_move](walk)
         return won
 
+    @_asleep_or_awake
     def legal_next(self, state: GameState, prefix: Sequence[Action]) -> tuple[list[Action], bool]:
         """The steps that may follow `prefix` (each one leaves the turn completable), and whether
         the prefix is already a complete turn. A finished game has no step."""
@@ -1008,6 +1058,7 @@ class Engine:
         self._roots[state.to_move](walk)
         return sorted(frontier, key=_action_order), walk.complete
 
+    @_asleep_or_awake
     def play(self, state: GameState, steps: Sequence[Action]) -> GameState:
         """The state after the seat to move plays `steps` (a whole turn), with the turn logged
         and the next seat to move; IllegalTurn if the rules do not accept the turn. The given
@@ -1017,6 +1068,7 @@ class Engine:
         _conclude(after, steps, events, winner)
         return after
 
+    @_asleep_or_awake
     def play_in_place(self, state: GameState, steps: Sequence[Action]) -> None:
         """`play`, changing the given state (for game loops and searches that own their state).
         A turn that `random_turn` has just picked for this state (the same object, hash, seat to
@@ -1083,6 +1135,7 @@ class Engine:
         state.history.append(TurnRecord((seat, steps, events)))
         return False
 
+    @_asleep_or_awake
     def playout(self, state: GameState, rngs: Sequence[Random], limit: int,
                 played: list[tuple[Action, ...]] | None = None) -> list[tuple[Action, ...]]:
         """Play random turns in place until a team wins, the seat to move has no turn, or `limit`
@@ -1107,6 +1160,7 @@ class Engine:
         self._apply_found(state, seat, steps, picked[5] if picked is not None else None)
         return steps
 
+    @_asleep_or_awake
     def accept(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple[Event, ...], int | None]:
         """The events of `steps` as a turn of the seat to move, and the team it makes win (None:
         nobody wins); IllegalTurn (with the reason) if the rules do not accept it, GameOver if
@@ -1148,6 +1202,7 @@ class Engine:
             raise IllegalTurn(refusal.text, refusal)
         return walk.result
 
+    @_asleep_or_awake
     def trace(self, state: GameState, steps: Sequence[Action],
               visit: Callable[[GameState, tuple[Action, ...]], None]) -> bool:
         """Play `steps` as a turn, calling `visit(state, steps so far)` after each step applied on
@@ -1169,10 +1224,12 @@ class Engine:
             visit(snapshot, prefix)
         return accepted
 
+    @_asleep_or_awake
     def why_illegal(self, state: GameState, steps: Sequence[Action]) -> str:
         """Which step of a refused turn fails, why, and what the rules allow there instead."""
         return explain(self, state, steps).text
 
+    @_asleep_or_awake
     def offers(self, state: GameState, prefix: Sequence[Action], step: Action) -> bool:
         """Whether the rules offer `step` after `prefix`, whether or not the turn can be
         completed after it (`legal_next` keeps only the steps after which it can). Nothing
@@ -1190,6 +1247,7 @@ class Engine:
         self._roots[state.to_move](walk)
         return offered
 
+    @_asleep_or_awake
     def perft(self, state: GameState, depth: int) -> int:
         """Leaves of the tree of distinct outcomes (spec: 'Perft'), searched in place.
 
@@ -1253,6 +1311,7 @@ class Engine:
         after.to_move = after.next_seat(seat)
         return self.perft(after, depth)
 
+    @_asleep_or_awake
     def perft_divided(self, state: GameState, depth: int) -> Iterator[int]:
         """perft(state, depth) in parts: one count per distinct outcome of the turn, in the
         order of `outcomes` (their sum is the perft), so that a long count can show progress."""

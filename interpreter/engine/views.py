@@ -11,17 +11,23 @@ whole state; a seat's turns are listed on its view, which is what it believes th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from ..model.state import Action, Event, GameState, TurnRecord
 
 
-@dataclass(frozen=True)
 class Secrets:
     """The pieces cards keep hidden: each (holder seat, token kind) is seen only by the holder's
     team."""
 
-    tokens: frozenset[tuple[int, str]]
+    __slots__ = ("tokens", "_redacted")
+
+    def __init__(self, tokens: frozenset[tuple[int, str]]) -> None:
+        self.tokens = tokens
+        #: The last history redacted for each hidden set: (the history list, how many records it
+        #: had, their redaction). A game's views are made turn after turn from one growing log:
+        #: only the records added since are redacted again.
+        self._redacted: dict[frozenset[tuple[int, str]],
+                             tuple[list[TurnRecord], int, list[TurnRecord], TurnRecord]] = {}
 
     def __bool__(self) -> bool:
         return bool(self.tokens)
@@ -39,12 +45,25 @@ class Secrets:
         hidden = self.hidden_from(state, *seats)
         if not hidden:
             return state
-        seen = state.copy()
+        seen = state.fork()  # (sharing the log, which is replaced by the redacted one below)
         for square, (kind, holder) in list(seen.tokens.items()):
             if (holder, kind) in hidden:
                 seen.set_token(square, None)
-        seen.history = [redacted_record(record, hidden) for record in seen.history]
+        seen.history = self._redacted_history(state.history, hidden)
         return seen
+
+    def _redacted_history(self, history: list[TurnRecord], hidden: frozenset[tuple[int, str]]) -> list[TurnRecord]:
+        """The log without what is hidden, as a new list: the records added to the same log since
+        the last call are redacted, the others taken from then (unless the log was cut)."""
+        known = self._redacted.get(hidden)
+        count = len(history)
+        if known is not None and known[0] is history and 0 < known[1] <= count and history[known[1] - 1] is known[3]:
+            redacted = known[2] + [redacted_record(record, hidden) for record in history[known[1]:]]
+        else:
+            redacted = [redacted_record(record, hidden) for record in history]
+        if count:
+            self._redacted[hidden] = (history, count, redacted, history[-1])
+        return redacted[:]
 
 
 def redacted_record(record: TurnRecord, hidden: frozenset[tuple[int, str]]) -> TurnRecord:
