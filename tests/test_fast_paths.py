@@ -554,10 +554,14 @@ def compare(pack: str, seats: tuple[str, ...], state: GameState, seeds: Sequence
 #: engine lands (issue 19).
 KNOWN: dict[tuple[str, str], str] = {}
 #: The same for the games of four, by pack.
-KNOWN_TEAMS: dict[str, str] = {
-    "bga": "two Selenes in a team (both workers female): the counted pick counts a dome either female worker may "
-           "build twice and raises 'a counted build was not found' "
-           "(test_fast_matchups.py::test_known_disagreements[bga-two-Selenes-in-a-team])",
+KNOWN_TEAMS: dict[str, str] = {}
+#: Teams the games of four leave out, with the strict reproduction that holds each to account: a
+#: random draw meets them or not (the pack's cards change what it draws), so an xfail here could
+#: pass by chance. (pack, a card both seats of a team hold) -> why.
+KNOWN_TEAM_CARDS: dict[tuple[str, str], str] = {
+    ("bga", "Selene"): "two Selenes in a team (both workers female): the counted pick counts a dome either female "
+                       "worker may build twice and raises 'a counted build was not found' "
+                       "(test_fast_matchups.py::test_known_disagreements[bga-two-Selenes-in-a-team], strict)",
 }
 
 
@@ -611,6 +615,8 @@ def test_fast_engine_equals_generic_in_team_games(pack: str, data: st.DataObject
     if games(pack, seats) is None:  # a ban, or a Mortal where the mode requires powers
         seats = tuple(data.draw(st.lists(st.sampled_from(names[1:]), min_size=4, max_size=4), label="powers"))
     if games(pack, seats) is None:
+        return
+    if any(seats[first] == seats[first + 2] and (pack, seats[first]) in KNOWN_TEAM_CARDS for first in (0, 1)):
         return
     game, _ = games(pack, seats)
     compare(pack, seats, data.draw(states(game), label="position"), seeds)

@@ -127,7 +127,8 @@ GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
            FOLLOW_UP: "what happened this turn or on your last turn, where your workers stand, the towers on the "
                       "board or the number of players ('if your worker moved up this turn, ...')",
            PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
-           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level')"}
+           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level') or on what "
+                     "happened this turn ('if one of your workers moved down this turn')"}
 
 
 def check_rules(rules: ast.Rules, origin: Origin, kind: RulesKind | str) -> list[CheckError]:
@@ -303,6 +304,12 @@ class _Checker:
         if kind is END_STEP:
             if isinstance(guard, ast.WorkerStateNode):
                 self.worker_state(guard)
+            elif isinstance(guard, ast.PatternNode):
+                scopes = [q for q in guard.qualifiers if q.scope is not None]
+                if guard.tense != "past" or len(scopes) != 1 or scopes[0].scope is not Scope.THIS_TURN:
+                    self.error(guard, "at the end of the turn, a condition over what happened says it happened this "
+                                      "turn, in the past tense: 'if one of your workers moved down this turn'")
+                self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
             elif not isinstance(guard, ast.FlankedNode):
                 self.error(guard, f"{kind.value} is guarded by {GUARDED[END_STEP]}")
             return
