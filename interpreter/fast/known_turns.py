@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..chain.walk import Action
-from ..model.board import BEYOND
 from ..model.state import Event, GameState
-from .shape import FastRules, MoveIntoOpponent, win_table
+from .plain import _Moves
+from .shape import FastRules, win_table
 
 
 class KnownTurnPlayer:
     """Applies a seat's known-legal turns: the seat's move options and wins, gathered once."""
 
     def __init__(self, rules: FastRules) -> None:
-        self.options = rules.move_options
+        self.moves = _Moves(rules)  # (where a move into an opponent forces it: as the fast paths decide it)
         self.wins = win_table(rules.wins)
 
     def apply(self, state: GameState, steps: Sequence[Action]) -> tuple[tuple[Event, ...], bool]:
@@ -35,8 +35,9 @@ class KnownTurnPlayer:
                 here, there = state.heights[origin], state.heights[target]
                 victim = state.occupant[target]
                 events.append(("move", worker, origin, target, here, there))
-                if victim >= 0:  # a move option forces the opponent away (the turn is legal)
-                    dest = forced_destination(self.options, state, origin, target, here, there)
+                forced = self.moves.force(state, origin, target, state.worker_team[worker]) if victim >= 0 else None
+                if forced is not None:  # a move option forces the opponent away (the turn is legal)
+                    dest = forced[1]
                     state.lift(victim)
                     state.relocate(worker, target)
                     state.place(victim, dest)
@@ -54,17 +55,3 @@ class KnownTurnPlayer:
                     state.set_height(target, height + 1)
                 events.append(("build", worker, target, height + (not dome), dome))
         return tuple(events), False
-
-
-def forced_destination(options: Sequence[MoveIntoOpponent], st: GameState, origin: int, to: int, here: int,
-                       there: int) -> int:
-    """Where the first move option that allows moving into the opponent on `to` forces it, or -1
-    (as the chain's move step decides it)."""
-    for option in options:
-        if option.same_or_lower and there > here:
-            continue
-        dest = origin if option.destination == "vacated" else BEYOND[origin][to]
-        if dest != origin and (dest < 0 or st.occupant[dest] >= 0 or st.domes[dest]):
-            continue
-        return dest
-    return -1
