@@ -24,8 +24,9 @@ class Secrets:
     def __init__(self, tokens: frozenset[tuple[int, str]]) -> None:
         self.tokens = tokens
         #: The last history redacted for each hidden set: (the history list, how many records it
-        #: had, their redaction). A game's views are made turn after turn from one growing log:
-        #: only the records added since are redacted again.
+        #: had, their redaction, its last record: a log cut and grown again differs there). A
+        #: game's views are made turn after turn from one growing log: only the records added
+        #: since are redacted again.
         self._redacted: dict[frozenset[tuple[int, str]],
                              tuple[list[TurnRecord], int, list[TurnRecord], TurnRecord]] = {}
 
