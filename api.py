@@ -34,6 +34,7 @@ from .interpreter.games.game import (
     parse_players,
     place_workers,
     placement_names,
+    placement_steps,
     placement_text,
     placing_seats,
     resolve_stuck,
@@ -43,7 +44,7 @@ from .interpreter.games.game import (
 from .interpreter.games.packs import MORTAL, resolve_pack
 from .interpreter.games.play import Agent, GameLog, TakeBack, seats_gone, win_reason
 from .interpreter.games.records import record_text
-from .interpreter.games.setup import legal_placements, token_round
+from .interpreter.games.setup import legal_placements
 from .interpreter.model.notation import format_board, format_turn, parse_turn
 from .interpreter.model.state import Action, GameState
 
@@ -262,7 +263,7 @@ class Game:
         if self._placing:
             seat = self._placing[0]
             squares = agent.placement(self._game, seat)
-            return Turn(self._placement_steps(seat, squares), placement_text(self._game, seat, squares))
+            return Turn(placement_steps(self._game, seat, squares), placement_text(self._game, seat, squares))
         chosen = agent.turn(self._game)
         if chosen is None or isinstance(chosen, TakeBack):
             return None
@@ -329,9 +330,10 @@ class Game:
             return other
         hidden = self.engine.secrets.hidden_from(self.state, *indices)
         placers = placing_seats(self._game)
-        other._history = [Turn(redacted_steps(placers[i], turn.steps, hidden), "")
-                          if i < len(placers) and redacted_steps(placers[i], turn.steps, hidden) != turn.steps else turn
-                          for i, turn in enumerate(self._history)]
+        for index, turn in enumerate(self._history[:len(placers)]):  # (only a placement hides a step)
+            seen = redacted_steps(placers[index], turn.steps, hidden)
+            if seen != turn.steps:
+                other._history[index] = Turn(seen, "")
         other._before = []  # (what the seats never saw cannot be taken back on their view)
         return other
 
@@ -363,16 +365,7 @@ class Game:
         """Every way the seat may place its workers (or its setup tokens): sets of free squares in
         square order, those the cards' placement rules allow."""
         for squares in legal_placements(self._game, seat):
-            yield Turn(self._placement_steps(seat, squares), placement_text(self._game, seat, squares))
-
-    def _placement_steps(self, seat: int, squares: Sequence[int]) -> tuple[Action, ...]:
-        """The steps of a placement, not made: ('place', worker, square) for each new worker, as
-        place_workers numbers them, or ('token', kind, square) for each setup token."""
-        tokens = token_round(self._game, seat)
-        if tokens:
-            return tuple(("token", rule.token.value, square) for rule, square in zip(tokens, squares, strict=True))
-        base = len(self.state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
-        return tuple(("place", base + index, square) for index, square in enumerate(squares))
+            yield Turn(placement_steps(self._game, seat, squares), placement_text(self._game, seat, squares))
 
     def _place(self, seat: int, turn: Turn | str) -> Turn:
         """Place the seat's workers as `turn` says (its workers named in order: A1, A2, ...), or

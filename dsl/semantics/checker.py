@@ -518,12 +518,12 @@ class _Checker:
         worker moves onto ..., its player loses the game')."""
         trigger = node.trigger
         anyone = header is Timing.AT_ALL_TIMES
-        example = "'each time a worker moves ...'" if anyone else "'each time an opponent worker moves, ...'"
-        owner = Owner.ANYONES if anyone else Owner.OPPONENTS
+        when, example, owner = (("at all times", "'each time a worker moves, ...'", Owner.ANYONES) if anyone
+                                else ("on an opponent's turn", "'each time an opponent worker moves, ...'",
+                                      Owner.OPPONENTS))
         if node.timing is not FollowUpTiming.EACH_TIME or trigger.actor.selector.owner is not owner \
                 or trigger.actor.selector.role is not Role.SUBJECT:
-            self.error(node, f"{'at all times' if anyone else 'on an opponent' + chr(39) + 's turn'}, a reaction is "
-                             f"{example}")
+            self.error(node, f"{when}, a reaction is {example}")
         if trigger.verb is not Verb.MOVE or trigger.tense != "present":
             self.error(trigger, f"a reaction follows a move: {example}")
         happening = node.step.kind if isinstance(node.step, ast.HappeningNode) else None

@@ -64,12 +64,20 @@ class SeatRules:
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]
 
+    def turn_token_kinds(self) -> set[str]:
+        """The kinds of token a step of the seat's turns puts on the board."""
+        steps = [*self.turn_ends, *(f.step for f in self.followups), *(s for p in self.programs for s in p.steps),
+                 *(o.step for options in self.options.values() for o in options)]
+        return {step.token.value for step in steps if step.token is not None}
+
+    def setup_token_kinds(self) -> set[str]:
+        """The kinds of token the seat's setup puts on the board."""
+        return {rule.token.value for rule in self.setup if isinstance(rule, SetupToken)}
+
     def placed_token_kinds(self) -> set[str]:
         """The kinds of token the seat's rules put on the board: by a step of its turns, or at
         setup."""
-        steps = [*self.turn_ends, *(f.step for f in self.followups), *(s for p in self.programs for s in p.steps)]
-        return ({step.token.value for step in steps if step.token is not None}
-                | {rule.token.value for rule in self.setup if isinstance(rule, SetupToken)})
+        return self.turn_token_kinds() | self.setup_token_kinds()
 
 
 def reaches(holder: SeatRules, owner: Owner, team: int) -> bool:

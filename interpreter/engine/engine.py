@@ -159,9 +159,10 @@ class Engine:
     """The rules of one game: the base card and each seat's powers, compiled.
 
     Its public face is the methods that list, count, draw, check and play turns (`turns`,
-    `random_turn`, `play`, `perft`, `why_illegal`, ...) and four attributes read as given:
-    `fast`, `if_possible`, `seat_powers` (each seat's powers) and `seat_rules` (each seat's
-    powers gathered with the base card's, as the chain runs them). Every other attribute is the
+    `random_turn`, `play`, `perft`, `why_illegal`, `view`, ...) and five attributes read as given:
+    `fast`, `if_possible`, `seat_powers` (each seat's powers), `seat_rules` (each seat's powers
+    gathered with the base card's, as the chain runs them) and `secrets` (the pieces the cards
+    hide from other teams: engine/views.py). Every other attribute is the
     compiled code, named with a leading underscore: the derived code and the tests read it."""
 
     def __init__(self, base: Power, seat_powers: Sequence[Sequence[Power]], fast: bool = True,
@@ -185,7 +186,7 @@ class Engine:
                             for rules in self.seat_rules for o in rules.obligations]
         #: The engine of these powers without the parts that need a token only a setup places, which
         #: serves the states with none of it on the board (sleeping.py); None where no part sleeps.
-        self._sleeping = sleeping_kinds(seat_powers) if fast else frozenset()
+        self._sleeping = sleeping_kinds(self.seat_rules) if fast else frozenset()
         self._asleep = Engine(base, [[without_sleeping(power, self._sleeping) for power in powers]
                                      for powers in seat_powers], fast, teams, if_possible, hand_tuned_pickers) \
             if self._sleeping else None

@@ -16,21 +16,16 @@ import dataclasses
 from collections.abc import Sequence
 
 from ...dsl.vocabulary import Condition, HasToken, Power, SetupToken
+from ..chain.rules import SeatRules
 
 
-def sleeping_kinds(seat_powers: Sequence[Sequence[Power]]) -> frozenset[str]:
+def sleeping_kinds(seat_rules: Sequence[SeatRules]) -> frozenset[str]:
     """The kinds of token that only a setup places and that some part needs on the board (in the
     conditions every one of its matches meets)."""
-    powers = [power for seat in seat_powers for power in seat]
-    placed_in_turns = {step.token.value for power in powers
-                       for step in (*power.turn_ends, *(f.step for f in power.followups),
-                                    *(s for p in power.programs for s in p.steps),
-                                    *(o.step for o in power.options), *(r.step for r in power.reactions))
-                       if step.token is not None}
-    setup_only = {rule.token.value for power in powers for rule in power.setup
-                  if isinstance(rule, SetupToken)} - placed_in_turns
-    needed = {kind for power in powers
-              for filters in (*(r.trigger.filters for r in power.reactions), *(v.pattern.filters for v in power.vetoes))
+    placed_in_turns = {kind for rules in seat_rules for kind in rules.turn_token_kinds()}
+    setup_only = {kind for rules in seat_rules for kind in rules.setup_token_kinds()} - placed_in_turns
+    needed = {kind for rules in seat_rules
+              for filters in (*(r.trigger.filters for r in rules.reactions), *(v.pattern.filters for v in rules.vetoes))
               for kind in _needed(filters)}
     return frozenset(setup_only & needed)
 

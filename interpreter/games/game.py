@@ -270,7 +270,7 @@ def place_workers(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action
 def _place_tokens(game: Game, seat: int, tokens: tuple[SetupToken, ...], squares: Sequence[int]) -> tuple[Action, ...]:
     """The seat's setup tokens go on `squares` (checked by the caller); returns the steps."""
     state = game.state
-    steps = tuple(("token", rule.token.value, square) for rule, square in zip(tokens, squares, strict=True))
+    steps = placement_steps(game, seat, squares)
     for _, kind, square in steps:
         state.set_token(square, (kind, seat))
     events = tuple(("token", seat, kind, -1, square) for _, kind, square in steps)
@@ -317,6 +317,17 @@ def placement_names(game: Game, seat: int) -> list[str]:
     team = state.seats[seat].team
     letter, first = state.team_letters[team], len(state.members.get(team, ())) + 1
     return [f"{letter}{first + index}" for index in range(game.workers_for(seat))]
+
+
+def placement_steps(game: Game, seat: int, squares: Sequence[int]) -> tuple[Action, ...]:
+    """The steps of a placement of `squares` by the seat, not made: ('place', worker, square) for
+    each new worker, as place_workers numbers them, or in its token round ('token', kind, square)
+    for each setup token."""
+    tokens = token_round(game, seat)
+    if tokens:
+        return tuple(("token", rule.token.value, square) for rule, square in zip(tokens, squares, strict=True))
+    base = len(game.state.worker_pos)  # (the index each new worker gets, as place_workers adds them)
+    return tuple(("place", base + index, square) for index, square in enumerate(squares))
 
 
 def placement_text(game: Game, seat: int, squares: Sequence[int]) -> str:
