@@ -2,18 +2,18 @@
 shapes of the cards we ship (DESIGN.md, "Tests"; issue 19).
 
 A card is one to three *parts*, each a section with its sentences: a turn program (`Your Turn:`,
-`Alternative Turn (optional):`, `Alternative Turn (once per game):`), a step option, a replacement
-(`instead`) or a follow-up (`Your Move:`, `Your Build:`, `Alternative Build:`, maybe `(once per
-game)`), an end-of-turn step or happening, a gain at the start of the turn, a binding on opponents
-(`Opponent's Turn:`: a prohibition, a win veto, an obligation, a reaction, tokens treated as domes;
-`At All Times:`: a prohibition, tokens treated as domes by everyone, a win veto, a reaction that
-makes a mover's player lose), a win, a setup rule (a secret token among them). The
-sentences come from the small grammar below, written over the forms of docs/language.md
-(section 12) and the shipped cards, with random choices in their slots (levels, comparisons,
-owners, places, counts, pieces, repetitions, modalities, guards). A part that needs another one to
-mean anything brings it along (a female worker's option brings `one of your workers is female`,
-an extra worker's placement its reserve, a cost its gain, tokens treated as domes a way to put
-them on the board).
+maybe `(once per game)`, `Alternative Turn (optional):`, `Alternative Turn (once per game):`), a
+step option, a replacement (`instead`) or a follow-up (`Your Move:`, `Your Build:`, `Alternative
+Build:`, maybe `(once per game)`), an end-of-turn step or happening, a gain at the start of the
+turn, a binding on opponents (`Opponent's Turn:`: a prohibition, a win veto, an obligation, a
+reaction, tokens treated as domes; `At All Times:`: a prohibition, tokens treated as domes by
+everyone, a win veto, a reaction that makes a mover's player lose), a win, a setup rule (a secret
+token among them). The sentences come from the small grammar below, written over the forms of
+docs/language.md (section 12) and the shipped cards, with random choices in their slots (levels,
+comparisons, owners, places, counts, pieces, repetitions, modalities, guards). A part that needs
+another one to mean anything brings it along (a female worker's option brings `one of your workers
+is female`, an extra worker's placement its reserve, a cost its gain, tokens treated as domes a way
+to put them on the board).
 
 Only cards that pass the project's own check are kept: the card is written to a file and loaded
 with `packs.load_card`, which is what `santorini check CARD` runs (schema, parse, check, compile).
@@ -271,6 +271,8 @@ def program(c: Chooser) -> list[str]:
         actor = c.pick(actors)
         if actor == "your workers":
             text = f"your workers may move any number of times{move_filters(c, 1)}"
+        elif actor == "that worker" and seen_move and c.pick((False, False, False, True)):
+            text = f"that worker may move any number of times{move_filters(c, 1)}"
         else:
             modality = "" if actor == "each of your workers" else c.pick(("", "must ", "may "))
             text = step(c, actor, modality, ("move", "build", "build", "force", "remove"), seen_build)
@@ -442,7 +444,7 @@ def part(c: Chooser) -> tuple[str, list[str]]:
         once = c.pick((False, True))
         return f"Alternative Build{' (once per game)' if once else ''}:", [option(c, "build", once)]
     if kind == "your turn":
-        return "Your Turn:", program(c)
+        return c.pick(("Your Turn:", "Your Turn:", "Your Turn (once per game):")), program(c)
     if kind == "alternative turn":
         return c.pick(("Alternative Turn (optional):", "Alternative Turn (once per game):")), program(c)
     if kind == "end of your turn":

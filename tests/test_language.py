@@ -125,6 +125,22 @@ def test_a_build_repeated_without_a_bound_is_refused() -> None:
                  "  the moved worker may build up to 3 times.") == []
 
 
+def test_a_repeated_step_is_taken_by_any_worker_or_by_the_same_one() -> None:
+    """'your workers' choose anew at each repetition, 'that worker' keeps the one that moved; a
+    chosen worker would be chosen once, and then it is not a repetition by 'any' worker."""
+    assert check("Your Turn:\n  one of your workers moves.\n  that worker may move any number of times.\n"
+                 "  that worker builds.") == []
+    [message] = check("Your Turn:\n  one of your workers may move any number of times.\n  one of your workers builds.")
+    assert "taken by 'your workers' (any of them each time) or by 'that worker'" in message
+
+
+def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
+    assert check("Your Turn (once per game):\n  one of your workers moves.\n  that worker moves.\n"
+                 "  that worker builds.") == []
+    [message] = check("End of Your Turn (once per game):\n  the moved worker may build.")
+    assert "'(once per game)' limits a step option, a turn or an alternative turn" in message
+
+
 def test_rule_numbers_are_short() -> None:
     with pytest.raises(ParseError, match="a number of 5000 digits: the rules' numbers have at most 6"):
         parse_rules("Setup:\n  you place " + "9" * 5000 + " workers.", ORIGIN)

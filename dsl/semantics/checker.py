@@ -97,7 +97,7 @@ MODE_SETUP = {SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.TEAMMATES,
 
 #: The sections '(once per game)' may limit.
 ONCE_ABLE = {Timing.YOUR_MOVE, Timing.YOUR_BUILD, Timing.ALTERNATIVE_BUILD, Timing.ALTERNATIVE_TURN_OPTIONAL,
-             Timing.ALTERNATIVE_TURN}
+             Timing.ALTERNATIVE_TURN, Timing.YOUR_TURN}
 
 #: The verb a section's follow-ups and options are about.
 SECTION_VERB = {Timing.YOUR_MOVE: Verb.MOVE, Timing.YOUR_BUILD: Verb.BUILD, Timing.ALTERNATIVE_BUILD: Verb.BUILD}
@@ -224,7 +224,7 @@ class _Checker:
             self.error(section, f"unknown section '{written}:'{hint}; sections are {known}")
             return
         if once and header not in ONCE_ABLE:
-            self.error(section, f"'(once per game)' limits a step option or an alternative turn; "
+            self.error(section, f"'(once per game)' limits a step option, a turn or an alternative turn; "
                                 f"'{header.value}:' holds neither")
         if header is Timing.ALTERNATIVE_TURN and not once:
             self.error(section, "an announced alternative turn is 'Alternative Turn (optional):', or "
@@ -748,9 +748,12 @@ class _Checker:
             if role is Role.MOVED and index and not seen_move:
                 self.error(step, "'the moved worker' needs an earlier move step")
             repeated = step.repeat is not None and step.repeat.times is None
-            if repeated != (role is Role.EACH):
+            if role is Role.EACH and not repeated:
                 self.error(step, "'your workers' goes with 'any number of times' (each repetition may use any "
                                  "of them); a single step uses 'one of your workers'")
+            elif repeated and role not in (Role.EACH, Role.THAT, Role.MOVED):
+                self.error(step, "a step repeated 'any number of times' is taken by 'your workers' (any of them "
+                                 "each time) or by 'that worker' (the same one each time)")
             if repeated and first_repeat is not None:
                 self.second_repeat(step, steps[first_repeat], steps[first_repeat + 1:index])
             elif repeated:

@@ -75,16 +75,23 @@ EVENT_KIND = {Verb.MOVE: "move", Verb.BUILD: "build", Verb.FORCE: "force", Verb.
               Verb.TOKEN: "token"}
 
 
-def use_step(name: str, rest: StepFn, once: str | None = None) -> StepFn:
+def use_step(name: str | None, rest: StepFn, once: str | None = None) -> StepFn:
     """The step `use NAME` that announces an alternative turn (at most once per game when `once`
-    names the card's mark)."""
+    names the card's mark). With no `name`, a turn found by its steps that may be taken once per
+    game: no step of its own, only the mark."""
     action = ("use", -1, name)
 
     def step(walk: Walk) -> bool:
         depth = len(walk.path)
-        if walk.script is not None and not walk.admits(action, depth):
-            return False
         if once is not None and (walk.seat, once) in walk.state.marks:
+            return False
+        if name is None:
+            assert once is not None
+            apply_mark(walk, once)
+            stop = rest(walk)
+            undo_mark(walk, once)
+            return stop
+        if walk.script is not None and not walk.admits(action, depth):
             return False
         walk.path.append(action)
         walk.events.append(("use", -1, name))

@@ -290,12 +290,14 @@ def _won_after_moves(kernels: Kernels, winner: TurnEndWinner | None) -> Callable
     return can_win
 
 
-def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kernels:
+def after_use(kernels: Kernels, seat: int, name: str | None, once: str | None) -> Kernels:
     """The kernels of an alternative turn the seat announces ('use NAME'), at most once per game
     where `once` names the card's mark: each turn begins with the announcement (and the mark),
-    and the turn has none once the mark is set."""
-    use: Action = ("use", -1, name)
-    said: tuple[Event, ...] = (("use", -1, name), *((("mark", seat, once),) if once is not None else ()))
+    and the turn has none once the mark is set. With no `name`, a turn found by its steps, once
+    per game: only the mark."""
+    use: tuple[Action, ...] = (("use", -1, name),) if name is not None else ()
+    said: tuple[Event, ...] = (*((("use", -1, name),) if name is not None else ()),
+                               *((("mark", seat, once),) if once is not None else ()))
 
     def used(walk: Walk) -> bool:
         return once is not None and (seat, once) in walk.state.marks
@@ -305,7 +307,7 @@ def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kerne
         if drawn is None:
             return None
         steps, events = drawn
-        return (use, *steps), None if events is None else (*said, *events)
+        return (*use, *steps), None if events is None else (*said, *events)
 
     def count(walk: Walk) -> int:
         return 0 if used(walk) else kernels.count(walk)
@@ -314,10 +316,10 @@ def after_use(kernels: Kernels, seat: int, name: str, once: str | None) -> Kerne
         if used(walk):
             return []
         found: Listed | None = {} if listed is not None else None
-        out = [(use, *turn) for turn in kernels.turns(walk, found)]
+        out = [(*use, *turn) for turn in kernels.turns(walk, found)]
         if listed is not None and found is not None:
             for turn, (events, winner) in found.items():
-                listed[(use, *turn)] = ((*said, *events), winner)
+                listed[(*use, *turn)] = ((*said, *events), winner)
         return out
 
     def can_win(walk: Walk) -> bool:

@@ -598,11 +598,12 @@ class Engine:
             if kernels is not None:  # (the derived code's: the same functions, the gains made first)
                 chain.kernel = after_gains(kernels, rules.seat,  # type: ignore[attr-defined]
                                            tuple((c.counter.value, c.amount) for c in rules.turn_starts))
-        if program.announced:
+        if program.announced or program.once_per_game is not None:
             kernels = getattr(chain, "kernel", None)
-            chain = use_step(program.name, chain, program.once_per_game)
-            if kernels is not None:  # (the derived code's: each turn after the announcement)
-                chain.kernel = after_use(kernels, rules.seat, program.name,  # type: ignore[attr-defined]
+            name = program.name if program.announced else None
+            chain = use_step(name, chain, program.once_per_game)
+            if kernels is not None:  # (the derived code's: each turn after the announcement or the mark)
+                chain.kernel = after_use(kernels, rules.seat, name,  # type: ignore[attr-defined]
                                          program.once_per_game)
         return chain
 
