@@ -4,16 +4,16 @@ shapes of the cards we ship (DESIGN.md, "Tests"; issue 19).
 A card is one to three *parts*, each a section with its sentences: a turn program (`Your Turn:`,
 maybe `(once per game)`, `Alternative Turn (optional):`, `Alternative Turn (once per game):`), a
 step option, a replacement (`instead`) or a follow-up (`Your Move:`, `Your Build:`, `Alternative
-Build:`, maybe `(once per game)`), an end-of-turn step or happening, a gain at the start of the
-turn, a binding on opponents (`Opponent's Turn:`: a prohibition, a win veto, an obligation, a
-reaction, tokens treated as domes; `At All Times:`: a prohibition, tokens treated as domes by
-everyone, a win veto, a reaction that makes a mover's player lose), a win, a setup rule (a secret
-token among them). The sentences come from the small grammar below, written over the forms of
-docs/language.md (section 12) and the shipped cards, with random choices in their slots (levels,
-comparisons, owners, places, counts, pieces, repetitions, modalities, guards). A part that needs
-another one to mean anything brings it along (a female worker's option brings `one of your workers
-is female`, an extra worker's placement its reserve, a cost its gain, tokens treated as domes a way
-to put them on the board).
+Build:`, maybe `(once per game)`), an end-of-turn step or happening (a step maybe `(once per
+game)`), a gain at the start of the turn, a binding on opponents (`Opponent's Turn:`: a prohibition,
+a win veto, an obligation, a reaction, tokens treated as domes; `At All Times:`: a prohibition,
+tokens treated as domes by everyone, a win veto, a reaction that makes a mover's player lose), a
+win, a setup rule (a secret token among them). The sentences come from the small grammar below,
+written over the forms of docs/language.md (section 12) and the shipped cards, with random choices
+in their slots (levels, comparisons, owners, places, counts, pieces, repetitions, modalities,
+guards). A part that needs another one to mean anything brings it along (a female worker's option
+brings `one of your workers is female`, an extra worker's placement its reserve, a cost its gain,
+tokens treated as domes a way to put them on the board).
 
 Only cards that pass the project's own check are kept: the card is written to a file and loaded
 with `packs.load_card`, which is what `santorini check CARD` runs (schema, parse, check, compile).
@@ -354,6 +354,15 @@ def end_of_turn(c: Chooser) -> str:
     return step(c, actor, modality, verbs, after_build=True, at_end=True) + "."
 
 
+def once_at_end(c: Chooser) -> str:
+    """An end-of-turn step the player may take in one turn of the game."""
+    actor = c.pick(("your unmoved worker", "the moved worker", "one of your workers"))
+    if c.pick((True, False)):
+        where = c.pick(("any unoccupied space", "an unoccupied perimeter space", "an unoccupied space"))
+        return f"{actor} may build a dome at any level on {where}{c.pick(('', ' up to two times'))}."
+    return step(c, actor, "may ", ("build", "move", "remove", "force"), after_build=True, at_end=True) + "."
+
+
 def prohibition(c: Chooser) -> str:
     """[if one of your workers ... on your last turn,] opponent workers cannot VERB {Q} {, Q}."""
     guard = f"if {past_pattern(c, 'one of your workers', 'on your last turn')}, " if c.pick((False, True)) else ""
@@ -448,6 +457,8 @@ def part(c: Chooser) -> tuple[str, list[str]]:
     if kind == "alternative turn":
         return c.pick(("Alternative Turn (optional):", "Alternative Turn (once per game):")), program(c)
     if kind == "end of your turn":
+        if c.pick((False, False, True)):
+            return "End of Your Turn (once per game):", [once_at_end(c)]
         return "End of Your Turn:", [end_of_turn(c)]
     if kind == "start of your turn":
         return "Start of Your Turn:", [f"you gain {c.pick(('1 coin', '2 coins'))}."]

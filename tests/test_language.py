@@ -137,8 +137,18 @@ def test_a_repeated_step_is_taken_by_any_worker_or_by_the_same_one() -> None:
 def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     assert check("Your Turn (once per game):\n  one of your workers moves.\n  that worker moves.\n"
                  "  that worker builds.") == []
-    [message] = check("End of Your Turn (once per game):\n  the moved worker may build.")
-    assert "'(once per game)' limits a step option, a turn or an alternative turn" in message
+    [message] = check("Opponent's Turn (once per game):\n  opponent workers cannot move up.")
+    assert "'(once per game)' limits a step option, a turn, an alternative turn or an end-of-turn step" in message
+
+
+def test_an_end_of_turn_step_may_be_once_per_game_when_the_player_chooses_it() -> None:
+    assert check("End of Your Turn (once per game):\n  the moved worker may build a dome at any level on any "
+                 "unoccupied space up to two times.") == []
+    [message] = check("End of Your Turn (once per game):\n  the moved worker must build.")
+    assert "a once-per-game step is the player's to use when they choose: write 'may'" in message
+    [message] = check("End of Your Turn (once per game):\n  if 2 of your workers neighbor an opponent worker on "
+                      "opposite sides, that opponent loses the game.")
+    assert "what happens with no choice cannot be once per game" in message
 
 
 def test_rule_numbers_are_short() -> None:

@@ -97,7 +97,7 @@ MODE_SETUP = {SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.TEAMMATES,
 
 #: The sections '(once per game)' may limit.
 ONCE_ABLE = {Timing.YOUR_MOVE, Timing.YOUR_BUILD, Timing.ALTERNATIVE_BUILD, Timing.ALTERNATIVE_TURN_OPTIONAL,
-             Timing.ALTERNATIVE_TURN, Timing.YOUR_TURN}
+             Timing.ALTERNATIVE_TURN, Timing.YOUR_TURN, Timing.END_OF_YOUR_TURN}
 
 #: The verb a section's follow-ups and options are about.
 SECTION_VERB = {Timing.YOUR_MOVE: Verb.MOVE, Timing.YOUR_BUILD: Verb.BUILD, Timing.ALTERNATIVE_BUILD: Verb.BUILD}
@@ -224,8 +224,8 @@ class _Checker:
             self.error(section, f"unknown section '{written}:'{hint}; sections are {known}")
             return
         if once and header not in ONCE_ABLE:
-            self.error(section, f"'(once per game)' limits a step option, a turn or an alternative turn; "
-                                f"'{header.value}:' holds neither")
+            self.error(section, "'(once per game)' limits a step option, a turn, an alternative turn or an "
+                                f"end-of-turn step; '{header.value}:' holds none of them")
         if header is Timing.ALTERNATIVE_TURN and not once:
             self.error(section, "an announced alternative turn is 'Alternative Turn (optional):', or "
                                 "'Alternative Turn (once per game):'")
@@ -241,6 +241,16 @@ class _Checker:
             self.program(section)
         if once and header in SECTION_VERB and any(isinstance(s.clause, ast.FollowUpNode) for s in section.statements):
             self.error(section, "a follow-up cannot be limited to once per game yet; give the power as a step option")
+        if once and header is Timing.END_OF_YOUR_TURN:
+            for statement in section.statements:
+                clause = statement.clause
+                if isinstance(clause, ast.PlaceTokenNode):
+                    continue  # (a token the player may place)
+                if not isinstance(clause, ast.StepNode):
+                    self.error(clause, "what happens with no choice cannot be once per game: only a step the "
+                                       "player chooses to take ('the moved worker may build ...')")
+                elif clause.modality is not Modality.MAY:
+                    self.error(clause, "a once-per-game step is the player's to use when they choose: write 'may'")
 
     def statement(self, header: Timing, statement: ast.Statement) -> None:
         clause = statement.clause

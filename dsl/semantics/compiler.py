@@ -88,11 +88,12 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
                           if isinstance(s.clause, (ast.StepNode, ast.HappeningNode)))  # (all are: the checker)
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
             continue
-        options = len(power.options)
+        options, ends = len(power.options), len(power.turn_ends)
         for statement in section.statements:
             _statement(power, header, statement, origin)
         if mark is not None:
             power.options[options:] = [replace(o, once_per_game=mark) for o in power.options[options:]]
+            power.turn_ends[ends:] = [replace(s, once_per_game=mark) for s in power.turn_ends[ends:]]
     return power
 
 

@@ -311,6 +311,9 @@ class Step:
     #: The token a TOKEN step places, and how many times in a game it may happen (None: no limit).
     token: TokenKind | None = None
     per_game: int | None = None
+    #: Set for a step the seat may take in one turn of the game only: the name of its mark on the
+    #: card, set as the step is first taken (all its repetitions that turn are one use).
+    once_per_game: str | None = None
 
 
 # ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ...dsl.vocabulary import (
+    ANY_NUMBER,
+    ONCE,
     BuildThere,
     Compare,
     Force,
@@ -28,6 +30,7 @@ from ...dsl.vocabulary import (
     OccupiedBy,
     Piece,
     Region,
+    Repeat,
     Role,
     SameSpace,
     SpaceIs,
@@ -279,6 +282,8 @@ class StepCompiler:
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         """The closure of `step`: `after` continues the turn once it is taken, `rest` once it is
         declined or done repeating."""
+        if step.once_per_game is not None:
+            return self._once_per_game(step, rest)
         if step.modality is Modality.AUTOMATIC:
             chain = self._automatic(step, after)
             return self._guarded(step, chain, after) if step.guard is not None else chain
@@ -306,6 +311,34 @@ class StepCompiler:
             for index in range(repeat.times):
                 chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
         return self._guarded(step, chain, rest) if step.guard is not None else chain
+
+    def _once_per_game(self, step: Step, rest: StepFn) -> StepFn:
+        """A step the seat may take in one turn of the game: declined, the turn goes on (`rest`);
+        taken, the card is marked first, and the step is taken once, then as many more times as
+        its repetition allows (one use). With the mark set it is not offered."""
+        mark = step.once_per_game
+        assert mark is not None and step.modality is Modality.MAY  # (the checker: a 'may' step)
+        bare = dataclasses.replace(step, once_per_game=None)
+        times, up_to = step.repeat.times, step.repeat.up_to
+        more = rest
+        if times is None or (up_to and times > 1):
+            again = ANY_NUMBER if times is None else Repeat(times - 1, up_to=True)
+            # (the later takings are the first one's worker's where the actor was named by a guard)
+            actor = WorkerSelector(Role.THAT) if step.guard is not None else step.actor
+            more = self.compile(dataclasses.replace(bare, repeat=again, guard=None, actor=actor), rest, rest)
+        first = self.compile(dataclasses.replace(bare, modality=Modality.MUST, repeat=ONCE), more, _refuse)
+
+        def take(walk: Walk) -> bool:
+            if (walk.seat, mark) in walk.state.marks:
+                return rest(walk)
+            if rest(walk):
+                return True
+            apply_mark(walk, mark)
+            try:
+                return first(walk)
+            finally:
+                undo_mark(walk, mark)
+        return take
 
     def _automatic(self, step: Step, after: StepFn) -> StepFn:
         """What the rules make happen with no choice: nothing is written in the turn."""
@@ -1107,6 +1140,11 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
         if named >= 0:
             return [named] if named in workers else []
     return workers
+
+
+def _refuse(walk: Walk) -> bool:
+    """Where a step that must be taken cannot be: no turn goes on."""
+    return False
 
 
 def breadth_first(walk: Walk, step: object, rest: StepFn, expand: Callable[[Walk, StepFn], bool],

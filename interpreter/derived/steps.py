@@ -233,6 +233,9 @@ class DerivedCompiler(StepCompiler):
         return [way for way in ways if way.once is None or way.once not in self.spent] if self.spent else ways
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
+        if step.once_per_game is not None:
+            # (the generic gate, around the step's takings compiled here: StepCompiler._once_per_game)
+            return super().compile(step, after, rest)
         chain = super().compile(step, after, rest)
         automatic = self._lowered_token_on_built(step) if after is finish else None
         last = self._lowered_last_step(step) if after is finish and rest is finish else None

@@ -299,7 +299,8 @@ def marks_of(game: Game, seat: int) -> dict[str, str]:
     """The seat's once-per-game powers: their timing as written (lower case) -> the mark's name."""
     rules = game.engine.seat_rules[seat]
     names = [p.once_per_game for p in rules.programs] + \
-            [o.once_per_game for options in rules.options.values() for o in options]
+            [o.once_per_game for options in rules.options.values() for o in options] + \
+            [s.once_per_game for s in rules.turn_ends]
     return {name.split(": ", 1)[1].removesuffix(" (once per game)"): name for name in names if name}
 
 
