@@ -418,13 +418,18 @@ class Engine:
             self._derivations[seat] = lowered
             self._kernels[seat] = _seat_kernels(derived)
             options = [option for options in rules.options.values() for option in options]
-            marks = frozenset(option.once_per_game for option in options if option.once_per_game is not None)
+            marks = frozenset(mark for mark in (*(option.once_per_game for option in options),
+                                                *(program.once_per_game for program in rules.programs),
+                                                *(step.once_per_game for step in rules.turn_ends))
+                              if mark is not None)
             if self._kernels[seat] is None and marks and not any(option.instead for option in options
                                                                   if option.once_per_game is not None):
-                # (the seat's turns once its once-per-game ways are used: kernel.py's `once_spent`)
+                # (the seat's turns once its once-per-game ways, turns and end-of-turn steps are
+                # used: kernel.py's `once_spent`)
                 spent = derivation()
                 spent.spent = marks
-                kernels = _seat_kernels([self._compile_program(program, rules, spent) for program in rules.programs])
+                kernels = _seat_kernels([self._compile_program(program, rules, spent) for program in rules.programs
+                                         if program.once_per_game not in marks])
                 if kernels is not None:
                     self._kernels[seat] = once_spent(kernels, seat, marks)
                     self._spent[seat] = marks
@@ -556,7 +561,9 @@ class Engine:
         """A program's chain: its steps, each with the follow-ups its verb triggers, then the
         seat's end-of-turn steps (unless not `with_ends`)."""
         chain: StepFn = finish
-        for step in reversed(rules.turn_ends if with_ends else ()):
+        spent: frozenset[str] = getattr(compiler, "spent", frozenset())
+        ends = [step for step in (rules.turn_ends if with_ends else ()) if step.once_per_game not in spent]
+        for step in reversed(ends):
             chain = compiler.compile(step, chain, chain)
         for step in reversed(program.steps):
             step = self._replaced(step, rules)
@@ -573,8 +580,8 @@ class Engine:
                 for followup in befores:
                     before = dataclasses.replace(followup.step, actor=step.actor)
                     chain = compiler.compile(before, bound, chain)
-        if (with_ends and rules.turn_ends and isinstance(compiler, DerivedCompiler)
-                and all(ends_without_choice(step) for step in rules.turn_ends)):
+        if (ends and isinstance(compiler, DerivedCompiler)
+                and all(ends_without_choice(step) for step in ends)):
             # (the turn's kernels without the end-of-turn steps, which add to its events)
             bare: Kernels | None = getattr(self._compile_program(program, rules, compiler, with_ends=False), "kernel",
                                            None)
