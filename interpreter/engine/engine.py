@@ -24,7 +24,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from random import Random
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Concatenate, ParamSpec, TypeVar, cast
 
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (
@@ -1381,5 +1381,9 @@ def _log_turn(state: GameState, steps: Sequence[Action], events: tuple[Event, ..
         state.to_move = state.next_seat(mover)
 
 
-def _action_order(action: Action) -> tuple[bool, Any, str, str]:
-    return (action[0] != "use", action[1], action[0], str(action[2]))
+def _action_order(action: Action) -> tuple[bool, bool, int, str, str]:
+    """Announcements first, then the steps of workers by worker, then tokens by kind: an action
+    names a worker by its index, a token by its kind, so the two are never compared."""
+    by_worker = isinstance(action[1], int)
+    return (action[0] != "use", not by_worker, action[1] if by_worker else 0,
+            action[0] if by_worker else f"{action[0]} {action[1]}", str(action[2]))
