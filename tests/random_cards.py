@@ -218,6 +218,10 @@ def step(c: Chooser, actor: str, modality: str, verbs: Sequence[str], after_buil
         return f"{actor} {modality}build{c.pick(PIECES)}{place}{again}{build_filters(c, after_build)}"
     if verb == "force":
         return f"{actor} {modality}force a neighboring opponent worker to the space on the other side of it{again}"
+    if c.pick((True, False)):
+        gap = c.pick(("", " standing exactly {n13} {levels} higher", " standing at least {n13} {levels} higher",
+                      " standing exactly {n13} {levels} lower", " standing at least 1 level lower"))
+        return f"{actor} {modality}remove a neighboring opponent worker{fill(c, gap)}{again}"
     return f"{actor} {modality}remove a block from {c.pick(REMOVE_FROM)}{again}"
 
 
@@ -313,7 +317,7 @@ def option(c: Chooser, verb: str, once: bool) -> str:
 
 def follow_up(c: Chooser, verb: str) -> str:
     """after / each time / before a step of `verb`, a step by the same worker (or what happens)."""
-    timing = c.pick(("after", "after", "each time", "before"))
+    timing = c.pick(("after", "after", "each time", "each time", "before"))
     if verb == "move":
         trigger = "your worker moves" + (filters(c, MOVE_PATTERN, 1, comma=False) if timing != "before" else "")
     else:

@@ -606,11 +606,19 @@ class _Checker:
         if node.verb is Verb.FORCE and (node.target is None or node.place is None):
             self.error(node, "a force says which worker it forces and where: 'force a neighboring opponent worker "
                              "to the space on the other side of it'")
-        if node.target is not None and node.verb is not Verb.FORCE:
-            self.error(node.target, f"only a force acts on another worker, not a {node.verb.value}")
-        if node.verb is Verb.REMOVE and (node.piece is not Piece.BLOCK or node.place is None):
+        if node.target is not None and node.verb not in (Verb.FORCE, Verb.REMOVE):
+            self.error(node.target, f"only a force or a removal acts on another worker, not a {node.verb.value}")
+        if node.verb is Verb.REMOVE and node.target is not None and (node.piece is not None or node.place is not None):
+            self.error(node, "a worker removed leaves the game from where it stands: 'remove a neighboring opponent "
+                             "worker', with no piece or place")
+        elif node.verb is Verb.REMOVE and node.target is None and (node.piece is not Piece.BLOCK or node.place is None):
             self.error(node, "a removal says what it removes and from where: 'remove a block from an unoccupied "
-                             "neighboring space'")
+                             "neighboring space', or 'remove a neighboring opponent worker'")
+        if node.gap is not None and (node.target is None or node.verb is not Verb.REMOVE):
+            self.error(node.gap, f"'{node.gap.words}' says how high the worker a removal takes stands: it follows "
+                                 "'remove a neighboring opponent worker'" if node.target is None
+                       else f"'{node.gap.words}' on a force is not in the language yet: it says how high the worker "
+                            "a removal takes stands")
         if not node.can_win and node.verb is not Verb.MOVE:
             self.error(node, "only a move can win; 'cannot win by doing so' belongs to a move")
         if node.verb is Verb.FORCE and node.place is not None and node.place.space.ref is not SpaceRef.OTHER_SIDE:

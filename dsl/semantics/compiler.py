@@ -184,8 +184,9 @@ def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.Cond
     return Step(verb=node.verb, actor=node.actor.selector, modality=node.modality or Modality.MUST,
                 where=where(node, origin), repeat=node.repeat or ONCE,
                 destination=node.place.space if node.place is not None else None,
-                piece=node.piece or Piece.NEXT, filters=filters(node.qualifiers, node.verb), effects=effects,
-                target=node.target.selector if node.target is not None else None,
+                piece=node.piece or Piece.NEXT,
+                filters=(*filters(node.qualifiers, node.verb), *filters(tuple(g for g in (node.gap,) if g))),
+                effects=effects, target=node.target.selector if node.target is not None else None,
                 guard=condition(guard) if guard is not None else None, can_win=node.can_win,
                 cost=tuple(ChangeCounter(counter, -amount) for counter, amount in node.cost))
 

@@ -111,6 +111,9 @@ class StepNode(Node):
     qualifiers: tuple[Qualifier, ...]
     effects: tuple[Forcing, ...]
     target: Actor | None = None
+    #: How much higher or lower the worker acted on (`target`) stands than the acting worker
+    #: ('standing exactly 2 levels higher'), judged with the target's space as the step's.
+    gap: Qualifier | None = None
     can_win: bool = True
     instead: bool = False
     #: What each repetition spends: (counter, amount) pairs.

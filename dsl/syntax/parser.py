@@ -372,7 +372,8 @@ class _ToAst(Transformer[Token, ast.Rules]):
         tails = tuple(_of(items, ast.Tail))
         kinds = {tail.kind for tail in tails}
         targets = [a for a in actors[1:] if a.selector.role is Role.NEAR]
-        return ast.StepNode(*_start(items), actor=actors[0], modality=_value(items, Modality),
+        gap = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, ast.Qualifier)), None)
+        return ast.StepNode(*_start(items), actor=actors[0], modality=_value(items, Modality), gap=gap,
                             verb=verb.verb, piece=piece[0] if piece else None,
                             piece_any_level=bool(piece and piece[1]),
                             place=next(iter(_of(items, ast.Place)), None), repeat=_value(items, Repeat),
@@ -503,6 +504,24 @@ class _ToAst(Transformer[Token, ast.Rules]):
     def instead(self, children: list[object]) -> ast.Tail:
         items = tuple(children)
         return ast.Tail(*_start(items), kind=ast.TailKind.INSTEAD, words=_words(items))
+
+    def gap_exactly(self, children: list[object]) -> _Words:
+        return self._gap(tuple(children), Compare.EQ)
+
+    def gap_at_least(self, children: list[object]) -> _Words:
+        return self._gap(tuple(children), Compare.GE)
+
+    @staticmethod
+    def _gap(items: Items, op: Compare) -> _Words:
+        """'standing exactly 2 levels higher': level(target) - level(actor) == 2; 'at least 2
+        levels lower': <= -2 (the comparison turns with the sign)."""
+        amount = next(i for i in items if type(i) is int)
+        lower = any(isinstance(i, Token) and i.type == "LOWER" for i in items)
+        if lower:
+            amount, op = -amount, {Compare.GE: Compare.LE}.get(op, op)
+        words = _words(items)
+        qualifier = ast.Qualifier(*_start(items), words=words, part=LevelChange(op, amount))
+        return _Words(*_start(items), words, qualifier)
 
     def worker_object(self, children: list[object]) -> ast.Actor:
         items = tuple(children)

@@ -293,7 +293,7 @@ class StepCompiler:
         if step.verb is Verb.PLACE:
             return self.place_step(step, after, rest, step.modality is not Modality.MUST)
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
-                Verb.REMOVE: self.remove}.get(step.verb)
+                Verb.REMOVE: self.remove if step.target is None else self.remove_worker}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
             raise TypeError(f"the engine cannot take a step of the verb {step.verb}")
         optional = step.modality is not Modality.MUST
@@ -797,10 +797,10 @@ class StepCompiler:
         locate = space_locator(step.destination.ref)
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
 
-        def candidates(walk: Walk, worker: int) -> list[tuple[int, int]]:
+        def candidates(walk: Walk, worker: int) -> list[Action]:
             st = walk.state
             origin = st.worker_pos[worker]
-            found: list[tuple[int, int]] = []
+            found: list[Action] = []
             for victim in victims(walk, worker):
                 here = st.worker_pos[victim]
                 dest = locate(walk, worker, origin, here)
@@ -808,34 +808,41 @@ class StepCompiler:
                     continue
                 if test is not None and not test(walk, victim, here, dest, st.heights[here], st.heights[dest], None):
                     continue
-                found.append((victim, dest))
+                found.append(("force", victim, dest))
             return found
 
-        def perform(walk: Walk, worker: int, victim: int, dest: int, then: StepFn) -> bool:
+        def perform(walk: Walk, worker: int, action: Action, then: StepFn) -> bool:
+            _, victim, dest = action
             here = apply_force(walk, victim, dest)
-            stop = _go_on(walk, ("force", victim, dest), worker, then)
+            stop = _go_on(walk, action, worker, then)
             undo_force(walk, victim, here)
             return stop
+        return _on_workers(choose, candidates, perform, after, rest, optional, repeated)
 
-        def take(walk: Walk) -> bool:
-            if optional and rest(walk):
-                return True
-            depth = len(walk.path)
-            for worker in choose(walk):
-                for victim, dest in candidates(walk, worker):
-                    if walk.script is not None and not walk.admits(("force", victim, dest), depth):
-                        continue
-                    if perform(walk, worker, victim, dest, onward) and walk.stop_here(depth):
-                        return True
-            return False
-        # (a repeated force goes on with itself; `after` is None then)
-        onward: StepFn
-        if repeated:
-            onward = take
-        else:
-            assert after is not None
-            onward = after
-        return take
+    def remove_worker(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool,
+                      repeated: bool) -> StepFn:
+        """A worker the player chooses leaves the game: one that `step.target` names around the
+        acting worker, whose space passes the step's filters, judged from the acting worker's space
+        ('standing exactly 2 levels higher'). Written `remove B1`."""
+        choose = self.chooser(step)
+        assert step.target is not None
+        victims = self._targets(step.target)
+        test = self.judge.compile_all(step.filters)
+
+        def candidates(walk: Walk, worker: int) -> list[Action]:
+            st = walk.state
+            origin = st.worker_pos[worker]
+            return [("remove", victim, -1) for victim in victims(walk, worker)
+                    if test is None or test(walk, worker, origin, st.worker_pos[victim], st.heights[origin],
+                                            st.heights[st.worker_pos[victim]], None)]
+
+        def perform(walk: Walk, worker: int, action: Action, then: StepFn) -> bool:
+            victim = action[1]
+            square = apply_remove(walk, victim)
+            stop = _go_on(walk, action, worker, then)
+            undo_remove(walk, victim, square)
+            return stop
+        return _on_workers(choose, candidates, perform, after, rest, optional, repeated)
 
     def _targets(self, selector: WorkerSelector) -> Callable[[Walk, int], list[int]]:
         """The workers a force may act on, around the acting worker."""
@@ -905,6 +912,32 @@ class StepCompiler:
 
 
 # ---- shared helpers --------------------------------------------------------------------------------
+
+def _on_workers(choose: Callable[[Walk], list[int]], candidates: Callable[[Walk, int], list[Action]],
+                perform: Callable[[Walk, int, Action, StepFn], bool], after: StepFn | None, rest: StepFn,
+                optional: bool, repeated: bool) -> StepFn:
+    """A step the player takes on another worker (a force, a removal): each worker `choose`
+    allows offers its `candidates`, and `perform` makes one, goes on with the turn and undoes it.
+    A repeated step goes on with itself (`after` is None then)."""
+    def take(walk: Walk) -> bool:
+        if optional and rest(walk):
+            return True
+        depth = len(walk.path)
+        for worker in choose(walk):
+            for action in candidates(walk, worker):
+                if walk.script is not None and not walk.admits(action, depth):
+                    continue
+                if perform(walk, worker, action, onward) and walk.stop_here(depth):
+                    return True
+        return False
+    onward: StepFn
+    if repeated:
+        onward = take
+    else:
+        assert after is not None
+        onward = after
+    return take
+
 
 def _go_on(walk: Walk, action: Action, worker: int, then: StepFn) -> bool:
     """After a step's effects are applied: log its action, make its worker 'that worker', let a
