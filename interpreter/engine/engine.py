@@ -556,10 +556,30 @@ class Engine:
             return True
         return met
 
-    def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler,
-                         with_ends: bool = True) -> StepFn:
-        """A program's chain: its steps, each with the follow-ups its verb triggers, then the
-        seat's end-of-turn steps (unless not `with_ends`)."""
+    def _compile_program(self, program: Program, rules: SeatRules, compiler: StepCompiler) -> StepFn:
+        """A program's chain: the seat's gains, the announcement (or the once-per-game mark), the
+        program's steps, each with the follow-ups its verb triggers, then the seat's end-of-turn
+        steps."""
+        chain = self._compile_steps(program, rules, compiler)
+        if rules.turn_starts:
+            kernels: Kernels | None = getattr(chain, "kernel", None)
+            chain = gain_step(tuple(rules.turn_starts), chain)
+            if kernels is not None:  # (the derived code's: the same functions, the gains made first)
+                chain.kernel = after_gains(kernels, rules.seat,  # type: ignore[attr-defined]
+                                           tuple((c.counter.value, c.amount) for c in rules.turn_starts))
+        if program.announced or program.once_per_game is not None:
+            kernels = getattr(chain, "kernel", None)
+            name = program.name if program.announced else None
+            chain = use_step(name, chain, program.once_per_game)
+            if kernels is not None:  # (the derived code's: each turn after the announcement or the mark)
+                chain.kernel = after_use(kernels, rules.seat, name,  # type: ignore[attr-defined]
+                                         program.once_per_game)
+        return chain
+
+    def _compile_steps(self, program: Program, rules: SeatRules, compiler: StepCompiler,
+                       with_ends: bool = True) -> StepFn:
+        """A program's steps, each with the follow-ups its verb triggers, then the seat's
+        end-of-turn steps (unless not `with_ends`)."""
         chain: StepFn = finish
         spent: frozenset[str] = getattr(compiler, "spent", frozenset())
         ends = [step for step in (rules.turn_ends if with_ends else ()) if step.once_per_game not in spent]
@@ -583,7 +603,7 @@ class Engine:
         if (ends and isinstance(compiler, DerivedCompiler)
                 and all(ends_without_choice(step) for step in ends)):
             # (the turn's kernels without the end-of-turn steps, which add to its events)
-            bare: Kernels | None = getattr(self._compile_program(program, rules, compiler, with_ends=False), "kernel",
+            bare: Kernels | None = getattr(self._compile_steps(program, rules, compiler, with_ends=False), "kernel",
                                            None)
             if bare is not None:
                 kept = compiler.board_wins is None and all(step.verb is Verb.REMOVE for step in rules.turn_ends)
@@ -599,19 +619,6 @@ class Engine:
                     for _, _, obligation, _ in self._obligations)
                 chain.kernel = after_turn_ends(bare, self._turn_end(rules), kept,  # type: ignore[attr-defined]
                                                after_moves, moves_only)
-        if rules.turn_starts:
-            kernels: Kernels | None = getattr(chain, "kernel", None)
-            chain = gain_step(tuple(rules.turn_starts), chain)
-            if kernels is not None:  # (the derived code's: the same functions, the gains made first)
-                chain.kernel = after_gains(kernels, rules.seat,  # type: ignore[attr-defined]
-                                           tuple((c.counter.value, c.amount) for c in rules.turn_starts))
-        if program.announced or program.once_per_game is not None:
-            kernels = getattr(chain, "kernel", None)
-            name = program.name if program.announced else None
-            chain = use_step(name, chain, program.once_per_game)
-            if kernels is not None:  # (the derived code's: each turn after the announcement or the mark)
-                chain.kernel = after_use(kernels, rules.seat, name,  # type: ignore[attr-defined]
-                                         program.once_per_game)
         return chain
 
     @staticmethod
