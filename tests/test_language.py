@@ -141,14 +141,37 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     assert "'(once per game)' limits a step option, a turn, an alternative turn or an end-of-turn step" in message
 
 
-def test_an_end_of_turn_step_may_be_once_per_game_when_the_player_chooses_it() -> None:
-    assert check("End of Your Turn (once per game):\n  the moved worker may build a dome at any level on any "
-                 "unoccupied space up to two times.") == []
-    [message] = check("End of Your Turn (once per game):\n  the moved worker must build.")
-    assert "a once-per-game step is the player's to use when they choose: write 'may'" in message
-    [message] = check("End of Your Turn (once per game):\n  if 2 of your workers neighbor an opponent worker on "
-                      "opposite sides, that opponent loses the game.")
-    assert "what happens with no choice cannot be once per game" in message
+@pytest.mark.parametrize("text", [
+    "End of Your Turn (once per game):\n  the moved worker may build a dome at any level on any unoccupied space up "
+    "to two times.",
+    "End of Your Turn:\n  one of your workers may remove a neighboring opponent worker standing at least 1 level "
+    "lower.",
+    "Your Move:\n  after your worker moves, it may force an opponent worker neighboring the space it just vacated into "
+    "the space it just vacated.",
+])
+def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_said_so(text: str) -> None:
+    assert check(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("End of Your Turn (once per game):\n  the moved worker must build.",
+     "a once-per-game step is the player's to use when they choose: write 'may'"),
+    ("End of Your Turn (once per game):\n  if 2 of your workers neighbor an opponent worker on opposite sides, that "
+     "opponent loses the game.", "what happens with no choice cannot be once per game"),
+    ("End of Your Turn:\n  one of your workers may remove a neighboring opponent worker from a perimeter space.",
+     "a worker removed leaves the game from where it stands"),
+    ("Your Turn:\n  one of your workers forces a neighboring opponent worker standing exactly 2 levels higher to the "
+     "space on the other side of it.\n  that worker moves.\n  that worker builds.",
+     "on a force is not in the language yet"),
+    # (a force that no move comes before: 'the space it just vacated' would name no space)
+    ("Your Move:\n  before your worker moves, it may force an opponent worker neighboring the space it just vacated "
+     "into the space it just vacated.", "the force follows a move"),
+    ("Your Turn:\n  one of your workers forces an opponent worker neighboring the space it just vacated into the "
+     "space it just vacated.\n  that worker moves.\n  that worker builds.", "the force follows a move"),
+])
+def test_what_the_new_parts_cannot_mean_is_refused(text: str, expected: str) -> None:
+    [message] = check(text)
+    assert expected in message
 
 
 def test_rule_numbers_are_short() -> None:

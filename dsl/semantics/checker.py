@@ -266,6 +266,9 @@ class _Checker:
             return
         if statement.guard is not None:
             self.guard(statement.guard, kind)
+        if isinstance(clause, ast.StepNode) and _names_vacated(clause):
+            self.error(clause, "'the space it just vacated' is the space its move left: the force follows a move "
+                               "('after your worker moves, it may force ...')")
         # (each kind is one type of clause, or two for END_STEP: see sentence_kind)
         if isinstance(clause, ast.FollowUpNode):
             self.follow_up(header, clause)
@@ -397,6 +400,9 @@ class _Checker:
                                      "on the coming step is not in the language yet; write 'before your worker moves'")
         self.step_parts(step, earlier_build=node.trigger.verb is Verb.BUILD
                         and node.timing is not FollowUpTiming.BEFORE)
+        if _names_vacated(step) and (node.trigger.verb is not Verb.MOVE or node.timing is FollowUpTiming.BEFORE):
+            self.error(step, "'the space it just vacated' is the space its move left: the force follows a move "
+                             "('after your worker moves, it may force ...')")
         if node.timing is FollowUpTiming.EACH_TIME:
             self.each_time(node.trigger, step)
 
@@ -621,9 +627,14 @@ class _Checker:
                             "a removal takes stands")
         if not node.can_win and node.verb is not Verb.MOVE:
             self.error(node, "only a move can win; 'cannot win by doing so' belongs to a move")
-        if node.verb is Verb.FORCE and node.place is not None and node.place.space.ref is not SpaceRef.OTHER_SIDE:
+        if node.verb is Verb.FORCE and node.place is not None \
+                and node.place.space.ref not in (SpaceRef.OTHER_SIDE, SpaceRef.VACATED):
             self.error(node.place, "a forced worker goes to one named space; for now that is 'the space on the "
-                                   "other side of it'")
+                                   "other side of it' or 'the space it just vacated'")
+        around = node.target.selector.around if node.target is not None else None
+        if node.target is not None and around not in (None, SpaceRef.VACATED):
+            self.error(node.target, "the workers a step acts on are around the acting worker ('a neighboring "
+                                    "opponent worker') or around 'the space it just vacated', for now")
         if node.place is not None:
             self.space_reference(node.verb, node.place.space.ref, node.place, earlier_build)
         if node.piece is not None and node.verb not in (Verb.BUILD, Verb.REMOVE):
@@ -681,7 +692,7 @@ class _Checker:
     def space_reference(self, verb: Verb, ref: SpaceRef | None, at: ast.Node, earlier_build: bool) -> None:
         if ref is SpaceRef.LAST_BUILT and not earlier_build:
             self.error(at, "'the same space' refers to an earlier build, and there is none")
-        if ref is SpaceRef.VACATED and verb is not Verb.MOVE:
+        if ref is SpaceRef.VACATED and verb not in (Verb.MOVE, Verb.FORCE):
             self.error(at, "'the space it vacated' is left by a move")
 
     def lower_place(self, place: ast.Place) -> None:
@@ -814,6 +825,14 @@ class _Checker:
             self.error(rules, "the base card needs a win condition")
         if not any(k == LOSS for _, k, _ in kinds):
             self.error(rules, "the base card needs a loss condition")
+
+
+def _names_vacated(step: ast.StepNode) -> bool:
+    """Whether a force names the space its worker's move left: as where it forces to, or as
+    where the worker it forces stands around."""
+    around = step.target.selector.around if step.target is not None else None
+    return step.verb is Verb.FORCE and (around is SpaceRef.VACATED or (
+        step.place is not None and step.place.space.ref is SpaceRef.VACATED))
 
 
 def _costs_something(step: ast.StepNode) -> bool:

@@ -523,6 +523,11 @@ class _ToAst(Transformer[Token, ast.Rules]):
         qualifier = ast.Qualifier(*_start(items), words=words, part=LevelChange(op, amount))
         return _Words(*_start(items), words, qualifier)
 
+    def worker_object_near_vacated(self, children: list[object]) -> ast.Actor:
+        items = tuple(children)
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.NEAR, Owner.OPPONENTS, around=SpaceRef.VACATED),
+                         words=_words(items))
+
     def worker_object(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.NEAR, Owner.OPPONENTS), words=_words(items))

@@ -223,6 +223,9 @@ class WorkerSelector:
     role: Role
     owner: Owner = Owner.YOURS
     sex: Sex | None = None
+    #: For the workers a step acts on (`Role.NEAR`): around this named space instead of around
+    #: the acting worker ('an opponent worker neighboring the space it just vacated').
+    around: SpaceRef | None = None
 
 
 @dataclass(frozen=True)

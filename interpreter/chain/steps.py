@@ -794,7 +794,8 @@ class StepCompiler:
         choose = self.chooser(step)
         assert step.target is not None and step.destination is not None and step.destination.ref is not None
         victims = self._targets(step.target)
-        locate = space_locator(step.destination.ref)
+        # (a force is not a move: the space its worker vacated is the one that worker's last move left)
+        locate = _left_by_last_move if step.destination.ref is SpaceRef.VACATED else space_locator(step.destination.ref)
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
 
         def candidates(walk: Walk, worker: int) -> list[Action]:
@@ -845,12 +846,22 @@ class StepCompiler:
         return _on_workers(choose, candidates, perform, after, rest, optional, repeated)
 
     def _targets(self, selector: WorkerSelector) -> Callable[[Walk, int], list[int]]:
-        """The workers a force may act on, around the acting worker."""
+        """The workers a force or a removal may act on: around the acting worker, or around the
+        space the selector names ('neighboring the space it just vacated')."""
         owned = self.judge.owned(selector.owner)
+        centre: Locator | None = None
+        if selector.around is SpaceRef.VACATED:
+            centre = _left_by_last_move
+        elif selector.around is not None:
+            centre = space_locator(selector.around)
 
         def near(walk: Walk, worker: int) -> list[int]:
             st = walk.state
-            around = ADJACENT[st.worker_pos[worker]]
+            origin = st.worker_pos[worker]
+            square = origin if centre is None else centre(walk, worker, origin, -1)
+            if square < 0:
+                return []
+            around = ADJACENT[square]
             return [w for w in range(len(st.worker_pos))
                     if w != worker and st.worker_pos[w] in around and owned(st.worker_team[w])]
         return near
@@ -1173,6 +1184,16 @@ def _scripted(walk: Walk, workers: list[int], depth: int) -> list[int]:
         if named >= 0:
             return [named] if named in workers else []
     return workers
+
+
+def _left_by_last_move(walk: Walk, worker: int, origin: int, target: int) -> int:
+    """The space the worker's latest move of this turn left (-1 if it has not moved): 'the space
+    it just vacated' in a step after that move."""
+    for event in reversed(walk.events):
+        if event[0] == "move" and event[1] == worker:
+            square: int = event[2]
+            return square
+    return -1
 
 
 def _refuse(walk: Walk) -> bool:
