@@ -40,7 +40,7 @@ def parse_step(state: GameState, text: str) -> Action:
         if len(words) != 1:
             raise NotationError(f"'{text.strip()}': 'pass' stands alone")
         return ("pass", -1, -1)
-    if verb == "remove":  # a removal the player chooses: well-formed, though no rule of ours offers one yet
+    if verb == "remove":  # a worker the player chooses to remove from the game (chain/steps.py remove_worker)
         if len(words) != 2:
             raise NotationError(f"'{text.strip()}': write 'remove WORKER', e.g. 'remove B1'")
         try:
