@@ -330,9 +330,10 @@ def follow_up(c: Chooser, verb: str) -> str:
                     "from the game.")
         return (f"{guard}after {trigger}, a {fill(c, '{kind}')} token is placed on its space, "
                 f"up to {fill(c, '{n13}')} times in the game.")
-    if timing == "after" and verb == "move" and c.pick((False, False, False, True)):
-        return (f"{guard}after {trigger}, it may force an opponent worker neighboring the space it just vacated into "
-                "the space it just vacated.")
+    if timing == "after" and verb == "move" and c.pick((False, False, True)):
+        force = c.pick(("it may force an opponent worker neighboring the space it just vacated",
+                        "if possible, it forces one of your other workers"))
+        return f"{guard}after {trigger}, {force} into the space it just vacated."
     modality = c.pick(("may ", "must ")) if timing == "after" else "may "
     verbs = (verb, verb, "move" if verb == "build" else "build", "force", "remove")
     after_build = verb == "build" and timing != "before"

@@ -218,22 +218,20 @@ KNOWN_CASES = [
         # longer holds: the counted pick of fast/masked.py applied it all the same, counting 39 turns
         # where the list has 43; it leaves such a seat to the derived code now)
         id="bga-Bia-v-Limus"),
+    # Found by these comparisons and fixed since: Limus allows a dome next to its workers ('unless
+    # building a dome'), but the counted pick (fast/masked.py) left out the female worker's domes at
+    # any level there (143 turns where the list has 173); it leaves such a seat to the derived code.
     pytest.param(
         {"players": ["Selene", "Limus"], "board": FLAT,
          "workers": {"A1": {"at": "b3", "sex": "female"}, "A2": {"at": "d3", "sex": "male"}, "B1": "c5", "B2": "e1"}},
-        id="bga-Selene-v-Limus", marks=known(
-            "Selene v Limus: Limus allows a dome next to its workers ('unless building a dome'), but the "
-            "counted pick (fast/masked.py) leaves out the female worker's domes at any level there: it counts "
-            "143 turns where the list has 173 (e.g. 'move A1 c3; dome A1 c4'), so random_turn and playouts "
-            "differ")),
+        id="bga-Selene-v-Limus"),
+    # Found by these comparisons and fixed since: two Selenes in a team of four (both workers female,
+    # as setup makes them): after 'move A2 c2' either female worker may dome b1, one outcome, which
+    # the counted pick counted twice; it defers such a team to the list now.
     pytest.param(
         {"players": ["Selene", "Pan", "Selene", "Pan"], "board": "0D 0D 0D 0D 0D\n" * 3 + "0D 0D 0 0D 0D\n0 0 0 0 0D\n",
          "workers": {"A1": {"at": "a1", "sex": "female"}, "A2": {"at": "b1", "sex": "female"}, "B1": "c1", "B2": "d1"}},
-        id="bga-two-Selenes-in-a-team", marks=known(
-            "two Selenes in a team of four (both workers female, as setup makes them): after 'move A2 c2' either "
-            "female worker may dome b1, one outcome; the counted pick (fast/masked.py) counts it twice (3 turns "
-            "where the list has 2) and random_turn raises 'a counted build was not found' at the last index. "
-            "The same with Selene v Mortal when a scenario makes both workers female")),
+        id="bga-two-Selenes-in-a-team"),
     pytest.param(
         {"card": "End of Your Turn:\n  you may place your coin token on an unoccupied space neighboring the moved "
                  "worker.",

@@ -558,11 +558,7 @@ KNOWN_TEAMS: dict[str, str] = {}
 #: Teams the games of four leave out, with the strict reproduction that holds each to account: a
 #: random draw meets them or not (the pack's cards change what it draws), so an xfail here could
 #: pass by chance. (pack, a card both seats of a team hold) -> why.
-KNOWN_TEAM_CARDS: dict[tuple[str, str], str] = {
-    ("bga", "Selene"): "two Selenes in a team (both workers female): the counted pick counts a dome either female "
-                       "worker may build twice and raises 'a counted build was not found' "
-                       "(test_fast_matchups.py::test_known_disagreements[bga-two-Selenes-in-a-team], strict)",
-}
+KNOWN_TEAM_CARDS: dict[tuple[str, str], str] = {}
 
 
 def marked(known: dict, key: object) -> list[pytest.MarkDecorator]:

@@ -148,6 +148,9 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     "lower.",
     "Your Move:\n  after your worker moves, it may force an opponent worker neighboring the space it just vacated into "
     "the space it just vacated.",
+    "Your Move:\n  after your worker moves, if possible, it forces one of your other workers into the space it just "
+    "vacated.",
+    "End of Your Turn:\n  if possible, one of your workers removes a neighboring opponent worker.",
 ])
 def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_said_so(text: str) -> None:
     assert check(text) == []
@@ -168,6 +171,13 @@ def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_s
      "into the space it just vacated.", "the force follows a move"),
     ("Your Turn:\n  one of your workers forces an opponent worker neighboring the space it just vacated into the "
      "space it just vacated.\n  that worker moves.\n  that worker builds.", "the force follows a move"),
+    # ('if possible' binds a step on another worker where one can be taken)
+    ("Your Move:\n  after your worker moves, if possible, it builds.",
+     "'if possible' is for one step on another worker"),
+    ("End of Your Turn:\n  if possible, one of your workers removes a neighboring opponent worker up to 2 times.",
+     "'if possible' is one step taken when it can be: it does not repeat"),
+    ("Your Move:\n  after your worker moves, it may force one of your other workers to the space on the other side "
+     "of it.", "such a worker is forced into 'the space it just vacated'"),
 ])
 def test_what_the_new_parts_cannot_mean_is_refused(text: str, expected: str) -> None:
     [message] = check(text)

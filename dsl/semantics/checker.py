@@ -631,6 +631,16 @@ class _Checker:
                 and node.place.space.ref not in (SpaceRef.OTHER_SIDE, SpaceRef.VACATED):
             self.error(node.place, "a forced worker goes to one named space; for now that is 'the space on the "
                                    "other side of it' or 'the space it just vacated'")
+        if node.target is not None and node.target.selector.role is Role.OTHER and (
+                node.place is None or node.place.space.ref is not SpaceRef.VACATED):
+            self.error(node.target, f"'{node.target.words}' may stand anywhere: such a worker is forced into 'the "
+                                    "space it just vacated', for now")
+        if node.modality is Modality.IF_POSSIBLE and (node.target is None or node.repeat is not None
+                                                      or node.actor.selector.role is Role.EVERY):
+            self.error(node, "'if possible' is for one step on another worker (a force or a removal), for now; "
+                             "a step that must be taken when it can is not in the language yet for a "
+                             f"{node.verb.value}" if node.target is None or node.actor.selector.role is Role.EVERY
+                       else "'if possible' is one step taken when it can be: it does not repeat")
         around = node.target.selector.around if node.target is not None else None
         if node.target is not None and around not in (None, SpaceRef.VACATED):
             self.error(node.target, "the workers a step acts on are around the acting worker ('a neighboring "

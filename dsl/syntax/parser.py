@@ -371,7 +371,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
         actors = _of(items, ast.Actor)
         tails = tuple(_of(items, ast.Tail))
         kinds = {tail.kind for tail in tails}
-        targets = [a for a in actors[1:] if a.selector.role is Role.NEAR]
+        targets = [a for a in actors[1:] if a.selector.role in (Role.NEAR, Role.OTHER)]
         gap = next((i.value for i in items if isinstance(i, _Words) and isinstance(i.value, ast.Qualifier)), None)
         return ast.StepNode(*_start(items), actor=actors[0], modality=_value(items, Modality), gap=gap,
                             verb=verb.verb, piece=piece[0] if piece else None,
@@ -528,6 +528,10 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.NEAR, Owner.OPPONENTS, around=SpaceRef.VACATED),
                          words=_words(items))
 
+    def worker_object_other(self, children: list[object]) -> ast.Actor:
+        items = tuple(children)
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.OTHER, Owner.YOURS), words=_words(items))
+
     def worker_object(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.NEAR, Owner.OPPONENTS), words=_words(items))
@@ -617,6 +621,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
     opponents = _words_node(Owner.OPPONENTS)
     may = _words_node(Modality.MAY)
     must = _words_node(Modality.MUST)
+    possible = _words_node(Modality.IF_POSSIBLE)
 
     def verb(self, children: list[object]) -> _Words:
         token = _token(children[0])

@@ -28,7 +28,8 @@ class Verb(Enum):
 
 class Modality(Enum):
     """May is optional; must binds (a turn that cannot obey it is not a turn); if possible
-    binds only when it can be obeyed (evaluated as the pack's setting says)."""
+    binds only when it can be obeyed: the step is taken whenever the player has one to take
+    there, and left out only when there is none (judged where the step stands in the turn)."""
 
     MAY = "may"
     MUST = "must"
@@ -55,6 +56,7 @@ class Role(Enum):
     SUBJECT = "your worker"    # the worker taking the step a rule is about
     DISPLACED = "displaced"    # the worker on the space a step goes into ('that worker' in an option)
     NEAR = "a neighboring"     # any worker neighbouring the acting worker (what a force acts on)
+    OTHER = "one of the other"  # any other worker of the owner, wherever it stands (what a force acts on)
     EVERY = "each of"          # every one of your workers, once each, in the order the player picks
     ON_SPACE = "the worker on"  # the worker standing on the space a step names
     FLANKED = "flanked"        # a worker with workers of the card holder on two opposite sides

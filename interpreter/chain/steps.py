@@ -296,7 +296,7 @@ class StepCompiler:
                 Verb.REMOVE: self.remove if step.target is None else self.remove_worker}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
             raise TypeError(f"the engine cannot take a step of the verb {step.verb}")
-        optional = step.modality is not Modality.MUST
+        optional = step.modality is Modality.MAY
         repeat = step.repeat
         if step.actor.role is Role.EVERY:
             chain = self._every(step, make, after)
@@ -818,7 +818,8 @@ class StepCompiler:
             stop = _go_on(walk, action, worker, then)
             undo_force(walk, victim, here)
             return stop
-        return _on_workers(choose, candidates, perform, after, rest, optional, repeated)
+        return _on_workers(choose, candidates, perform, after, rest, optional, repeated,
+                           step.modality is Modality.IF_POSSIBLE)
 
     def remove_worker(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool,
                       repeated: bool) -> StepFn:
@@ -843,12 +844,20 @@ class StepCompiler:
             stop = _go_on(walk, action, worker, then)
             undo_remove(walk, victim, square)
             return stop
-        return _on_workers(choose, candidates, perform, after, rest, optional, repeated)
+        return _on_workers(choose, candidates, perform, after, rest, optional, repeated,
+                           step.modality is Modality.IF_POSSIBLE)
 
     def _targets(self, selector: WorkerSelector) -> Callable[[Walk, int], list[int]]:
-        """The workers a force or a removal may act on: around the acting worker, or around the
-        space the selector names ('neighboring the space it just vacated')."""
+        """The workers a force or a removal may act on: around the acting worker, around the
+        space the selector names ('neighboring the space it just vacated'), or anywhere ('one of
+        your other workers')."""
         owned = self.judge.owned(selector.owner)
+        if selector.role is Role.OTHER:
+            def anywhere(walk: Walk, worker: int) -> list[int]:
+                st = walk.state
+                return [w for w in range(len(st.worker_pos))
+                        if w != worker and st.worker_pos[w] >= 0 and owned(st.worker_team[w])]
+            return anywhere
         centre: Locator | None = None
         if selector.around is SpaceRef.VACATED:
             centre = _left_by_last_move
@@ -926,13 +935,16 @@ class StepCompiler:
 
 def _on_workers(choose: Callable[[Walk], list[int]], candidates: Callable[[Walk, int], list[Action]],
                 perform: Callable[[Walk, int, Action, StepFn], bool], after: StepFn | None, rest: StepFn,
-                optional: bool, repeated: bool) -> StepFn:
+                optional: bool, repeated: bool, if_possible: bool = False) -> StepFn:
     """A step the player takes on another worker (a force, a removal): each worker `choose`
     allows offers its `candidates`, and `perform` makes one, goes on with the turn and undoes it.
-    A repeated step goes on with itself (`after` is None then)."""
+    A repeated step goes on with itself (`after` is None then). `if_possible`: the turn goes on
+    without it (`rest`) only where no worker has a candidate."""
     def take(walk: Walk) -> bool:
         if optional and rest(walk):
             return True
+        if if_possible and not any(candidates(walk, worker) for worker in choose(walk)):
+            return rest(walk)
         depth = len(walk.path)
         for worker in choose(walk):
             for action in candidates(walk, worker):

@@ -66,7 +66,7 @@ from ..chain.actions import actions
 from ..model.board import ADJACENT, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARE_BITS
 from ..model.state import Action, Event, GameState, apply_events
 from .bits import free_bits, levels_of
-from .counted import Picker
+from .counted import DEFERRED, Deferred, Picker
 from .masked_lean import lean_picker
 from .plain import A_MOVE, A_WIN, Drawn, _Moves, build_event, is_plain, nth_free
 from .shape import FastRules, Squares, without
@@ -110,6 +110,10 @@ def masked_picker(rules: FastRules, turn_end: TurnEnd | None = None) -> Picker |
         # (the bans on builds are read once a turn, from where their holders' workers stand; a
         # move that removes a worker may take one of them off the board, and its ban with it)
         return None
+    if rules.dome_sex is not None and rules.build_bans:
+        # (a ban on builds may spare domes, 'unless building a dome': the squares it bans are
+        # counted for every piece here, so the dome option's domes there would be left out)
+        return None
     return MaskedTurn(rules, turn_end)
 
 
@@ -136,7 +140,11 @@ class MaskedTurn:
                       rules.second_build)
 
     def __call__(self, st: GameState, team: int, forbid_up: bool, forbid_down: bool, rng: Random,
-                 free: int) -> Drawn | None:
+                 free: int) -> Drawn | None | Deferred:
+        sex = self.rules.dome_sex
+        if sex is not None and sum(st.worker_pos[w] >= 0 and st.worker_sex[w] is sex
+                                   for w in st.members.get(team, ())) > 1:
+            return DEFERRED  # (two workers of that sex may dome one square: the count keeps one per builder)
         pick = _Pick(self, st, team, forbid_up, forbid_down, free)
         entries = pick.count()
         if entries is None:
