@@ -461,7 +461,7 @@ def part(c: Chooser) -> tuple[str, list[str]]:
         once = c.pick((False, True))
         return f"Alternative Build{' (once per game)' if once else ''}:", [option(c, "build", once)]
     if kind == "your turn":
-        return c.pick(("Your Turn:", "Your Turn:", "Your Turn (once per game):")), program(c)
+        return c.pick(("Your Turn:", "Your Turn:", "Your Turn (once per game):", "Your Turn (instead):")), program(c)
     if kind == "alternative turn":
         return c.pick(("Alternative Turn (optional):", "Alternative Turn (once per game):")), program(c)
     if kind == "end of your turn":
@@ -681,7 +681,7 @@ def reached(value: object) -> set[str]:
             found.add(name)
             for field in dataclasses.fields(item):
                 inner = getattr(item, field.name)
-                if field.name in ("instead", "once_per_game", "if_possible") and inner:
+                if field.name in ("instead", "once_per_game", "if_possible", "replaces") and inner:
                     found.add(f"{name}.{field.name}")
                 if field.name == "can_win" and not inner:
                     found.add("Step.cannot win")

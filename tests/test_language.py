@@ -151,6 +151,7 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     "Your Move:\n  after your worker moves, if possible, it forces one of your other workers into the space it just "
     "vacated.",
     "End of Your Turn:\n  if possible, one of your workers removes a neighboring opponent worker.",
+    "Your Turn (instead):\n  each of your workers moves.\n  each of your workers builds.",
 ])
 def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_said_so(text: str) -> None:
     assert check(text) == []
@@ -171,6 +172,11 @@ def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_s
      "into the space it just vacated.", "the force follows a move"),
     ("Your Turn:\n  one of your workers forces an opponent worker neighboring the space it just vacated into the "
      "space it just vacated.\n  that worker moves.\n  that worker builds.", "the force follows a move"),
+    # ('(instead)' is a turn's, in place of the standard one)
+    ("Your Move (instead):\n  your worker may move up any number of levels.", "write 'Your Turn (instead):'"),
+    ("Alternative Turn (optional) (instead):\n  each of your workers moves.", "write 'Your Turn (instead):'"),
+    ("Your Tern (instead):\n  each of your workers moves.",
+     "unknown section 'your tern:' (did you mean 'your turn:'?)"),
     # ('if possible' binds a step on another worker where one can be taken)
     ("Your Move:\n  after your worker moves, if possible, it builds.",
      "'if possible' is for one step on another worker"),

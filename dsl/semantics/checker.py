@@ -192,12 +192,12 @@ class _Checker:
         make two more steps, each a branch of every turn), so a sentence written twice by mistake
         would change the card and multiply its turns. A turn's steps may repeat (a second build
         is a step of its own); a turn as a whole may not."""
-        seen: dict[tuple[Timing, bool, object], ast.Node] = {}  # (the shapes are frozen data: hashable)
+        seen: dict[tuple[object, ...], ast.Node] = {}  # (the shapes are frozen data: hashable)
         for section in rules.sections:
             if section.timing is None:
                 continue
             if section.timing in PROGRAM_SECTIONS:
-                key = (section.timing, section.once, _shape(section.statements))
+                key = (section.timing, section.once, section.instead, _shape(section.statements))
                 if section.statements and key in seen:
                     self.error(section, f"this turn is written twice (also at {self.where(seen[key])}): say it once")
                 seen.setdefault(key, section)
@@ -205,7 +205,7 @@ class _Checker:
             for statement in section.statements:
                 if _said_once_elsewhere(section.timing, statement.clause):
                     continue
-                key = (section.timing, section.once, _shape(statement))
+                key = (section.timing, section.once, section.instead, _shape(statement))
                 if key in seen:
                     self.error(statement.clause, f"this sentence is said twice in '{section.timing.value}:' (also at "
                                                  f"{self.where(seen[key])}): a second one applies it again; say it "
@@ -216,13 +216,15 @@ class _Checker:
     def section(self, section: ast.Section) -> None:
         header, once = section.timing, section.once
         if header is None:
-            written = section.header.removesuffix(" (once per game)")
+            written = section.header.removesuffix(" (instead)").removesuffix(" (once per game)")
             names = {timing.value: timing for timing in Timing}
             close = difflib.get_close_matches(written, names, n=1)
             hint = f" (did you mean '{close[0]}:'?)" if close else ""
             known = ", ".join(f"'{t.value}:'" for t in Timing)
             self.error(section, f"unknown section '{written}:'{hint}; sections are {known}")
             return
+        if section.instead and (header is not Timing.YOUR_TURN or once):
+            self.error(section, "'(instead)' makes a turn replace the standard one: write 'Your Turn (instead):'")
         if once and header not in ONCE_ABLE:
             self.error(section, "'(once per game)' limits a step option, a turn, an alternative turn or an "
                                 f"end-of-turn step; '{header.value}:' holds none of them")

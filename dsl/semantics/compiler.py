@@ -86,7 +86,8 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
         if header in PROGRAM_SECTIONS:
             steps = tuple(step(s.clause, origin, s.guard) for s in section.statements
                           if isinstance(s.clause, (ast.StepNode, ast.HappeningNode)))  # (all are: the checker)
-            power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark))
+            power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark,
+                                          replaces=section.instead))
             continue
         options, ends = len(power.options), len(power.turn_ends)
         for statement in section.statements:

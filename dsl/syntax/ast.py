@@ -291,12 +291,14 @@ class Statement(Node):
 @dataclass(frozen=True)
 class Section(Node):
     """A header and its sentences. `timing` is None for a header the language does not know (the
-    checker says so, with the nearest one); `once`: '(once per game)' follows the timing."""
+    checker says so, with the nearest one); `once`: '(once per game)' follows the timing;
+    `instead`: '(instead)' ends the header (the section's turn replaces the standard one)."""
 
     header: str
     statements: tuple[Statement, ...]
     timing: Timing | None = None
     once: bool = False
+    instead: bool = False
 
 
 @dataclass(frozen=True)

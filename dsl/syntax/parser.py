@@ -250,6 +250,8 @@ _VERBS = {"MOVE": _VerbWord(Verb.MOVE, "present"), "MOVES": _VerbWord(Verb.MOVE,
 
 #: The words after a header's timing that limit the section's power to one use in a game.
 ONCE_PER_GAME = " (once per game)"
+#: The words after 'Your Turn' that make the section's turn replace the standard one.
+INSTEAD = " (instead)"
 #: Each timing by its header text (lower case, single spaces, as the lexer gives it).
 TIMINGS = {timing.value: timing for timing in Timing}
 
@@ -342,10 +344,12 @@ class _ToAst(Transformer[Token, ast.Rules]):
         first, *statements = children
         header = _token(first)
         text = str(header.value)
-        once = text.endswith(ONCE_PER_GAME)
-        timing = TIMINGS.get(text[: -len(ONCE_PER_GAME)] if once else text)
-        return ast.Section(*_at(header), header=text,
-                           statements=tuple(_of(tuple(statements), ast.Statement)), timing=timing, once=once)
+        instead = text.endswith(INSTEAD)
+        bare = text.removesuffix(INSTEAD)
+        once = bare.endswith(ONCE_PER_GAME)
+        timing = TIMINGS.get(bare.removesuffix(ONCE_PER_GAME))
+        return ast.Section(*_at(header), header=text, statements=tuple(_of(tuple(statements), ast.Statement)),
+                           timing=timing, once=once, instead=instead)
 
     def statement(self, children: list[object]) -> ast.Statement:
         items = tuple(children)

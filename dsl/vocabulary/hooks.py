@@ -29,6 +29,8 @@ class Program:
     where: Where
     #: Set for a turn that may be taken once per game: the name of its mark on the card.
     once_per_game: str | None = None
+    #: A turn that replaces the standard one: a seat with such a turn has none of the base card's.
+    replaces: bool = False
 
 
 @dataclass(frozen=True)

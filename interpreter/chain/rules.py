@@ -87,8 +87,10 @@ def reaches(holder: SeatRules, owner: Owner, team: int) -> bool:
 
 
 def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRules:
-    """Combine the base card and a seat's powers into that seat's rules."""
+    """Combine the base card and a seat's powers into that seat's rules. A power's turn that
+    replaces the standard one ('Your Turn (instead):') leaves out the base card's turn."""
     everything = [base, *powers]
+    replaced = any(program.replaces for power in powers for program in power.programs)
     options: dict[Verb, list[StepOption]] = {}
     for power in everything:
         for option in power.options:
@@ -98,7 +100,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
     return SeatRules(
         seat=seat, team=team,
         board={rule.verb: rule for rule in base.board_rules},
-        programs=[program for power in everything for program in power.programs],
+        programs=[program for power in everything if not (replaced and power is base) for program in power.programs],
         followups=[f for power in everything for f in power.followups],
         options=options,
         wins=[w for power in everything for w in power.wins],
