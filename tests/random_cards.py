@@ -139,14 +139,15 @@ MOVE_FILTERS = (
     "into a space neighboring opponent workers", "from a perimeter space", "not from a perimeter space",
     "not back to its starting space", "while higher than all their other workers", "up at most {n03} {levels}",
     "into a lower space neighboring your workers", "to a space neighboring your workers standing on level {n03}",
-    "not to an unoccupied perimeter space", "onto a space with your {kind} token",
+    "not to an unoccupied perimeter space", "onto a space with your {kind} token", "orthogonally",
+    "not diagonally",
 )
 #: Qualifiers of a build; `on the same space` needs a build before it.
 BUILD_FILTERS = (
     "not a dome", "not a block", "unless building a dome", "unless building a block", "on a perimeter space",
     "not on a perimeter space", "on a space neighboring your workers", "not on a space neighboring opponent workers",
     "on a lower space neighboring your workers", "while higher than all their other workers",
-    "not back to its starting space", "on an unoccupied perimeter space",
+    "not back to its starting space", "on an unoccupied perimeter space", "diagonally",
 )
 AFTER_BUILD_FILTERS = ("not on the same space", "on the same space")
 #: Pattern qualifiers (triggers, prohibitions, vetoes, wins, obligations): written without commas.
@@ -371,17 +372,17 @@ def once_at_end(c: Chooser) -> str:
     return step(c, actor, "may ", ("build", "move", "remove", "force"), after_build=True, at_end=True) + "."
 
 
-def prohibition(c: Chooser) -> str:
-    """[if one of your workers ... on your last turn,] opponent workers cannot VERB {Q} {, Q}."""
+def prohibition(c: Chooser, who: str = "opponent workers") -> str:
+    """[if one of your workers ... on your last turn,] WHO cannot VERB {Q} {, Q}."""
     guard = f"if {past_pattern(c, 'one of your workers', 'on your last turn')}, " if c.pick((False, True)) else ""
     if c.pick((True, False)):
         said = filters(c, MOVE_PATTERN, 2, comma=False) or " up"
-        return f"{guard}opponent workers cannot move{said}{filters(c, MOVE_FILTERS, 1)}."
+        return f"{guard}{who} cannot move{said}{filters(c, MOVE_FILTERS, 1)}."
     piece = c.pick(("", "", " a dome", " a block"))
     said = filters(c, BUILD_PATTERN, 2, comma=False)
     if not said and not piece:
         said = " on a perimeter space"
-    return f"{guard}opponent workers cannot build{piece}{said}{filters(c, BUILD_FILTERS, 1)}."
+    return f"{guard}{who} cannot build{piece}{said}{filters(c, BUILD_FILTERS, 1)}."
 
 
 def dome_like(c: Chooser, who: str) -> str:
@@ -418,7 +419,7 @@ def at_all_times(c: Chooser) -> str:
     to anyone's move that makes its player lose (on some moves only: a filter is always said)."""
     kind = c.pick(("prohibition", "tokens", "veto", "loss"))
     if kind == "prohibition":
-        return prohibition(c)
+        return prohibition(c, c.pick(("opponent workers", "all workers", "all workers except your female worker")))
     if kind == "tokens":
         return dome_like(c, "all workers")
     said = filters(c, MOVE_PATTERN, 2, comma=False) or fill(c, " onto a space with your {kind} token")

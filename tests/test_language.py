@@ -152,6 +152,10 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     "vacated.",
     "End of Your Turn:\n  if possible, one of your workers removes a neighboring opponent worker.",
     "Your Turn (instead):\n  each of your workers moves.\n  each of your workers builds.",
+    "Setup:\n  one of your workers is female.\nAt All Times:\n  all workers except your female worker cannot move "
+    "orthogonally.",
+    "At All Times:\n  all workers cannot build diagonally.",
+    "Your Move:\n  after your worker moves, it may move one additional time, not diagonally.",
 ])
 def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_said_so(text: str) -> None:
     assert check(text) == []
@@ -172,6 +176,14 @@ def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_s
      "into the space it just vacated.", "the force follows a move"),
     ("Your Turn:\n  one of your workers forces an opponent worker neighboring the space it just vacated into the "
      "space it just vacated.\n  that worker moves.\n  that worker builds.", "the force follows a move"),
+    # (a prohibition of all workers is for all times; the worker spared is the holder's female one)
+    ("Opponent's Turn:\n  all workers cannot move orthogonally.", "in 'At All Times:' 'all workers'"),
+    ("At All Times:\n  all workers except opponent workers cannot move up.",
+     "the worker spared is 'your female worker', for now"),
+    ("At All Times:\n  all workers except your female worker cannot win by moving up.",
+     "names the workers a prohibition binds, for now"),
+    ("End of Your Turn:\n  one of your workers may remove a neighboring opponent worker, diagonally.",
+     "does not apply to a remove"),
     # ('(instead)' is a turn's, in place of the standard one)
     ("Your Move (instead):\n  your worker may move up any number of levels.", "write 'Your Turn (instead):'"),
     ("Alternative Turn (optional) (instead):\n  each of your workers moves.", "write 'Your Turn (instead):'"),

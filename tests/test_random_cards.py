@@ -78,6 +78,7 @@ def test_the_cards_reach_every_binding_on_opponents() -> None:
     bindings = {
         "prohibition": any(p.prohibitions for p in powers),
         "guarded prohibition": any(b.when is not None for p in powers for b in p.prohibitions),
+        "prohibition of all workers": any(b.binds is Owner.ANYONES for p in powers for b in p.prohibitions),
         "win veto": any(p.vetoes for p in powers),
         "obligation if possible": any(o.if_possible for p in powers for o in p.obligations),
         "binding obligation": any(not o.if_possible for p in powers for o in p.obligations),

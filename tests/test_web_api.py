@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from santorini.web import tables as tables_module
 from santorini.web.app import MAX_BODY, MOST_STEPS, create_app
 from santorini.web.tables import MOST_ITERATIONS, Table, Tables, start_thinking, think
 
@@ -247,9 +248,13 @@ def test_a_fault_of_the_server_is_an_internal_error_without_its_traceback(monkey
     assert "KeyError" not in response.get_json()["error"] and "server failed" in response.get_json()["error"]
 
 
-def test_a_person_may_not_play_an_agent_s_seat(client: FlaskClient) -> None:
+def test_a_person_may_not_play_an_agent_s_seat(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the agent's thread is held until the request is answered: else it may have played already)
+    release = threading.Event()
+    monkeypatch.setattr(tables_module, "think", lambda table: release.wait(5))
     game = new_game(client, players=("random", "person"), seed=2)
     response = client.post(f"/api/games/{game['id']}/play", json={"turn": "place A1 b3; place A2 d3"})
+    release.set()
     assert response.status_code == 422 and "not a person's turn" in response.get_json()["error"]
 
 

@@ -17,6 +17,7 @@ from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (
+    AlongLine,
     AnyOf,
     Compare,
     FollowUpTiming,
@@ -34,11 +35,13 @@ from ..vocabulary import (
     SameSpace,
     Scope,
     SetupKind,
+    Sex,
     SpaceIs,
     SpaceRef,
     TargetLevel,
     Timing,
     Verb,
+    WorkerSelector,
 )
 from ..vocabulary.parts import Condition
 from .compiler import PROGRAM_SECTIONS, qualifier_condition
@@ -268,6 +271,10 @@ class _Checker:
             return
         if statement.guard is not None:
             self.guard(statement.guard, kind)
+        for actor in _actors(clause):
+            if actor.selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode):
+                self.error(actor, f"'{actor.words}' names the workers a prohibition binds, for now ('all workers "
+                                  "except your female worker cannot move orthogonally')")
         if isinstance(clause, ast.StepNode) and _names_vacated(clause):
             self.error(clause, "'the space it just vacated' is the space its move left: the force follows a move "
                                "('after your worker moves, it may force ...')")
@@ -279,7 +286,7 @@ class _Checker:
         elif kind is BOARD_RULE and isinstance(clause, ast.StepNode):
             self.board_rule(clause)
         elif isinstance(clause, ast.ProhibitionNode):
-            self.prohibition(clause)
+            self.prohibition(clause, header)
         elif isinstance(clause, ast.VetoNode):
             self.veto(clause, header)
         elif isinstance(clause, ast.ObligationNode):
@@ -582,10 +589,15 @@ class _Checker:
             self.error(node, "a board rule must say where the step goes ('to an unoccupied neighboring space')")
         self.step_parts(node, earlier_build=False)
 
-    def prohibition(self, node: ast.ProhibitionNode) -> None:
+    def prohibition(self, node: ast.ProhibitionNode, header: Timing) -> None:
         selector = node.actor.selector
-        if selector.role is not Role.EACH or selector.owner is not Owner.OPPONENTS:
-            self.error(node.actor, f"a prohibition binds 'opponent workers', not '{node.actor.words}'")
+        everyone = header is Timing.AT_ALL_TIMES and selector.owner is Owner.ANYONES
+        if selector.role is not Role.EACH or (selector.owner is not Owner.OPPONENTS and not everyone):
+            self.error(node.actor, f"a prohibition binds 'opponent workers' (or in 'At All Times:' 'all workers'), "
+                                   f"not '{node.actor.words}'")
+        spared = selector.excluding
+        if spared is not None and spared != WorkerSelector(Role.CHOSEN, Owner.YOURS, Sex.FEMALE):
+            self.error(node.actor, f"'{node.actor.words}': the worker spared is 'your female worker', for now")
         if not node.qualifiers and node.piece is None:
             self.error(node, "this forbids every step of the verb: say which ('cannot move up')")
         self.qualifiers(node.verb, node.qualifiers, earlier_build=False, in_pattern=False)
@@ -742,6 +754,9 @@ class _Checker:
             if isinstance(inner, TargetLevel) and verb not in (Verb.MOVE, Verb.PLACE):
                 self.error(qualifier, f"'{qualifier.words}' is about the level a worker reaches; it does not apply "
                                       f"to a {verb.value}")
+            if isinstance(inner, AlongLine) and verb not in (Verb.MOVE, Verb.BUILD):
+                self.error(qualifier, f"'{qualifier.words}' says where a move or a build goes from the worker; it "
+                                      f"does not apply to a {verb.value}")
             if isinstance(inner, PieceIs) and verb is not Verb.BUILD:
                 self.error(qualifier, f"'{qualifier.words}' is about a build's piece; it does not apply to a move")
             if isinstance(inner, SameSpace):
@@ -872,3 +887,14 @@ def _said_once_elsewhere(timing: Timing, clause: ast.Clause) -> bool:
     if timing is Timing.AT_ALL_TIMES and isinstance(clause, ast.StepNode):
         return True
     return isinstance(clause, ast.PlacementNode) and clause.kind in (SetupKind.TEAMMATES, SetupKind.FIRST_TURN)
+
+
+def _actors(node: object) -> list[ast.Actor]:
+    """Every worker selector written in a clause, however deep (a follow-up's step, a guard)."""
+    if isinstance(node, ast.Actor):
+        return [node]
+    if isinstance(node, (tuple, list)):
+        return [actor for item in node for actor in _actors(item)]
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return [actor for field in dataclasses.fields(node) for actor in _actors(getattr(node, field.name))]
+    return []

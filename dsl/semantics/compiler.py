@@ -13,6 +13,7 @@ from ..syntax.parser import Origin
 from ..vocabulary import (
     ANY_NUMBER,
     ONCE,
+    ActorIs,
     AllOf,
     BoardRule,
     BuildThere,
@@ -232,8 +233,10 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         when = condition(statement.guard) if statement.guard is not None else None
         binds = node.actor.selector.owner
         piece = (PieceIs(node.piece),) if node.piece is not None else ()
-        power.prohibitions.append(Prohibition(binds, node.verb, (*piece, *filters(node.qualifiers, node.verb)), when,
-                                              at))
+        spared = node.actor.selector.excluding
+        sparing = (Not(ActorIs(spared.owner, spared.sex)),) if spared is not None else ()
+        power.prohibitions.append(Prohibition(binds, node.verb, (*piece, *filters(node.qualifiers, node.verb),
+                                                                 *sparing), when, at))
     elif isinstance(node, ast.WinNode):
         when = condition(statement.guard) if statement.guard is not None else None
         if isinstance(node.pattern, ast.PatternNode):

@@ -18,12 +18,14 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from ..errors import SourceError
 from ..vocabulary import (
     ANY_NUMBER,
+    AlongLine,
     Compare,
     Counter,
     FollowUpTiming,
     HappeningKind,
     HasToken,
     LevelChange,
+    Line,
     Modality,
     Near,
     OccupiedBy,
@@ -616,6 +618,12 @@ class _ToAst(Transformer[Token, ast.Rules]):
     all_workers = _actor(Role.EACH, Owner.ANYONES)
     opponent_worker = _actor(Role.SUBJECT, Owner.OPPONENTS)
 
+    def all_workers_except(self, children: list[object]) -> ast.Actor:
+        items = tuple(children)
+        spared = _of(items, ast.Actor)[0]
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.EACH, Owner.ANYONES, excluding=spared.selector),
+                         words=_words(items))
+
     def female_worker(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.YOURS, Sex.FEMALE),
@@ -668,6 +676,8 @@ class _ToAst(Transformer[Token, ast.Rules]):
     onto_level = _qualifier(lambda n: TargetLevel(Compare.EQ, n))
     on_level = _qualifier(lambda n: TargetLevel(Compare.EQ, n))
     on_ground_level = _qualifier(lambda: TargetLevel(Compare.EQ, 0))
+    orthogonally = _qualifier(lambda: AlongLine(Line.ORTHOGONAL))
+    diagonally = _qualifier(lambda: AlongLine(Line.DIAGONAL))
     climb_any = _qualifier(lambda: LevelChange(Compare.LE, 3))
     stands_highest = _qualifier(lambda: StandsHighest())
 

@@ -35,6 +35,7 @@ from .kinds import (
                     FollowUpTiming,
                     HappeningKind,
                     IfPossible,
+                    Line,
                     Modality,
                     Owner,
                     Pairing,
@@ -57,7 +58,9 @@ from .parts import (
                     CONDITION_TYPES,
                     EFFECT_TYPES,
                     ONCE,
+                    ActorIs,
                     AllOf,
+                    AlongLine,
                     AnyOf,
                     BuildThere,
                     ChangeCounter,
@@ -91,7 +94,8 @@ from .parts import (
 
 __all__ = [
     "nested",
-    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "AllOf", "AnyOf", "BoardRule", "BuildThere",
+    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "ActorIs", "AllOf", "AlongLine", "AnyOf", "Line",
+    "BoardRule", "BuildThere",
     "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "OppositeEdges", "PlaceFirst", "PlacementArea",
     "Reserve", "SetupToken", "HasToken",
     "SetupRule", "SetupKind", "Timing", "HappeningKind", "IfPossible", "RulesKind", "Teams", "FirstTurn",

@@ -63,6 +63,14 @@ class Role(Enum):
     RESERVE = "extra"          # a worker of yours waiting on your card, not yet on the board
 
 
+class Line(Enum):
+    """How a step's target lies from where the worker stands: along its row or column, or along
+    a diagonal ('cannot move orthogonally')."""
+
+    ORTHOGONAL = "orthogonally"
+    DIAGONAL = "diagonally"
+
+
 class Sex(Enum):
     """Worker sexes, for powers that tell a female and a male worker apart."""
 

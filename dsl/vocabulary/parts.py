@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from .kinds import (
     Compare,
     Counter,
+    Line,
     Modality,
     Owner,
     Piece,
@@ -124,6 +125,23 @@ class StandsHighest:
 
 
 @dataclass(frozen=True)
+class AlongLine:
+    """The target lies from the acting worker's space along `line`: its row or column, or one of
+    its diagonals ('orthogonally', 'diagonally')."""
+
+    line: Line
+
+
+@dataclass(frozen=True)
+class ActorIs:
+    """The worker taking the step is `owner`'s (seen from the card holder), and of `sex` where
+    one is named: 'all workers except your female worker' binds every worker this is false of."""
+
+    owner: Owner
+    sex: Sex | None = None
+
+
+@dataclass(frozen=True)
 class Flanked:
     """Some worker of `whose` has workers of the card holder on two opposite sides of it:
     'if two of your workers neighbor an opponent worker on opposite sides'."""
@@ -205,12 +223,13 @@ class PlayerCount:
 
 
 Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | HasToken | StandsHighest
-             | Flanked | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs | PlayerCount)
+             | AlongLine | ActorIs | Flanked | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs
+             | PlayerCount)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
-                                     StandsHighest, Flanked, LastMoves, Not, AnyOf, AllOf, Happened, WorkersAre,
-                                     CountIs, PlayerCount)
+                                     StandsHighest, AlongLine, ActorIs, Flanked, LastMoves, Not, AnyOf, AllOf,
+                                     Happened, WorkersAre, CountIs, PlayerCount)
 
 
 # ---- selectors -------------------------------------------------------------------------------
@@ -226,6 +245,8 @@ class WorkerSelector:
     #: For the workers a step acts on (`Role.NEAR`): around this named space instead of around
     #: the acting worker ('an opponent worker neighboring the space it just vacated').
     around: SpaceRef | None = None
+    #: The workers left out of those named ('all workers except your female worker').
+    excluding: WorkerSelector | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from typing import Any
 
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
+    ActorIs,
     AllOf,
+    AlongLine,
     AnyOf,
     Compare,
     Condition,
@@ -28,6 +30,7 @@ from ...dsl.vocabulary import (
     HasToken,
     LastMoves,
     LevelChange,
+    Line,
     Near,
     Not,
     OccupiedBy,
@@ -49,7 +52,7 @@ from ...dsl.vocabulary import (
     WorkersAre,
     WorkerSelector,
 )
-from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES
+from ..model.board import ADJACENT, BEYOND, DIAGONAL_BITS, NEIGHBOURS, ORTHOGONAL_BITS, SQUARES
 from .walk import Event, Walk
 
 Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
@@ -234,6 +237,29 @@ def _stands_highest(judge: Judge, part: StandsHighest) -> Test:
     return highest
 
 
+#: The squares along each kind of line from each square, as bits (AlongLine).
+LINE_BITS = {Line.ORTHOGONAL: ORTHOGONAL_BITS, Line.DIAGONAL: DIAGONAL_BITS}
+
+
+def _along_line(judge: Judge, part: AlongLine) -> Test:
+    bits = LINE_BITS[part.line]
+
+    def along(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+              piece: Piece | None) -> bool:
+        return origin >= 0 and target >= 0 and bool(bits[origin] >> target & 1)
+    return along
+
+
+def _actor_is(judge: Judge, part: ActorIs) -> Test:
+    owned, sex = judge.owned(part.owner), part.sex
+
+    def actor(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+              piece: Piece | None) -> bool:
+        st = walk.state
+        return owned(st.worker_team[worker]) and (sex is None or st.worker_sex[worker] is sex)
+    return actor
+
+
 #: For each square, its pairs of neighbours on opposite sides, each pair as bits.
 _OPPOSITE_PAIRS: tuple[tuple[int, ...], ...] = tuple(
     tuple(1 << near | 1 << BEYOND[near][square] for near in NEIGHBOURS[square]
@@ -372,7 +398,7 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 COMPILERS: dict[type, Callable[[Judge, Any], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, HasToken: _has_token, StandsHighest: _stands_highest,
-    Flanked: _flanked,
+    AlongLine: _along_line, ActorIs: _actor_is, Flanked: _flanked,
     LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is, PlayerCount: _player_count,

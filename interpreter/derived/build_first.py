@@ -92,7 +92,7 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
         return None
     # (a ban on moves may read where the workers stood as the turn started: 'while higher than ...')
     if not all(pointwise(part) for part in moving.filters) or not all(
-            holders_own(part, (StandsHighest,)) for ban in move_bans for part in ban.filters):
+            holders_own(part, (StandsHighest,), ban.own) for ban in move_bans for part in ban.filters):
         return None
     wins = [win.pattern for win in compiler.rules.wins if win.pattern.verb is Verb.MOVE
             and win.pattern.owner is not Owner.OPPONENTS]

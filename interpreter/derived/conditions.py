@@ -18,7 +18,9 @@ from typing import Any
 
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
+    ActorIs,
     AllOf,
+    AlongLine,
     AnyOf,
     Compare,
     LevelChange,
@@ -37,7 +39,7 @@ from ...dsl.vocabulary import (
     TargetLevel,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import PERIMETER, Judge, space_locator
+from ..chain.conditions import LINE_BITS, PERIMETER, Judge, space_locator
 from ..model.board import AROUND_BITS, BEYOND
 from ..model.state import GameState
 from .source import Source
@@ -200,6 +202,19 @@ def _stands_highest(lowering: Lowering, part: StandsHighest, view: View) -> str:
     return lowering.source.hoist(f"{test}(walk, {view.worker}, -1, -1, 0, 0, None)")
 
 
+def _along_line(lowering: Lowering, part: AlongLine, view: View) -> str:
+    bits = lowering.source.constant(LINE_BITS[part.line], "LINE")
+    return f"{view.origin} >= 0 and {view.target} >= 0 and {bits}[{view.origin}] >> {view.target} & 1"
+
+
+def _actor_is(lowering: Lowering, part: ActorIs, view: View) -> str:
+    owned = lowering.owned(f"TEAMS[{view.worker}]", part.owner)
+    if part.sex is None:
+        return owned
+    sex = lowering.source.constant(part.sex, "SEX")
+    return f"{owned} and st.worker_sex[{view.worker}] is {sex}"
+
+
 def _not(lowering: Lowering, part: Not, view: View) -> str:
     return f"not ({lowering.one(part.part, view)})"
 
@@ -215,8 +230,8 @@ def _all_of(lowering: Lowering, part: AllOf, view: View) -> str:
 #: The part kinds lowered to expressions; the others are called (Lowering.call).
 LOWERINGS: dict[type, Callable[[Lowering, Any, View], str]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest, Not: _not,
-    AnyOf: _any_of, AllOf: _all_of,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest,
+    AlongLine: _along_line, ActorIs: _actor_is, Not: _not, AnyOf: _any_of, AllOf: _all_of,
 }
 if not set(LOWERINGS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a condition lowering names a part kind the vocabulary does not have")
@@ -234,6 +249,6 @@ def view_only(part: Condition) -> bool:
         return all(view_only(p) for p in part.parts)
     if isinstance(part, SpaceIs):
         return part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
-    return isinstance(part, (LevelChange, TargetLevel, PlayerCount))
+    return isinstance(part, (LevelChange, TargetLevel, PlayerCount, ActorIs))
 
 

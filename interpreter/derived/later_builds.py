@@ -482,7 +482,7 @@ class LaterBuildsWriter(_BuildsWriter):
                 and fusion.last is None and not fusion.regions and self.writes_c()):
             return False
         bans = [ban for ban in self.compiler.bans if ban.verb is Verb.BUILD]
-        return all(holders_own(part) for ban in bans for part in ban.filters) and all(
+        return all(holders_own(part, (), ban.own) for ban in bans for part in ban.filters) and all(
             MaskLowering(Lowering(Source(), judge), Piece.NEXT, planes=planes).all(filters, _LATER) is not None
             for judge, filters in self._limits() for planes in (LEVELS, *LEVELS_AFTER_BLOCKS))
 

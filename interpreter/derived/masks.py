@@ -18,7 +18,9 @@ from typing import Any
 
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
+    ActorIs,
     AllOf,
+    AlongLine,
     AnyOf,
     LevelChange,
     Near,
@@ -37,7 +39,7 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import PERIMETER
+from ..chain.conditions import LINE_BITS, PERIMETER
 from ..model.state import GameState
 from .conditions import PROLOGUE, Lowering, View, near_bits
 from .source import Source
@@ -161,6 +163,11 @@ def _near(m: MaskLowering, part: Near, view: View) -> str | None:
                                    f"{owner})")
 
 
+def _along_line(m: MaskLowering, part: AlongLine, view: View) -> str:
+    bits = m.lowering.source.constant(LINE_BITS[part.line], "LINE")
+    return f"({bits}[{view.origin}] if {view.origin} >= 0 else 0)"
+
+
 def _scalar(m: MaskLowering, part: Condition, view: View) -> str:
     """A part that does not read the target (the number of players, the acting worker's
     standing as the turn started)."""
@@ -198,7 +205,7 @@ def occupied_bits(st: GameState, worker: int, team: int, owner: int) -> int:
 MASKS: dict[type, Callable[[MaskLowering, Any, View], str | None]] = {
     TargetLevel: _target_level, LevelChange: _level_change, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, PlayerCount: _scalar, StandsHighest: _scalar,
-    Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    AlongLine: _along_line, ActorIs: _scalar, Not: _not, AnyOf: _any_of, AllOf: _all_of,
 }
 if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a mask lowering names a part kind the vocabulary does not have")

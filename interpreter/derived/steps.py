@@ -119,6 +119,9 @@ class Ban:
     test: object
     judge: Judge
     filters: tuple[Condition, ...]
+    #: Held by this seat's own team ('all workers cannot ...'): its parts may read workers that
+    #: this seat's turn moves.
+    own: bool = False
 
 
 @dataclass(frozen=True)

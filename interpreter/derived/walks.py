@@ -120,7 +120,7 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
             or not all(pointwise(p) for p in build_ways[0].filters)):
         return None
     # (a ban may read the levels the workers stand on, which walks keep: 'while higher than ...')
-    if not all(holders_own(part, (StandsHighest,)) for ban in compiler.bans for part in ban.filters):
+    if not all(holders_own(part, (StandsHighest,), ban.own) for ban in compiler.bans for part in ban.filters):
         return None
     near = board_win_near(compiler, 1)
     lowers_obligations = all(_lowered_obligation(bound) for bound in compiler.obligations)

@@ -149,7 +149,8 @@ class Writer:
         return not self.forcing or (
             all(_against_opponents(ways[index]) for index in self.forcing)
             and all(pointwise(part) for way in self.fusion.ways for part in way.filters)
-            and all(holders_own(part) for ban in compiler.bans if ban.verb is Verb.BUILD for part in ban.filters))
+            and all(holders_own(part, (), ban.own) for ban in compiler.bans if ban.verb is Verb.BUILD
+                    for part in ban.filters))
 
     def begin(self, header: str) -> bool:
         """Start a function (`header`, its `def` line) and write what it reads once; False when
@@ -936,16 +937,17 @@ def _against_opponents(way: WayParts) -> bool:
     return any(isinstance(part, OccupiedBy) and part.owner is Owner.OPPONENTS for part in way.filters)
 
 
-def holders_own(part: Condition, also: tuple[type, ...] = ()) -> bool:
+def holders_own(part: Condition, also: tuple[type, ...] = (), own: bool = False) -> bool:
     """Whether a condition of another seat's ban reads only the square it judges, the step's
     piece and levels, and the holder's own workers (which this seat's turn never moves), or is
-    a part of the kinds `also` (which the caller knows its turn leaves as they were)."""
+    a part of the kinds `also` (which the caller knows its turn leaves as they were). `own`: the
+    ban is the seat's own team's ('all workers cannot ...'), whose workers its turn does move."""
     if isinstance(part, Not):
-        return holders_own(part.part, also)
+        return holders_own(part.part, also, own)
     if isinstance(part, (AnyOf, AllOf)):
-        return all(holders_own(p, also) for p in part.parts)
+        return all(holders_own(p, also, own) for p in part.parts)
     return (pointwise(part) or isinstance(part, also)
-            or (isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS))
+            or (not own and isinstance(part, (Near, OccupiedBy)) and part.owner is Owner.YOURS))
 
 
 def pointwise(part: Condition) -> bool:

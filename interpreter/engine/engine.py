@@ -133,7 +133,12 @@ class _Binding:
         self.flag = known_prohibition(prohibition)
 
     def binds(self, state: GameState, team: int) -> bool:
-        return self.seat not in state.out and team != self.team and self.prohibition.binds is Owner.OPPONENTS
+        return self.seat not in state.out and self.reaches(team)
+
+    def reaches(self, team: int) -> bool:
+        """Whether it binds the workers of `team`: every team's ('all workers'), or the other teams'."""
+        binds = self.prohibition.binds
+        return binds is Owner.ANYONES or (team != self.team and binds is Owner.OPPONENTS)
 
 
 #: A query of the engine about a state: (engine, state, arguments...) -> answer.
@@ -401,8 +406,8 @@ class Engine:
         if self.fast:
             def derivation() -> DerivedCompiler:
                 return DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
-                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters)
-                                        for b in self._bindings if b.team != rules.team],
+                                       [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters,
+                                            b.team == rules.team) for b in self._bindings if b.reaches(rules.team)],
                                        [win.condition for other in self.seat_rules for win in other.wins_when],
                                        [Veto(other.seat, Judge(other.seat, other.team), veto)
                                         for other in self.seat_rules for veto in other.vetoes

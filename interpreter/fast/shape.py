@@ -316,6 +316,8 @@ def _bans(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Squares], lis
     vetoes: list[Squares] = []
     for other in others:
         if other.team == rules.team:
+            if any(p.binds is not Owner.OPPONENTS for p in other.prohibitions):
+                return None  # (a teammate's prohibition of all workers binds this seat too)
             continue
         for prohibition in other.prohibitions:
             if known_prohibition(prohibition) is not None:

@@ -57,6 +57,12 @@ SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
 NEIGHBOUR_BITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple((n, SQUARE_BITS[n], AROUND_BITS[n]) for n in NEIGHBOURS[s]) for s in SQUARES)
 ALL_BITS = (1 << len(SQUARES)) - 1
+#: ORTHOGONAL_BITS[s] (DIAGONAL_BITS[s]): the squares that lie from s along its row or column
+#: (along its diagonals), s apart, as bits.
+ORTHOGONAL_BITS: tuple[int, ...] = tuple(
+    sum(1 << t for t in SQUARES if t != s and (t % SIZE == s % SIZE or t // SIZE == s // SIZE)) for s in SQUARES)
+DIAGONAL_BITS: tuple[int, ...] = tuple(
+    sum(1 << t for t in SQUARES if t != s and abs(t % SIZE - s % SIZE) == abs(t // SIZE - s // SIZE)) for s in SQUARES)
 #: The squares of every level as one number (GameState.level_field): the squares of level h are
 #: bits 25h to 25h + 24, so that a count that reads the squares by level reads one integer that
 #: the state keeps, not the board. LEVEL_BIT[s][h] is square s's bit at level h.
