@@ -160,10 +160,12 @@ MOVE_PLACES = (
     " into a space neighboring your workers", " to a space neighboring opponent workers",
     " to the space on the other side of a neighboring worker", " to any unoccupied space",
     " into a space neighboring your workers standing on its level",
+    " to a neighboring space across the edges of the board",
 )
 BUILD_PLACES = (
     "", " on a perimeter space", " on any unoccupied perimeter space", " on a space neighboring opponent workers",
     " on any unoccupied space neighboring your workers", " on an unoccupied space",
+    " on an unoccupied neighboring space across the edges of the board",
 )
 PIECES = ("", " a dome", " a dome at any level", " a block")
 CLIMBS = ("", " up at most {n03} {levels}", " up any number of levels")

@@ -156,6 +156,9 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     "orthogonally.",
     "At All Times:\n  all workers cannot build diagonally.",
     "Your Move:\n  after your worker moves, it may move one additional time, not diagonally.",
+    "Your Move:\n  your worker moves to a neighboring space across the edges of the board instead.\nYour Build:\n"
+    "  your worker builds on a neighboring space across the edges of the board instead.",
+    "Your Move:\n  your worker may move to an unoccupied neighboring space across the edges of the board.",
 ])
 def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_said_so(text: str) -> None:
     assert check(text) == []
@@ -184,6 +187,13 @@ def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_s
      "names the workers a prohibition binds, for now"),
     ("End of Your Turn:\n  one of your workers may remove a neighboring opponent worker, diagonally.",
      "does not apply to a remove"),
+    # (across the edges of the board is where a move or a build goes)
+    ("Opponent's Turn:\n  opponent workers cannot move to a neighboring space across the edges of the board.",
+     "says where a move or a build goes: right after its verb"),
+    ("End of Your Turn:\n  your unmoved worker may remove a block from an unoccupied neighboring space across the "
+     "edges of the board.", "is where a move or a build goes, not a remove"),
+    ("Setup:\n  you have 1 extra worker on your card.\nEnd of Your Turn:\n  you may place your extra worker on a "
+     "neighboring space across the edges of the board.", "is where a move or a build goes, not a place"),
     # ('(instead)' is a turn's, in place of the standard one)
     ("Your Move (instead):\n  your worker may move up any number of levels.", "write 'Your Turn (instead):'"),
     ("Alternative Turn (optional) (instead):\n  each of your workers moves.", "write 'Your Turn (instead):'"),

@@ -661,6 +661,9 @@ class _Checker:
                                     "opponent worker') or around 'the space it just vacated', for now")
         if node.place is not None:
             self.space_reference(node.verb, node.place.space.ref, node.place, earlier_build)
+        if node.place is not None and node.place.space.region is Region.WRAPPED and node.verb not in (Verb.MOVE,
+                                                                                                     Verb.BUILD):
+            self.error(node.place, f"'{node.place.words}' is where a move or a build goes, not a {node.verb.value}")
         if node.piece is not None and node.verb not in (Verb.BUILD, Verb.REMOVE):
             self.error(node, "only a build places a piece, and a removal takes one away")
         if node.place is not None and node.place.space.ref in (SpaceRef.BEYOND, SpaceRef.VACATED, SpaceRef.OTHER_SIDE) \
@@ -738,6 +741,10 @@ class _Checker:
                 continue
             if qualifier.place is not None:
                 self.lower_place(qualifier.place)
+                if qualifier.place.space.region is Region.WRAPPED:
+                    self.error(qualifier, f"'{qualifier.words}' says where a move or a build goes: right after its "
+                                          "verb ('moves to a neighboring space across the edges of the board')")
+                    continue
             part = qualifier_condition(qualifier, verb)
             if part is None:  # pragma: no cover - a qualifier without a scope has a part or a place
                 continue

@@ -728,6 +728,15 @@ class _ToAst(Transformer[Token, ast.Rules]):
         filters += [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, HasToken)]
         return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
 
+    def wrapped_space(self, children: list[object]) -> _Words:
+        """'a neighboring space across the edges of the board': the spaces around the worker, the
+        board's opposite edges and corners taken as adjacent."""
+        described = self.described_space(children)
+        selector = described.value
+        assert isinstance(selector, SpaceSelector)
+        return _Words(described.line, described.column, described.words,
+                      SpaceSelector(Region.WRAPPED, None, selector.filters))
+
     def with_token(self, children: list[object]) -> _Words:
         items = tuple(children)
         return _Words(*_start(items), _words(items), HasToken(_required(items, TokenKind)))

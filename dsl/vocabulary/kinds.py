@@ -97,6 +97,7 @@ class Region(Enum):
     ANYWHERE = "any"             # every space of the board
     SINGLE = "single"            # one space named by a SpaceRef
     OVER_WORKER = "over a worker"  # the space past a neighbouring worker, seen from the acting one
+    WRAPPED = "across the edges"   # around the acting worker, opposite edges and corners adjacent: 8 spaces
 
 
 class Counter(Enum):

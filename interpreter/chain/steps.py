@@ -43,7 +43,7 @@ from ...dsl.vocabulary import (
     WorkerSelector,
 )
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
-from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, WRAPPED_NEIGHBOURS, ZOBRIST
 from ..model.state import GameState, token_key
 from .conditions import Judge, Locator, Test, flanked_workers, space_locator
 from .effects import (
@@ -1038,6 +1038,8 @@ def _squares(walk: Walk, way: _Way, worker: int, origin: int, kind: str) -> tupl
         region = NEIGHBOURS[origin]
     elif way.region is Region.ANYWHERE:
         region = SQUARES
+    elif way.region is Region.WRAPPED:
+        region = WRAPPED_NEIGHBOURS[origin]
     elif way.region is Region.OVER_WORKER:
         occupant = walk.state.occupant
         region = tuple(beyond for n in NEIGHBOURS[origin]

@@ -81,7 +81,17 @@ from ..chain.steps import (
     tokens_placed,
 )
 from ..chain.walk import StepFn, Walk, finish
-from ..model.board import ADJACENT, ALL_BITS, AROUND_BITS, BEYOND, NEIGHBOURS, SQUARES, ZOBRIST
+from ..model.board import (
+    ADJACENT,
+    ALL_BITS,
+    AROUND_BITS,
+    BEYOND,
+    NEIGHBOURS,
+    SQUARES,
+    WRAPPED_AROUND_BITS,
+    WRAPPED_NEIGHBOURS,
+    ZOBRIST,
+)
 from ..model.state import GameState
 from ..model.state import token_key as state_token_key
 from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
@@ -612,6 +622,8 @@ class DerivedCompiler(StepCompiler):
             source.line(depth, f"for {square} in {source.constant(NEIGHBOURS, 'NEIGHBOURS')}[o]:")
         elif way.region is Region.ANYWHERE:
             source.line(depth, f"for {square} in {source.constant(SQUARES, 'SQUARES')}:")
+        elif way.region is Region.WRAPPED:
+            source.line(depth, f"for {square} in {source.constant(WRAPPED_NEIGHBOURS, 'WRAPPED')}[o]:")
         elif way.region is Region.OVER_WORKER:
             beyond, around = source.constant(BEYOND, "BEYOND"), source.constant(NEIGHBOURS, "NEIGHBOURS")
             source.line(depth, f"for {square} in [{beyond}[o][n] for n in {around}[o] "
@@ -1199,6 +1211,8 @@ class DerivedCompiler(StepCompiler):
             return f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[{origin}]"
         if way.region is Region.ANYWHERE:
             return "ALL"
+        if way.region is Region.WRAPPED:
+            return f"{source.constant(WRAPPED_AROUND_BITS, 'WRAPPED_BITS')}[{origin}]"
         if way.region is Region.OVER_WORKER:
             return f"{source.constant(_over_workers, 'OVER')}(OCC, {origin})"
         assert way.ref is not None

@@ -44,6 +44,12 @@ DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(n for dx, dy in DIRECTIONS if (n := _offset(s, dx, dy)) >= 0) for s in SQUARES)
 
+#: WRAPPED_NEIGHBOURS[s]: the squares around s when opposite edges and corners of the board are
+#: taken as adjacent (every square has eight), in square order as NEIGHBOURS (the order in which
+#: turns are listed, which the derived code's counts follow).
+WRAPPED_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted((s // SIZE + dy) % SIZE * SIZE + (s % SIZE + dx) % SIZE for dx, dy in DIRECTIONS)) for s in SQUARES)
+
 #: ADJACENT[s]: the squares around s, as a set (for "is b next to a?").
 ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEIGHBOURS)
 
@@ -52,6 +58,7 @@ ADJACENT: tuple[frozenset[int], ...] = tuple(frozenset(around) for around in NEI
 #: ALL_BITS: every square.
 AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in NEIGHBOURS)
 SQUARE_BITS: tuple[int, ...] = tuple(1 << s for s in SQUARES)
+WRAPPED_AROUND_BITS: tuple[int, ...] = tuple(sum(1 << n for n in around) for around in WRAPPED_NEIGHBOURS)
 #: NEIGHBOUR_BITS[s]: (square, its bit, the bits around it) for each square around s, in the
 #: order of NEIGHBOURS[s]: what the counting loops read per move, in one unpacking.
 NEIGHBOUR_BITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
