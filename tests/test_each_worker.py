@@ -293,3 +293,22 @@ def test_each_worker_builds_after_a_move_under_a_ban_on_moves(tmp_path: Path) ->
     assert turns and turns == generic.turns(state)
     assert not any(step[0] == "move" and step[1] == a2 for turn in turns for step in turn)
     assert disagreement(game.engine, generic, state, range(12)) is None
+
+
+@pytest.mark.parametrize(("scenario", "outcomes"), [
+    ("terpsichore-all-move-then-all-build.yaml", 9),
+    ("terpsichore-both-build-on-one-space.yaml", 8),
+    ("terpsichore-either-move-may-win.yaml", 2),
+])
+def test_each_worker_builds_after_each_worker_s_move_are_drawn_whole(scenario: str, outcomes: int) -> None:
+    """Terpsichore ('each of your workers moves. each of your workers builds.', in place of the
+    usual turn): per board the moves leave, in the moves' order (each board once, a winning move
+    ending the turn), the two workers' builds counted there; the outcomes counted by hand in the
+    scenario files, in the chain's order, drawn as it draws."""
+    game = load_scenario(Path(__file__).parent / "scenarios" / "bga" / scenario).game
+    assert "random turn: drawn whole by the derived code (derived/kernel.py)" in game.engine.paths(0)
+    generic = generic_of(game)
+    turns = game.engine.turns(game.state)
+    assert len(turns) == outcomes and turns == generic.turns(game.state)
+    assert disagreement(game.engine, generic, game.state, range(2 * outcomes)) is None
+

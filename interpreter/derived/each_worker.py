@@ -25,6 +25,11 @@ level higher; a square left free, one taken).
   moves, not up. each of your workers builds.'), each move's builds are counted so, with the
   two builders' squares found where the mover went (`each_builds_after_a_move`); two moves never
   leave the same board, so the turns are those of each move in the listing's order.
+* **Builds after each worker's move.** Where each of the seat's workers moves and then each
+  builds ('each of your workers moves. each of your workers builds.'), the moves' boards come in
+  the moves' listing order (each once; a winning move is a whole turn), and after each the two
+  builds are counted so on that board (`each_builds_after_each_move`); builds move no worker, so
+  two boards never meet again.
 * **Moves slid on.** Where another seat's slide takes each moved worker on (a reaction to its
   moves, lowered as writer.py lowers it), where a worker ends depends on where the other one
   stands: the second worker's slide stops before the square the first ended on and may pass
@@ -70,7 +75,7 @@ from ...dsl.vocabulary.parts import Condition
 from ..chain.actions import actions
 from ..chain.walk import Walk
 from ..model.board import ALL_BITS, nth_bit
-from ..model.state import Action, Event, GameState
+from ..model.state import Action, Event, GameState, apply_events
 from .conditions import PROLOGUE, Lowering, View
 from .invariance import may_match_together
 from .kernel import Fresh, Kernels, after_moves_built
@@ -94,9 +99,8 @@ BuildMasks = tuple[int, int, int, int, int, int]
 MoveMasks = tuple[int, int, int, bool, int, int, bool, int]
 
 
-def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
-    """The kernels of a program that is `step` alone, each of the seat's workers taking it (the
-    module docstring); None when its parts are not all lowered so."""
+def _each_single(compiler: DerivedCompiler, step: Step) -> tuple[Step, list[WayParts]] | None:
+    """`step` as one worker takes it, and its one way, where the parts are lowered here."""
     if step.actor.role is not Role.EVERY or step.modality is not Modality.MUST or compiler.rules.memory:
         return None
     if (step.effects or step.guard is not None or step.cost or step.per_game or step.token is not None
@@ -107,6 +111,16 @@ def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
     if (len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None or ways[0].forces
             or ways[0].once):
         return None
+    return single, ways
+
+
+def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
+    """The kernels of a program that is `step` alone, each of the seat's workers taking it (the
+    module docstring); None when its parts are not all lowered so."""
+    found = _each_single(compiler, step)
+    if found is None:
+        return None
+    single, ways = found
     if step.verb is Verb.BUILD:
         return _each_builds(compiler, single, ways)
     if step.verb is Verb.MOVE:  # (a reaction to a move: lowered where it is another seat's slide)
@@ -115,6 +129,101 @@ def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
             return None
         return _each_moves(compiler, single, ways, slide)
     return None
+
+
+#: A board the moves of `each_builds_after_each_move` leave: the moves' steps and events, whether
+#: they win, and the two builders' squares there (None where they win).
+MovedBoard = tuple[tuple[Action, ...], tuple[Event, ...], bool, BuildMasks | None]
+
+
+def each_builds_after_each_move(compiler: DerivedCompiler, move: Step, step: Step) -> Kernels | None:
+    """The kernels of a program that is `move`, each of the seat's workers moving once, then
+    `step`, each of them building once ('each of your workers moves. each of your workers
+    builds.'): the moves' outcomes in the listing's order as `each_worker` finds them (each board
+    once; a move that wins ends the turn), each that does not win followed by the builds counted
+    on the board it leaves (the module docstring's count of two workers' builds). Builds move no
+    worker, so the outcomes of two boards never meet: the turns are those of each board in turn.
+    None when the parts are not all lowered so."""
+    if move.verb is not Verb.MOVE or step.verb is not Verb.BUILD:
+        return None
+    moves = each_worker(compiler, move)
+    builds = _each_single(compiler, step)
+    lowered = _build_masks(compiler, *builds) if builds is not None else None
+    if moves is None or lowered is None:
+        return None
+    team = compiler.judge.team
+
+    def boards(walk: Walk) -> list[MovedBoard] | None:
+        if moves.serves is not None and not moves.serves(walk):
+            return None
+        st = walk.state
+        listed: Listed = {}
+        found: list[MovedBoard] = []
+        for turn in moves.turns(walk, listed):
+            events, winner = listed[turn]
+            if winner is not None:
+                found.append((turn, events, True, None))
+                continue
+            moved = st.copy()
+            apply_events(moved, events)
+            walk.state = moved  # (the builds' squares, judged where the moves left the workers)
+            try:
+                squares = lowered(walk)
+            finally:
+                walk.state = st
+            if squares is None:
+                return None
+            found.append((turn, events, False, squares))
+        return found
+    served = remembered(boards)
+
+    def counts(found: list[MovedBoard]) -> list[int]:
+        return [1 if squares is None else builds_counted(*squares[2:]) for _, _, _, squares in found]
+
+    def count(walk: Walk) -> int:
+        found = served(walk)
+        return 0 if found is None else sum(counts(found))
+
+    def built(st: GameState, board: MovedBoard, pair: tuple[int, int, int, int]) -> tuple[tuple[Action, ...],
+                                                                                           tuple[Event, ...]]:
+        turn, events, _, _ = board
+        steps, more = two_builders(pair[0], pair[2], pair[1], pair[3], st.heights, st.tokens)
+        return (*turn, *steps), (*events, *more)
+
+    def draw(walk: Walk, rng: Random) -> Drawn:
+        found = served(walk)
+        assert found is not None
+        each = counts(found)
+        total = sum(each)
+        if not total:
+            return None
+        index = rng.randrange(total)
+        for board, n in zip(found, each, strict=True):
+            if index < n:
+                turn, _, won, squares = board
+                if won or squares is None:
+                    return turn, None  # (a win: the engine plays it step by step)
+                return built(walk.state, board, nth_pair_of_builds(index, *squares))
+            index -= n
+        raise AssertionError("an index beyond the boards' counts")
+
+    def turns(walk: Walk, listed: Listed | None) -> list[tuple[Action, ...]]:
+        found = served(walk)
+        assert found is not None
+        out: list[tuple[Action, ...]] = []
+        for board in found:
+            turn, events, won, squares = board
+            if won or squares is None:
+                out.append(turn)
+                if listed is not None:
+                    listed[turn] = (events, team)
+                continue
+            out += listing((built(walk.state, board, pair) for pair in pairs_of_builds(*squares)), listed)
+        return out
+    # (an obligation on the workers' last moves is the moves' to meet: the builds move no worker)
+    met = moves.lowers_obligations and all(isinstance(bound.obligation.requirement, LastMoves)
+                                           for bound in compiler.obligations)
+    return Kernels(draw, count, turns, moves.can_win, met, None, lambda walk: served(walk) is not None)
 
 
 def each_builds_after_a_move(compiler: DerivedCompiler, move: Step, step: Step) -> Kernels | None:
@@ -281,7 +390,11 @@ def begin_masks(compiler: DerivedCompiler, source: Source) -> None:
     source.constants.update(ALL=ALL_BITS, P_DOME=Piece.DOME, P_BLOCK=Piece.BLOCK)
 
 
-def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
+def _build_masks(compiler: DerivedCompiler, step: Step,
+                 ways: list[WayParts]) -> Callable[[Walk], BuildMasks | None] | None:
+    """The generated function of the two builders' squares (`BuildMasks`) on the walk's board,
+    None there where two builds may make a board win hold; None where a part has no bit
+    lowering."""
     way = ways[0]
     bans = [ban for ban in compiler.bans if ban.verb is Verb.BUILD]
     if way.piece is not Piece.NEXT or not all(fixed_while_building(p) for p in way.filters) or not all(
@@ -311,6 +424,13 @@ def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) ->
 
     def lowered(walk: Walk) -> BuildMasks | None:
         return None if near(walk) else masks(walk)
+    return lowered
+
+
+def _each_builds(compiler: DerivedCompiler, step: Step, ways: list[WayParts]) -> Kernels | None:
+    lowered = _build_masks(compiler, step, ways)
+    if lowered is None:
+        return None
     served = remembered(lowered)
 
     def count(walk: Walk) -> int:

@@ -97,7 +97,7 @@ from ..model.state import token_key as state_token_key
 from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAfter, SameSquare, TokenAfter, TokenOnBuilt
 from .build_first import build_first
 from .conditions import PROLOGUE, Lowering, View, view_only
-from .each_worker import each_builds_after_a_move, each_worker
+from .each_worker import each_builds_after_a_move, each_builds_after_each_move, each_worker
 from .invariance import levels_that_may_win, may_match_together, winning_expression
 from .kernel import ends_without_choice, move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
@@ -260,6 +260,10 @@ class DerivedCompiler(StepCompiler):
             chain.automatic = automatic  # type: ignore[attr-defined]
         elif last is not None:
             chain.last_step = last  # type: ignore[attr-defined]  # (the kernels count it: kernel.py)
+        elif (step.actor.role is Role.EVERY and step.verb is Verb.MOVE
+              and getattr(after, "each_step", None) is not None):
+            # (each worker moves, then each builds: each_worker.py)
+            chain.kernel = each_builds_after_each_move(self, step, after.each_step)  # type: ignore[attr-defined]
         elif step.actor.role is Role.EVERY and after is finish and rest is finish:
             # (a program that is each worker's step alone: each_worker.py; or its last step, after
             # a move: the move's kernel takes it in)
