@@ -97,18 +97,32 @@ def undo_build(walk: Walk, built: Built) -> None:
         st.set_height(square, height)
 
 
-def apply_unbuild(walk: Walk, worker: int, square: int) -> int:
-    """The top block of a square is taken away. Returns the height before."""
+#: What undo_unbuild needs: the height before, and the token taken off with the block (or None).
+Unbuilt = tuple[int, tuple[str, int] | None]
+
+
+def apply_unbuild(walk: Walk, worker: int, square: int) -> Unbuilt:
+    """The top block of a square is taken away, and a token on it with it ('you also remove any
+    tokens on the block'). Returns what the undo needs."""
     st = walk.state
     height = st.heights[square]
     st.set_height(square, height - 1)
     walk.events.append(("unbuild", worker, square, height - 1))
-    return height
+    token = st.tokens.get(square)
+    if token is not None:
+        st.set_token(square, None)
+        walk.events.append(("token", token[1], token[0], square, -1))
+    return height, token
 
 
-def undo_unbuild(walk: Walk, square: int, height: int) -> None:
+def undo_unbuild(walk: Walk, square: int, unbuilt: Unbuilt) -> None:
+    height, token = unbuilt
+    st = walk.state
+    if token is not None:
+        walk.events.pop()
+        st.set_token(square, token)
     walk.events.pop()
-    walk.state.set_height(square, height)
+    st.set_height(square, height)
 
 
 def apply_place(walk: Walk, worker: int, square: int) -> None:

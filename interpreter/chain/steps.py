@@ -897,13 +897,13 @@ class StepCompiler:
 
         def perform(walk: Walk, action: Action, then: StepFn) -> bool:
             _, worker, square = action
-            height = apply_unbuild(walk, worker, square)
+            unbuilt = apply_unbuild(walk, worker, square)
             if cost:
                 _pay(walk, cost, 1)
             stop = _go_on(walk, action, worker, then)
             if cost:
                 _pay(walk, cost, -1)
-            undo_unbuild(walk, square, height)
+            undo_unbuild(walk, square, unbuilt)
             return stop
 
         def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:

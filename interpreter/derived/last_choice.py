@@ -346,7 +346,11 @@ def removal_turn(worker: int, origin: int, target: int, here: int, there: int, e
     if remover < 0:
         return steps, events
     level = heights[removed] + (removed == square) - 1
-    return (*steps, ("unbuild", remover, removed)), (*events, ("unbuild", remover, removed, level))
+    unbuilt: tuple[Event, ...] = (("unbuild", remover, removed, level),)
+    held = tokens.get(removed) if removed != square else None  # (a build took off the token on its square)
+    if held is not None:  # (the token on the block goes with it, as effects.apply_unbuild takes it)
+        unbuilt += (("token", held[1], held[0], removed, -1),)
+    return (*steps, ("unbuild", remover, removed)), (*events, *unbuilt)
 
 
 def _move_and_build(worker: int, origin: int, target: int, here: int, there: int, ended: int, square: int,
