@@ -178,7 +178,8 @@ FORCINGS = (" by forcing that worker to the space yours just vacated",
             " by forcing that worker to the next space in the same direction",
             ", forcing it to the space on the other side of it", " by forcing that worker to the space it just vacated")
 REMOVE_FROM = ("an unoccupied neighboring space", "a neighboring space", "an unoccupied perimeter space",
-               "any unoccupied perimeter space", "a space neighboring opponent workers")
+               "any unoccupied perimeter space", "a space neighboring opponent workers",
+               "a neighboring space occupied by a worker")
 #: Where a worker stands (guards on workers, where an extra worker is placed).
 STANDS = ("on the ground level", "on level {n03}", "not on the ground level", "on a perimeter space",
           "not on a perimeter space", "on a space neighboring opponent workers", "not on level {n03}")
@@ -225,6 +226,8 @@ def step(c: Chooser, actor: str, modality: str, verbs: Sequence[str], after_buil
         gap = c.pick(("", " standing exactly {n13} {levels} higher", " standing at least {n13} {levels} higher",
                       " standing exactly {n13} {levels} lower", " standing at least 1 level lower"))
         return f"{actor} {modality}remove a neighboring opponent worker{fill(c, gap)}{again}"
+    if c.pick((False, False, True)):  # (all blocks are one removal: it does not repeat)
+        return f"{actor} {modality}remove all blocks from {c.pick(REMOVE_FROM)}"
     return f"{actor} {modality}remove a block from {c.pick(REMOVE_FROM)}{again}"
 
 
@@ -333,7 +336,7 @@ def follow_up(c: Chooser, verb: str) -> str:
                     "from the game.")
         return (f"{guard}after {trigger}, a {fill(c, '{kind}')} token is placed on its space, "
                 f"up to {fill(c, '{n13}')} times in the game.")
-    if timing == "after" and verb == "move" and c.pick((False, False, True)):
+    if timing == "after" and verb == "move" and c.pick((False, True)):
         force = c.pick(("it may force an opponent worker neighboring the space it just vacated",
                         "if possible, it forces one of your other workers"))
         return f"{guard}after {trigger}, {force} into the space it just vacated."

@@ -159,6 +159,8 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     "Your Move:\n  your worker moves to a neighboring space across the edges of the board instead.\nYour Build:\n"
     "  your worker builds on a neighboring space across the edges of the board instead.",
     "Your Move:\n  your worker may move to an unoccupied neighboring space across the edges of the board.",
+    "End of Your Turn (once per game):\n  one of your workers may remove all blocks from a neighboring space "
+    "occupied by a worker.",
 ])
 def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_said_so(text: str) -> None:
     assert check(text) == []
@@ -194,6 +196,10 @@ def test_once_per_game_end_steps_worker_removals_and_the_space_a_move_left_are_s
      "edges of the board.", "is where a move or a build goes, not a remove"),
     ("Setup:\n  you have 1 extra worker on your card.\nEnd of Your Turn:\n  you may place your extra worker on a "
      "neighboring space across the edges of the board.", "is where a move or a build goes, not a place"),
+    # ('all blocks' is what a removal takes, in one removal)
+    ("Your Build:\n  your worker may build all blocks.", "'all blocks' is what a removal takes"),
+    ("End of Your Turn:\n  one of your workers may remove all blocks from a neighboring space occupied by a worker "
+     "up to 2 times.", "'all blocks' are taken in one removal: it does not repeat"),
     # ('(instead)' is a turn's, in place of the standard one)
     ("Your Move (instead):\n  your worker may move up any number of levels.", "write 'Your Turn (instead):'"),
     ("Alternative Turn (optional) (instead):\n  each of your workers moves.", "write 'Your Turn (instead):'"),

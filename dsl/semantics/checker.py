@@ -271,6 +271,11 @@ class _Checker:
             return
         if statement.guard is not None:
             self.guard(statement.guard, kind)
+        for node in _nodes(clause):
+            if getattr(node, "piece", None) is Piece.STACK and not (isinstance(node, ast.StepNode)
+                                                                     and node.verb is Verb.REMOVE):
+                self.error(node, "'all blocks' is what a removal takes ('remove all blocks from ...'); a build "
+                                 "places one piece")
         for actor in _actors(clause):
             if actor.selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode):
                 self.error(actor, f"'{actor.words}' names the workers a prohibition binds, for now ('all workers "
@@ -631,9 +636,13 @@ class _Checker:
         if node.verb is Verb.REMOVE and node.target is not None and (node.piece is not None or node.place is not None):
             self.error(node, "a worker removed leaves the game from where it stands: 'remove a neighboring opponent "
                              "worker', with no piece or place")
-        elif node.verb is Verb.REMOVE and node.target is None and (node.piece is not Piece.BLOCK or node.place is None):
+        elif node.verb is Verb.REMOVE and node.target is None and (node.piece not in (Piece.BLOCK, Piece.STACK)
+                                                                   or node.place is None):
             self.error(node, "a removal says what it removes and from where: 'remove a block from an unoccupied "
-                             "neighboring space', or 'remove a neighboring opponent worker'")
+                             "neighboring space', 'remove all blocks from a neighboring space occupied by a "
+                             "worker', or 'remove a neighboring opponent worker'")
+        if node.piece is Piece.STACK and node.verb is Verb.REMOVE and node.repeat is not None:
+            self.error(node, "'all blocks' are taken in one removal: it does not repeat")
         if node.gap is not None and (node.target is None or node.verb is not Verb.REMOVE):
             self.error(node.gap, f"'{node.gap.words}' says how high the worker a removal takes stands: it follows "
                                  "'remove a neighboring opponent worker'" if node.target is None
@@ -896,12 +905,16 @@ def _said_once_elsewhere(timing: Timing, clause: ast.Clause) -> bool:
     return isinstance(clause, ast.PlacementNode) and clause.kind in (SetupKind.TEAMMATES, SetupKind.FIRST_TURN)
 
 
+def _nodes(node: object) -> list[ast.Node]:
+    """Every syntax node of a clause, itself included, however deep (a follow-up's step, a guard)."""
+    if isinstance(node, (tuple, list)):
+        return [inner for item in node for inner in _nodes(item)]
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        inner = [found for field in dataclasses.fields(node) for found in _nodes(getattr(node, field.name))]
+        return [node, *inner] if isinstance(node, ast.Node) else inner
+    return []
+
+
 def _actors(node: object) -> list[ast.Actor]:
     """Every worker selector written in a clause, however deep (a follow-up's step, a guard)."""
-    if isinstance(node, ast.Actor):
-        return [node]
-    if isinstance(node, (tuple, list)):
-        return [actor for item in node for actor in _actors(item)]
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return [actor for field in dataclasses.fields(node) for actor in _actors(getattr(node, field.name))]
-    return []
+    return [found for found in _nodes(node) if isinstance(found, ast.Actor)]

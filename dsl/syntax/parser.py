@@ -644,6 +644,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return _Words(*_start(items), _words(items), _PieceWord(Piece.DOME, len(items) > 2))
 
     block = _words_node(_PieceWord(Piece.BLOCK, False))
+    all_blocks = _words_node(_PieceWord(Piece.STACK, False))
     once_more = _words_node(Repeat(1))
     any_number = _words_node(ANY_NUMBER)
 

@@ -128,6 +128,7 @@ class Piece(Enum):
     NEXT = "next"    # the next piece: a block below level 3, a dome on it
     BLOCK = "block"
     DOME = "dome"
+    STACK = "all blocks"  # every block on a space: what a removal may take, down to the ground
 
 
 class SpaceProperty(Enum):

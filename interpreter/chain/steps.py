@@ -876,9 +876,13 @@ class StepCompiler:
         return near
 
     def remove(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
-        """Take the top block off a space (never a dome): 'remove a block from ...'."""
+        """Take the top block off a space (never a dome): 'remove a block from ...'; or every block
+        on it, one after another, each written `unbuild A1 c3` ('remove all blocks from ...'). A
+        space with a worker on it only where the place says so ('occupied by a worker')."""
         ways = self.ways(dataclasses.replace(step, verb=Verb.BUILD))
         choose = self.chooser(step)
+        occupied = step.destination is not None and any(isinstance(f, OccupiedBy) for f in step.destination.filters)
+        stack = step.piece is Piece.STACK
 
         def candidates(walk: Walk, worker: int) -> list[Action]:
             st = walk.state
@@ -886,7 +890,7 @@ class StepCompiler:
             found: list[Action] = []
             for square in _union(walk, ways, worker, origin, "unbuild"):
                 height = st.heights[square]
-                if height == 0 or st.domes[square] or st.occupant[square] >= 0:
+                if height == 0 or st.domes[square] or (st.occupant[square] >= 0 and not occupied):
                     continue
                 if any(way.test is None or way.test(walk, worker, origin, square, height, height, Piece.BLOCK)
                        for way in ways):
@@ -895,15 +899,26 @@ class StepCompiler:
 
         cost = tuple((c.counter.value, -c.amount) for c in step.cost)
 
-        def perform(walk: Walk, action: Action, then: StepFn) -> bool:
+        def unbuild(walk: Walk, action: Action, then: StepFn) -> bool:
             _, worker, square = action
             unbuilt = apply_unbuild(walk, worker, square)
+            onward = then
+            if stack and walk.state.heights[square] > 0:
+                def onward(walk: Walk) -> bool:  # (the next block of the stack: the same step again)
+                    depth = len(walk.path)
+                    if walk.script is not None and not walk.admits(action, depth):
+                        return False
+                    return unbuild(walk, action, then) and walk.stop_here(depth)
+            stop = _go_on(walk, action, worker, onward)
+            undo_unbuild(walk, square, unbuilt)
+            return stop
+
+        def perform(walk: Walk, action: Action, then: StepFn) -> bool:
             if cost:
                 _pay(walk, cost, 1)
-            stop = _go_on(walk, action, worker, then)
+            stop = unbuild(walk, action, then)
             if cost:
                 _pay(walk, cost, -1)
-            undo_unbuild(walk, square, unbuilt)
             return stop
 
         def each_candidate(walk: Walk, then: StepFn, depth: int) -> bool:

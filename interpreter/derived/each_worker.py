@@ -101,7 +101,8 @@ MoveMasks = tuple[int, int, int, bool, int, int, bool, int]
 
 def _each_single(compiler: DerivedCompiler, step: Step) -> tuple[Step, list[WayParts]] | None:
     """`step` as one worker takes it, and its one way, where the parts are lowered here."""
-    if step.actor.role is not Role.EVERY or step.modality is not Modality.MUST or compiler.rules.memory:
+    if (step.actor.role is not Role.EVERY or step.modality is not Modality.MUST or compiler.rules.memory
+            or step.verb not in (Verb.MOVE, Verb.BUILD)):
         return None
     if (step.effects or step.guard is not None or step.cost or step.per_game or step.token is not None
             or step.target is not None or step.repeat.times != 1 or step.repeat.up_to):

@@ -297,7 +297,8 @@ class DerivedCompiler(StepCompiler):
                                                                                              view) is None:
                 return None
             return TokenAfter(self.rules.seat, step.token.value, destination.filters)
-        if step.verb is Verb.REMOVE and step.actor.role is Role.UNMOVED and step.actor.sex is None:
+        if (step.verb is Verb.REMOVE and step.actor.role is Role.UNMOVED and step.actor.sex is None
+                and step.piece is not Piece.STACK):
             ways = self.way_parts(dataclasses.replace(step, verb=Verb.BUILD))
             if len(ways) != 1 or ways[0].region is not Region.NEIGHBORING or ways[0].actor is not None:
                 return None
