@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Owner, Piece, Region, Role, StandsHighest, Step, Verb
+from ...dsl.vocabulary import ActorIs, Owner, Piece, Region, Role, StandsHighest, Step, Verb
 from ..chain.actions import actions
 from ..chain.walk import Walk
 from ..model.board import ALL_BITS, BEYOND, nth_bit
@@ -92,7 +92,7 @@ def build_first(compiler: DerivedCompiler, step: Step, ways: list[WayParts], mov
         return None
     # (a ban on moves may read where the workers stood as the turn started: 'while higher than ...')
     if not all(pointwise(part) for part in moving.filters) or not all(
-            holders_own(part, (StandsHighest,), ban.own) for ban in move_bans for part in ban.filters):
+            holders_own(part, (StandsHighest, ActorIs), ban.own) for ban in move_bans for part in ban.filters):
         return None
     wins = [win.pattern for win in compiler.rules.wins if win.pattern.verb is Verb.MOVE
             and win.pattern.owner is not Owner.OPPONENTS]

@@ -55,6 +55,7 @@ from random import Random
 from typing import TYPE_CHECKING, TypeVar
 
 from ...dsl.vocabulary import (
+    ActorIs,
     AllOf,
     AnyOf,
     LastMoves,
@@ -258,7 +259,7 @@ def each_builds_after_a_move(compiler: DerivedCompiler, move: Step, step: Step) 
             part for ban in build_bans for part in ban.filters))):
         return None
     if not all(pointwise(p) for p in moving[0].filters) or not all(
-            holders_own(p, (StandsHighest,), ban.own) for ban in move_bans for p in ban.filters):
+            holders_own(p, (StandsHighest, ActorIs), ban.own) for ban in move_bans for p in ban.filters):
         return None
     wins = [win.pattern for win in compiler.rules.wins if win.pattern.verb is Verb.MOVE
             and win.pattern.owner is not Owner.OPPONENTS]
@@ -586,7 +587,7 @@ def _each_moves(compiler: DerivedCompiler, step: Step, ways: list[WayParts], sli
     # (a ban may read where the workers stood as the turn started, which no move changes: 'while
     # higher than all their other workers')
     if not all(pointwise(p) for p in ways[0].filters) or not all(
-            holders_own(p, (StandsHighest,), ban.own) for ban in bans for p in ban.filters):
+            holders_own(p, (StandsHighest, ActorIs), ban.own) for ban in bans for p in ban.filters):
         return None
     source = Source()
     begin_masks(compiler, source)

@@ -55,6 +55,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ...dsl.vocabulary import (
+    ActorIs,
     LastMoves,
     Modality,
     Owner,
@@ -64,6 +65,7 @@ from ...dsl.vocabulary import (
     StandsHighest,
     Step,
     Verb,
+    nested,
 )
 from ..chain.actions import actions
 from ..chain.walk import Walk
@@ -75,7 +77,7 @@ from .kernel import Fresh, Kernels, after_moves_built
 from .masks import MaskLowering
 from .source import Source
 from .tally import build_events
-from .writer import Drawn, Listed, board_win_near, holders_own, pointwise
+from .writer import Drawn, Listed, board_win_near, holders_own, pointwise, reads_the_line
 
 if TYPE_CHECKING:
     from ..chain.steps import WayParts
@@ -119,8 +121,16 @@ def walks(compiler: DerivedCompiler, step: Step, build: Step, build_ways: list[W
             or build_ways[0].forces or build_ways[0].once or build_ways[0].piece is not Piece.NEXT
             or not all(pointwise(p) for p in build_ways[0].filters)):
         return None
-    # (a ban may read the levels the workers stand on, which walks keep: 'while higher than ...')
-    if not all(holders_own(part, (StandsHighest,), ban.own) for ban in compiler.bans for part in ban.filters):
+    # (a ban may read the levels the workers stand on, which walks keep: 'while higher than ...';
+    # not the line from the square a move leaves, which each move of a walk changes)
+    if not all(holders_own(part, (StandsHighest, ActorIs) if ban.verb is Verb.MOVE else (StandsHighest,), ban.own)
+               and not reads_the_line(part) for ban in compiler.bans for part in ban.filters):
+        return None
+    if any(reads_the_line(part) for part in (*ways[0].filters, *build_ways[0].filters)):
+        return None
+    # (the build's squares are made once, for either worker: no part may tell the builders apart)
+    if any(isinstance(inner, ActorIs) for part in (*build_ways[0].filters, *(
+            p for ban in compiler.bans if ban.verb is Verb.BUILD for p in ban.filters)) for inner in nested(part)):
         return None
     near = board_win_near(compiler, 1)
     lowers_obligations = all(_lowered_obligation(bound) for bound in compiler.obligations)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, cast
 
 from ...dsl.vocabulary import (
     AllOf,
+    AlongLine,
     AnyOf,
     Happened,
     LastMoves,
@@ -48,6 +49,7 @@ from ...dsl.vocabulary import (
     Step,
     TargetLevel,
     Verb,
+    nested,
 )
 from ...dsl.vocabulary.parts import Condition
 from ..chain.actions import actions
@@ -959,9 +961,15 @@ def pointwise(part: Condition) -> bool:
         return all(pointwise(p) for p in part.parts)
     if isinstance(part, SpaceIs):
         return part.space is SpaceRef.TARGET
-    return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount))
+    return isinstance(part, (TargetLevel, LevelChange, PieceIs, PlayerCount, AlongLine))
+
+
+def reads_the_line(part: Condition) -> bool:
+    """Whether a condition reads the line from the worker's square to the target ('diagonally'):
+    a walk of several moves judged from where it began would misread it."""
+    return any(isinstance(inner, AlongLine) for inner in nested(part))
 
 
 __all__ = ["Counter", "Drawn", "Kernel", "Listed", "Lister", "MovesBuilt", "Outcomes", "Writer", "builds_in_order",
            "drawn_build", "board_win_near", "holders_own", "last_build", "obligations_as_squares", "pointwise",
-           "required_squares", "towers_anywhere", "towers_within"]
+           "reads_the_line", "required_squares", "towers_anywhere", "towers_within"]
