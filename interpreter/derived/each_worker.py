@@ -133,9 +133,9 @@ def each_worker(compiler: DerivedCompiler, step: Step) -> Kernels | None:
     return None
 
 
-#: A board the moves of `each_builds_after_each_move` leave: the moves' steps and events, whether
-#: they win, and the two builders' squares there (None where they win).
-MovedBoard = tuple[tuple[Action, ...], tuple[Event, ...], bool, BuildMasks | None]
+#: A board the moves of `each_builds_after_each_move` leave: the moves' steps and events, and the
+#: two builders' squares there (None where the moves win: the turn ends with them).
+MovedBoard = tuple[tuple[Action, ...], tuple[Event, ...], BuildMasks | None]
 
 
 def each_builds_after_each_move(compiler: DerivedCompiler, move: Step, step: Step) -> Kernels | None:
@@ -164,7 +164,7 @@ def each_builds_after_each_move(compiler: DerivedCompiler, move: Step, step: Ste
         for turn in moves.turns(walk, listed):
             events, winner = listed[turn]
             if winner is not None:
-                found.append((turn, events, True, None))
+                found.append((turn, events, None))
                 continue
             moved = st.copy()
             apply_events(moved, events)
@@ -175,21 +175,21 @@ def each_builds_after_each_move(compiler: DerivedCompiler, move: Step, step: Ste
                 walk.state = st
             if squares is None:
                 return None
-            found.append((turn, events, False, squares))
+            found.append((turn, events, squares))
         return found
     served = remembered(boards)
 
     def counts(found: list[MovedBoard]) -> list[int]:
-        return [1 if squares is None else builds_counted(*squares[2:]) for _, _, _, squares in found]
+        return [1 if squares is None else builds_counted(*squares[2:]) for _, _, squares in found]
 
     def count(walk: Walk) -> int:
         found = served(walk)
         return 0 if found is None else sum(counts(found))
 
-    def built(st: GameState, board: MovedBoard, pair: tuple[int, int, int, int]) -> tuple[tuple[Action, ...],
-                                                                                           tuple[Event, ...]]:
-        turn, events, _, _ = board
-        steps, more = two_builders(pair[0], pair[2], pair[1], pair[3], st.heights, st.tokens)
+    def built(st: GameState, turn: tuple[Action, ...], events: tuple[Event, ...],
+              pair: tuple[int, int, int, int]) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+        first, second, x, y = pair
+        steps, more = two_builders(first, x, second, y, st.heights, st.tokens)
         return (*turn, *steps), (*events, *more)
 
     def draw(walk: Walk, rng: Random) -> Drawn:
@@ -200,12 +200,11 @@ def each_builds_after_each_move(compiler: DerivedCompiler, move: Step, step: Ste
         if not total:
             return None
         index = rng.randrange(total)
-        for board, n in zip(found, each, strict=True):
+        for (turn, events, squares), n in zip(found, each, strict=True):
             if index < n:
-                turn, _, won, squares = board
-                if won or squares is None:
+                if squares is None:
                     return turn, None  # (a win: the engine plays it step by step)
-                return built(walk.state, board, nth_pair_of_builds(index, *squares))
+                return built(walk.state, turn, events, nth_pair_of_builds(index, *squares))
             index -= n
         raise AssertionError("an index beyond the boards' counts")
 
@@ -213,14 +212,13 @@ def each_builds_after_each_move(compiler: DerivedCompiler, move: Step, step: Ste
         found = served(walk)
         assert found is not None
         out: list[tuple[Action, ...]] = []
-        for board in found:
-            turn, events, won, squares = board
-            if won or squares is None:
+        for turn, events, squares in found:
+            if squares is None:
                 out.append(turn)
                 if listed is not None:
                     listed[turn] = (events, team)
                 continue
-            out += listing((built(walk.state, board, pair) for pair in pairs_of_builds(*squares)), listed)
+            out += listing((built(walk.state, turn, events, pair) for pair in pairs_of_builds(*squares)), listed)
         return out
     # (an obligation on the workers' last moves is the moves' to meet: the builds move no worker)
     met = moves.lowers_obligations and all(isinstance(bound.obligation.requirement, LastMoves)
