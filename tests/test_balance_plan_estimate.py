@@ -25,7 +25,7 @@ from click.testing import CliRunner, Result
 
 import santorini.interpreter.balance.run as run_module
 import santorini.interpreter.cli.balance as cli_balance
-from santorini.interpreter.balance.backends import Backend
+from santorini.interpreter.balance.backends import Backend, stop_pool, worker_start
 from santorini.interpreter.balance.plan import Task, plan_tasks
 from santorini.interpreter.balance.records import Matchup
 from santorini.interpreter.balance.run import (
@@ -375,6 +375,28 @@ def test_one_ctrl_c_stops_the_pool_at_once_keeps_the_store_and_says_how_to_resum
         time.sleep(0.05)
     assert _group(process.pid) == [], "a worker outlived the run"
     assert [pid for pid in bots if _alive(pid)] == [], "a bot outlived the run"
+
+
+def test_a_stopped_pool_leaves_no_thread_for_the_exit_to_wake() -> None:
+    """Stopping a pool with a batch running ends its workers and its manager thread before it
+    returns: a manager thread still closing its pipe when the interpreter exits would make the
+    exit hook of `concurrent.futures` write to a closed pipe (an OSError traceback after Ctrl-C)."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+    context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+    pool = ProcessPoolExecutor(max_workers=2, mp_context=context, initializer=worker_start)
+    future = pool.submit(time.sleep, SAFETY)
+    deadline = time.monotonic() + SAFETY
+    while not future.running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = list(pool._processes.values())
+    managers = [thread for thread in threading.enumerate() if thread is pool._executor_manager_thread]
+    assert workers and managers
+    stop_pool(pool)
+    assert not any(worker.is_alive() for worker in workers)
+    assert not any(thread.is_alive() for thread in managers)
 
 
 def test_an_interrupted_run_in_one_process_keeps_its_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

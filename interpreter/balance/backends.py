@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -97,7 +98,7 @@ def _pool(batches: Sequence[Batch], jobs: int, play: Play) -> Results:
             raise BackendError("a worker process died (killed, or out of memory); the games stored so far are "
                                "kept: run the same command again to play the rest") from None
         except BaseException:  # interrupted, a batch failed, or the caller stopped reading: wait for no batch
-            _stop(pool)
+            stop_pool(pool)
             raise
         finally:
             for future in running:
@@ -138,11 +139,15 @@ def _terminated(number: int, frame: FrameType | None) -> None:
         os._exit(128 + number)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: its batches not started are cancelled, its workers terminated (killed if
     they have not exited after STOP_GRACE seconds) and reaped. A second Ctrl-C meanwhile is
     ignored, so that the stop is not itself interrupted half way."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # (Python 3.14 has terminate_workers)
+    # (the first shutdown forgets the pool's manager thread, so the second cannot wait for it: it is
+    # joined here, else it may still be closing its wakeup pipe when the interpreter's exit hook
+    # writes to that pipe, and the exit prints "OSError: Bad file descriptor")
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
     previous = _ignore_sigint()
     try:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -154,7 +159,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             if worker.is_alive():
                 worker.kill()
                 worker.join()
-        pool.shutdown(wait=True)  # (its manager thread sees the workers gone, and ends)
+        pool.shutdown(wait=True)
+        if manager is not None:
+            manager.join()  # (it sees the workers gone, and ends)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
