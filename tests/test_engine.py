@@ -363,3 +363,45 @@ def test_a_flanked_test_judges_each_placing_and_each_state_afresh() -> None:
     assert test(walk, -1, -1, -1, 0, 0, None)
     other = state(0, 1, 0)  # (the same squares: c3 and b3 are team 0's, d3 is not between them)
     assert not test(Walk(other, lambda w: False), -1, -1, -1, 0, 0, None)
+
+
+@pytest.mark.parametrize(("fast", "repeated"), [(True, False), (False, False), (True, True), (False, True)])
+def test_each_of_your_workers_may_take_the_step_or_leave_it_out(fast: bool, repeated: bool) -> None:
+    """'each of your workers may build': after the move, each worker builds once or not at all,
+    in either order. A1 on a1 may move to b1 only (a2, b2 domed); there its open neighbours are a1
+    and c1 (c2 domed). A2 on e5 cannot move (d5, e4 domed, d4 on level 2) but may build on d4. So:
+    A1 builds on a1, on c1 or not (3) times A2 builds on d4 or not (2) = 6 outcomes, counted by
+    hand; a second build by one worker is refused. With domes any number of times, A1 domes any of
+    the 4 sets of {a1, c1} and A2 either of the 2 of {d4}: 8."""
+    from santorini.dsl.semantics.checker import check_rules
+    from santorini.dsl.semantics.compiler import compile_rules
+    from santorini.dsl.syntax.parser import Origin, parse_rules
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    origin = Origin("invented.yaml", 1, 1)
+    step = "build a dome at any level any number of times" if repeated else "build"
+    parsed = parse_rules(f"Your Turn (instead):\n  one of your workers moves.\n  each of your workers may {step}.",
+                         origin)
+    assert check_rules(parsed, origin, "god") == []
+    engine = Engine(load_pack("bga").base.power, [[compile_rules(parsed, origin, "Invented")], []], fast=fast)
+    state = GameState(seats=[Seat("A", 0, ("Invented",)), Seat("B", 1, ())], team_letters=["A", "B"])
+    for square in ("a2", "b2", "c2", "d5", "e4"):
+        state.set_height(parse_square(square), 3)
+        state.set_dome(parse_square(square), True)
+    state.set_height(parse_square("d4"), 2)
+    for team, number, square in ((0, 1, "a1"), (0, 2, "e5"), (1, 1, "a5"), (1, 2, "c5")):
+        state.add_worker(team, number, parse_square(square))
+    if repeated:
+        assert len(engine.outcomes(state)) == 8
+        for turn in ("move A1 b1", "move A1 b1; dome A2 d4; dome A1 c1; dome A1 a1", "move A1 b1; dome A1 a1"):
+            assert accepts(engine, state, turn), turn
+        for turn in ("move A1 b1; build A1 a1", "move A1 b1; dome A2 d4; dome A2 d4", "move A1 b1; dome A2 c1"):
+            assert not accepts(engine, state, turn), turn
+        return
+    assert len(engine.outcomes(state)) == 6
+    for turn in ("move A1 b1", "move A1 b1; build A2 d4; build A1 c1", "move A1 b1; build A1 a1"):
+        assert accepts(engine, state, turn), turn
+    for turn in ("move A1 b1; build A1 a1; build A1 c1", "move A1 b1; build A2 d4; build A2 d4"):
+        assert not accepts(engine, state, turn), turn

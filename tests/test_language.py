@@ -125,13 +125,31 @@ def test_a_build_repeated_without_a_bound_is_refused() -> None:
                  "  the moved worker may build up to 3 times.") == []
 
 
+def test_domes_around_the_worker_may_repeat_with_no_cost_but_domes_anywhere_may_not() -> None:
+    """Each dome closes one of the worker's neighbours for good, so the repetition ends; a dome on
+    any space of the board, or a block, would leave the turns past counting."""
+    assert check("Your Turn:\n  one of your workers moves.\n"
+                 "  each of your workers may build a dome at any level any number of times.") == []
+    assert check("Your Turn:\n  one of your workers moves.\n"
+                 "  that worker may build a dome at any level any number of times.") == []
+    for build in ("a dome at any level on any unoccupied space", "a block"):
+        [message] = check(f"Your Turn:\n  one of your workers moves.\n"
+                          f"  that worker may build {build} any number of times.")
+        assert "a build repeated 'any number of times' has no bound" in message
+
+
+def test_each_of_your_workers_may_take_a_step_or_leave_it_out() -> None:
+    assert check("Your Turn:\n  one of your workers moves.\n  each of your workers may build.") == []
+
+
 def test_a_repeated_step_is_taken_by_any_worker_or_by_the_same_one() -> None:
     """'your workers' choose anew at each repetition, 'that worker' keeps the one that moved; a
     chosen worker would be chosen once, and then it is not a repetition by 'any' worker."""
     assert check("Your Turn:\n  one of your workers moves.\n  that worker may move any number of times.\n"
                  "  that worker builds.") == []
     [message] = check("Your Turn:\n  one of your workers may move any number of times.\n  one of your workers builds.")
-    assert "taken by 'your workers' (any of them each time) or by 'that worker'" in message
+    assert "taken by 'your workers' (any of them each time), 'each of your workers' (each as often as it " \
+           "likes) or by 'that worker'" in message
 
 
 def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:

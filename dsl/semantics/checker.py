@@ -684,9 +684,6 @@ class _Checker:
         if node.place is not None and "moved worker" in node.place.words.lower() and node.verb is not Verb.TOKEN:
             self.error(node.place, "'neighboring the moved worker' names where a token goes, for now; a step goes "
                                    "around the worker that takes it")
-        if node.actor.selector.role is Role.EVERY and node.modality is Modality.MAY:
-            self.error(node, "'each of your workers' steps all happen: leave out 'may' (an optional step for each "
-                             "worker is not in the language yet)")
         for forcing in node.effects:
             if forcing.place.space.region is not Region.SINGLE:
                 self.error(forcing.place, "a forced worker goes to one named space ('to the space yours just vacated', "
@@ -699,12 +696,22 @@ class _Checker:
                 self.error(forcing.actor, "the worker forced is the one on the space: write 'that worker'")
         if node.repeat is not None and node.repeat.times is None and node.modality is not Modality.MAY:
             self.error(node, "'any number of times' includes zero times: write 'may'")
-        unbounded = node.repeat is not None and node.repeat.times is None and node.verb is not Verb.MOVE
+        unbounded = node.repeat is not None and node.repeat.times is None and node.verb is not Verb.MOVE \
+            and not self.closes_its_space(node)
         if unbounded and not node.cost:
             self.error(node, f"a {node.verb.value} repeated 'any number of times' has no bound: each one changes the "
                              "board, so the turns would be past counting; bound it ('up to 3 times') or give it a "
                              "cost ('spending 1 coin each time')")
         self.tails(node, unbounded)
+
+    @staticmethod
+    def closes_its_space(node: ast.StepNode) -> bool:
+        """A dome built around the worker: each one closes a space for good, so a worker repeating
+        it any number of times ends within its eight neighbours (a few hundred boards at most);
+        domes anywhere on the board would reach past counting."""
+        region = node.place.space.region if node.place is not None else Region.NEIGHBORING
+        return node.verb is Verb.BUILD and node.piece is Piece.DOME and region in (Region.NEIGHBORING,
+                                                                                   Region.WRAPPED)
 
     def tails(self, node: ast.StepNode, unbounded: bool) -> None:
         """A step's closing words: each said once, one force, and a cost that spends something
@@ -823,9 +830,10 @@ class _Checker:
             if role is Role.EACH and not repeated:
                 self.error(step, "'your workers' goes with 'any number of times' (each repetition may use any "
                                  "of them); a single step uses 'one of your workers'")
-            elif repeated and role not in (Role.EACH, Role.THAT, Role.MOVED):
+            elif repeated and role not in (Role.EACH, Role.THAT, Role.MOVED, Role.EVERY):
                 self.error(step, "a step repeated 'any number of times' is taken by 'your workers' (any of them "
-                                 "each time) or by 'that worker' (the same one each time)")
+                                 "each time), 'each of your workers' (each as often as it likes) or by 'that "
+                                 "worker' (the same one each time)")
             if repeated and first_repeat is not None:
                 self.second_repeat(step, steps[first_repeat], steps[first_repeat + 1:index])
             elif repeated:

@@ -527,16 +527,20 @@ class StepCompiler:
         return lose
 
     def _every(self, step: Step, make: StepMaker, after: StepFn) -> StepFn:
-        """A step each of the player's workers takes once, in the order the player picks."""
+        """A step each of the player's workers takes once, in the order the player picks; with
+        'may', each takes it or not, and with 'any number of times', as often as it likes (from
+        zero), one worker's takings all before the next worker's."""
         team = self.rules.team
         holder: list[StepFn] = []
+        optional = step.modality is Modality.MAY
+        repeated = step.repeat.times is None
 
         def each(walk: Walk) -> bool:
             pending = walk.pending
             entry = pending.get(each)  # None on the first call; then the workers yet to take it
             remaining = tuple(walk.state.team_workers(team)) if entry is None else entry
             if entry is None and not remaining:
-                return False  # no worker to take it: the step cannot be taken
+                return optional and after(walk)  # no worker to take it: a step that must be taken cannot be
             if not remaining:
                 del pending[each]
                 stop = after(walk)
@@ -557,8 +561,9 @@ class StepCompiler:
                 pending[each] = entry
             return stop
 
-        single = dataclasses.replace(step, actor=WorkerSelector(Role.THAT), modality=Modality.MUST)
-        holder.append(make(single, each, each, optional=False, repeated=False))
+        single = dataclasses.replace(step, actor=WorkerSelector(Role.THAT),
+                                     modality=Modality.MAY if optional else Modality.MUST)
+        holder.append(make(single, None if repeated else each, each, optional=optional, repeated=repeated))
         return each
 
     def _guarded(self, step: Step, chain: StepFn, rest: StepFn) -> StepFn:
@@ -1281,8 +1286,10 @@ def _first_visit(walk: Walk, step: object, depth: int) -> bool:
     script = walk.script
     # Within a written turn the depth counts (a state may be passed through at two points of it);
     # past its end (looking for a completion) it does not, or a cycle of moves would never end.
+    # (the workers yet to take a step each of them takes are part of where the turn stands)
     key = (id(step), walk.state.hash, walk.last_actor, depth if script is not None and depth <= len(script) else -1,
-           walk.log_context(walk) if walk.log_context is not None else None)
+           walk.log_context(walk) if walk.log_context is not None else None,
+           tuple(walk.pending.values()) if walk.pending else None)
     if key in walk.visited:
         return False
     walk.visited.add(key)
