@@ -456,6 +456,18 @@ def setup(c: Chooser) -> str:
     )))
 
 
+def start_of_turn(c: Chooser) -> str:
+    """A step on other workers before the turn's first: a force or a removal."""
+    where = c.pick(("any unoccupied corner space", "any unoccupied perimeter space", "any unoccupied space",
+                    "the space on the other side of it"))
+    if c.pick((True, True, False)):
+        if c.pick((True, False)):
+            return f"your workers may force a neighboring opponent worker to {where} any number of times."
+        return f"one of your workers may force a neighboring opponent worker to {where}."
+    gap = fill(c, " standing exactly {n13} {levels} higher")
+    return f"one of your workers may remove a neighboring opponent worker{gap}."
+
+
 def part(c: Chooser) -> tuple[str, list[str]]:
     """One part of a card: a section's header and its sentences (the kinds in the order the shrinker
     prefers, the plainest first; the commoner ones twice)."""
@@ -480,7 +492,9 @@ def part(c: Chooser) -> tuple[str, list[str]]:
             return "End of Your Turn (once per game):", [once_at_end(c)]
         return "End of Your Turn:", [end_of_turn(c)]
     if kind == "start of your turn":
-        return "Start of Your Turn:", [f"you gain {c.pick(('1 coin', '2 coins'))}."]
+        if c.pick((True, False)):
+            return "Start of Your Turn:", [f"you gain {c.pick(('1 coin', '2 coins'))}."]
+        return c.pick(("Start of Your Turn:", "Start of Your Turn (once per game):")), [start_of_turn(c)]
     if kind == "opponent's turn":
         return "Opponent's Turn:", [opponents_turn(c)]
     if kind == "at all times":

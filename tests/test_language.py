@@ -315,3 +315,27 @@ def test_a_card_names_its_own_kind_of_token() -> None:
 def test_a_misspelt_word_still_gets_a_suggestion_not_a_planned_part() -> None:
     err = parse_error("Your Move:\n  your worker may move into an opponent worker's spcae.")
     assert "unknown word 'spcae' (did you mean 'space'?)" in err.message
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    ("Start of Your Turn (once per game):\n  your workers may force a neighboring opponent worker to any unoccupied "
+     "corner space any number of times.", None),
+    ("Start of Your Turn:\n  one of your workers may force a neighboring opponent worker to the space on the other "
+     "side of it.", None),
+    ("Start of Your Turn:\n  one of your workers may move.", "a start-of-turn step acts on another worker"),
+    ("Start of Your Turn:\n  one of your workers must remove a neighboring opponent worker.",
+     "a start-of-turn step is the player's to take: write 'may'"),
+    ("Start of Your Turn:\n  your workers may force a neighboring opponent worker to any unoccupied corner space.",
+     "a start-of-turn step is taken by 'one of your workers', or by 'your workers' with 'any number of times'"),
+    ("Start of Your Turn (once per game):\n  you gain 1 coin.", "a gain happens at the start of every turn"),
+    ("Start of Your Turn:\n  one of your workers may force a neighboring opponent worker to an unoccupied corner "
+     "space.", "or to any space of a kind ('to any unoccupied corner space')"),
+])
+def test_a_step_before_the_turn_is_a_force_or_a_removal_the_player_may_take(rules: str, expected: str | None) -> None:
+    """Odysseus's forces before his move: steps on other workers, the player's to take; a force
+    goes to any unoccupied space of a kind ('any'), not to a kind of space around a worker."""
+    found = check(rules)
+    if expected is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and expected in found[0], found

@@ -37,7 +37,9 @@ from ..vocabulary import (
     SetupKind,
     Sex,
     SpaceIs,
+    SpaceProperty,
     SpaceRef,
+    SpaceSelector,
     TargetLevel,
     Timing,
     Verb,
@@ -70,10 +72,11 @@ class Sentence(Enum):
     LOSS = "a loss condition"
     PLACEMENT = "a worker placement"
     END_STEP = "an end-of-turn step"
+    START_STEP = "a start-of-turn step"
 
 
 (HAPPENING, OBLIGATION, GAIN, PLACE_TOKEN, DOME_LIKE, STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS,
- PLACEMENT, END_STEP) = Sentence
+ PLACEMENT, END_STEP, START_STEP) = Sentence
 
 #: Which sentences each section may hold (the rulebook's timing words).
 ALLOWED: dict[Timing, tuple[Sentence, ...]] = {
@@ -85,7 +88,7 @@ ALLOWED: dict[Timing, tuple[Sentence, ...]] = {
     Timing.YOUR_BUILD: (FOLLOW_UP, OPTION),
     Timing.ALTERNATIVE_BUILD: (OPTION,),
     Timing.END_OF_YOUR_TURN: (END_STEP, PLACE_TOKEN),
-    Timing.START_OF_YOUR_TURN: (GAIN,),
+    Timing.START_OF_YOUR_TURN: (GAIN, START_STEP),
     Timing.OPPONENTS_TURN: (PROHIBITION, VETO, OBLIGATION, FOLLOW_UP, DOME_LIKE),
     Timing.WIN_CONDITION: (WIN,),
     Timing.ALTERNATIVE_WIN_CONDITION: (WIN,),
@@ -100,7 +103,7 @@ MODE_SETUP = {SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.TEAMMATES,
 
 #: The sections '(once per game)' may limit.
 ONCE_ABLE = {Timing.YOUR_MOVE, Timing.YOUR_BUILD, Timing.ALTERNATIVE_BUILD, Timing.ALTERNATIVE_TURN_OPTIONAL,
-             Timing.ALTERNATIVE_TURN, Timing.YOUR_TURN, Timing.END_OF_YOUR_TURN}
+             Timing.ALTERNATIVE_TURN, Timing.YOUR_TURN, Timing.END_OF_YOUR_TURN, Timing.START_OF_YOUR_TURN}
 
 #: The verb a section's follow-ups and options are about.
 SECTION_VERB = {Timing.YOUR_MOVE: Verb.MOVE, Timing.YOUR_BUILD: Verb.BUILD, Timing.ALTERNATIVE_BUILD: Verb.BUILD}
@@ -119,6 +122,7 @@ ONLY_ON = {
                   "a 'cannot' prohibition is a power's: it binds the power's opponents"),
     VETO: ({RulesKind.GOD, RulesKind.HERO}, "a win veto is a power's: it binds the power's opponents"),
     END_STEP: ({RulesKind.GOD, RulesKind.HERO}, "an end-of-turn step is a power's"),
+    START_STEP: ({RulesKind.GOD, RulesKind.HERO}, "a start-of-turn step is a power's"),
 }
 
 #: The conditions a guard ('if ...') may put on each kind of sentence.
@@ -161,6 +165,8 @@ def sentence_kind(header: Timing, clause: ast.Clause) -> Sentence:
             return BOARD_RULE
         if header is Timing.END_OF_YOUR_TURN:
             return END_STEP
+        if header is Timing.START_OF_YOUR_TURN:
+            return START_STEP
         return OPTION
     return {ast.FollowUpNode: FOLLOW_UP, ast.ProhibitionNode: PROHIBITION, ast.VetoNode: VETO, ast.WinNode: WIN,
             ast.LossNode: LOSS, ast.PlacementNode: PLACEMENT}[type(clause)]
@@ -246,6 +252,11 @@ class _Checker:
             self.program(section)
         if once and header in SECTION_VERB and any(isinstance(s.clause, ast.FollowUpNode) for s in section.statements):
             self.error(section, "a follow-up cannot be limited to once per game yet; give the power as a step option")
+        if once and header is Timing.START_OF_YOUR_TURN:
+            for statement in section.statements:
+                if isinstance(statement.clause, ast.GainNode):
+                    self.error(statement.clause, "a gain happens at the start of every turn: it cannot be once "
+                                                 "per game")
         if once and header is Timing.END_OF_YOUR_TURN:
             for statement in section.statements:
                 clause = statement.clause
@@ -307,6 +318,8 @@ class _Checker:
                 self.error(clause, "opponents' view belongs in 'Opponent's Turn:', everyone's in 'At All Times:'")
         elif kind is END_STEP and isinstance(clause, (ast.StepNode, ast.HappeningNode)):
             self.end_step(clause, statement.guard)
+        elif kind is START_STEP and isinstance(clause, ast.StepNode):
+            self.start_step(clause)
         elif isinstance(clause, ast.WinNode):
             self.win(clause)
         elif isinstance(clause, ast.PlacementNode):
@@ -503,6 +516,25 @@ class _Checker:
             self.error(node, "an end-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
         self.step_parts(node, earlier_build=True)
 
+    def start_step(self, node: ast.StepNode) -> None:
+        """A step before the turn's first: a force or a removal of other workers, for now, by one of
+        the player's workers ('your workers' when it repeats: any of them each time). The player
+        chooses to take it ('may'): a step that must be taken would leave no turn where it cannot."""
+        role = node.actor.selector.role
+        repeated = node.repeat is not None and node.repeat.times is None
+        if node.actor.selector.owner is not Owner.YOURS or role not in (Role.CHOSEN, Role.EACH) \
+                or (role is Role.EACH) != repeated:
+            self.error(node.actor, "a start-of-turn step is taken by 'one of your workers', or by 'your workers' "
+                                   f"with 'any number of times' (any of them each time), not '{node.actor.words}'")
+        if node.target is None or node.verb not in (Verb.FORCE, Verb.REMOVE):
+            self.error(node, "a start-of-turn step acts on another worker (a force or a removal), for now; moves "
+                             "and builds belong to the turn")
+        if node.modality is not Modality.MAY:
+            self.error(node, "a start-of-turn step is the player's to take: write 'may'")
+        if node.effects or node.instead or not node.can_win:
+            self.error(node, "a start-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
+        self.step_parts(node, earlier_build=False)
+
     def placement(self, node: ast.PlacementNode) -> None:
         mode_sentence = node.kind in MODE_SETUP
         if mode_sentence and self.kind is not RulesKind.MODE:
@@ -651,9 +683,11 @@ class _Checker:
         if not node.can_win and node.verb is not Verb.MOVE:
             self.error(node, "only a move can win; 'cannot win by doing so' belongs to a move")
         if node.verb is Verb.FORCE and node.place is not None \
-                and node.place.space.ref not in (SpaceRef.OTHER_SIDE, SpaceRef.VACATED):
-            self.error(node.place, "a forced worker goes to one named space; for now that is 'the space on the "
-                                   "other side of it' or 'the space it just vacated'")
+                and node.place.space.ref not in (SpaceRef.OTHER_SIDE, SpaceRef.VACATED) \
+                and not self.any_space_of_a_kind(node.place.space):
+            self.error(node.place, "a forced worker goes to one named space ('the space on the other side of it', "
+                                   "'the space it just vacated') or to any space of a kind ('to any unoccupied "
+                                   "corner space'), for now")
         if node.target is not None and node.target.selector.role is Role.OTHER and (
                 node.place is None or node.place.space.ref is not SpaceRef.VACATED):
             self.error(node.target, f"'{node.target.words}' may stand anywhere: such a worker is forced into 'the "
@@ -696,13 +730,21 @@ class _Checker:
                 self.error(forcing.actor, "the worker forced is the one on the space: write 'that worker'")
         if node.repeat is not None and node.repeat.times is None and node.modality is not Modality.MAY:
             self.error(node, "'any number of times' includes zero times: write 'may'")
-        unbounded = node.repeat is not None and node.repeat.times is None and node.verb is not Verb.MOVE \
-            and not self.closes_its_space(node)
+        unbounded = node.repeat is not None and node.repeat.times is None \
+            and node.verb not in (Verb.MOVE, Verb.FORCE) and not self.closes_its_space(node)
         if unbounded and not node.cost:
             self.error(node, f"a {node.verb.value} repeated 'any number of times' has no bound: each one changes the "
                              "board, so the turns would be past counting; bound it ('up to 3 times') or give it a "
                              "cost ('spending 1 coin each time')")
         self.tails(node, unbounded)
+
+    @staticmethod
+    def any_space_of_a_kind(space: SpaceSelector) -> bool:
+        """'any unoccupied corner space': every space of the board of fixed kinds, unoccupied."""
+        return (space.region is Region.ANYWHERE and SpaceIs(SpaceRef.TARGET, SpaceProperty.UNOCCUPIED) in space.filters
+                and all(isinstance(f, SpaceIs) and f.space is SpaceRef.TARGET
+                        and f.prop in (SpaceProperty.UNOCCUPIED, SpaceProperty.PERIMETER, SpaceProperty.CORNER)
+                        for f in space.filters))
 
     @staticmethod
     def closes_its_space(node: ast.StepNode) -> bool:

@@ -90,12 +90,13 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark,
                                           replaces=section.instead))
             continue
-        options, ends = len(power.options), len(power.turn_ends)
+        options, ends, begins = len(power.options), len(power.turn_ends), len(power.turn_begins)
         for statement in section.statements:
             _statement(power, header, statement, origin)
         if mark is not None:
             power.options[options:] = [replace(o, once_per_game=mark) for o in power.options[options:]]
             power.turn_ends[ends:] = [replace(s, once_per_game=mark) for s in power.turn_ends[ends:]]
+            power.turn_begins[begins:] = [replace(s, once_per_game=mark) for s in power.turn_begins[begins:]]
     return power
 
 
@@ -203,6 +204,8 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
             power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))
         elif header is Timing.END_OF_YOUR_TURN:
             power.turn_ends.append(compiled)
+        elif header is Timing.START_OF_YOUR_TURN:
+            power.turn_begins.append(compiled)
         else:  # (a step option: the checker admits no happening here)
             power.options.append(StepOption(compiled, at, instead=isinstance(node, ast.StepNode) and node.instead))
     elif isinstance(node, ast.FollowUpNode):

@@ -761,6 +761,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
     unoccupied = _words_node(SpaceProperty.UNOCCUPIED)
     neighboring = _words_node(Region.NEIGHBORING)
     perimeter = _words_node(SpaceProperty.PERIMETER)
+    corner = _words_node(SpaceProperty.CORNER)
     lower = _words_node("lower")
     by_opponent = _words_node(Owner.OPPONENTS)
     by_anyone = _words_node(Owner.ANYONES)

@@ -253,6 +253,8 @@ class Power:
     turn_ends: list[Step] = field(default_factory=list)
     #: What happens to the card as every turn of the owner starts ('Start of Your Turn:').
     turn_starts: list[ChangeCounter] = field(default_factory=list)
+    #: Steps every turn of the owner begins with, after its gains ('Start of Your Turn:').
+    turn_begins: list[Step] = field(default_factory=list)
     board_rules: list[BoardRule] = field(default_factory=list)
     losses: list[LoseWhenStuck] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)

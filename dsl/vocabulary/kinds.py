@@ -136,6 +136,7 @@ class SpaceProperty(Enum):
 
     UNOCCUPIED = "unoccupied"  # no worker and no dome
     PERIMETER = "perimeter"    # on the board's edge
+    CORNER = "corner"          # one of the board's four corners
     DOMED = "domed"
 
 

@@ -59,6 +59,10 @@ Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
 
 #: The squares on the board's edge.
 PERIMETER = frozenset(s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
+CORNERS = frozenset(s for s in SQUARES if len(NEIGHBOURS[s]) == 3)
+#: The space properties that name a fixed set of squares, whatever the position.
+FIXED_SQUARES: dict[SpaceProperty, frozenset[int]] = {SpaceProperty.PERIMETER: PERIMETER,
+                                                      SpaceProperty.CORNER: CORNERS}
 
 
 class Judge:
@@ -158,9 +162,9 @@ def _target_level(judge: Judge, part: TargetLevel) -> Test:
 
 def _space_is(judge: Judge, part: SpaceIs) -> Test:
     locate = space_locator(part.space)
-    if part.prop is SpaceProperty.PERIMETER:
-        return lambda walk, worker, origin, target, here, there, piece: (locate(walk, worker, origin, target)
-                                                                          in PERIMETER)
+    fixed = FIXED_SQUARES.get(part.prop)
+    if fixed is not None:
+        return lambda walk, worker, origin, target, here, there, piece: locate(walk, worker, origin, target) in fixed
 
     if part.prop is SpaceProperty.UNOCCUPIED:
         def unoccupied(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
@@ -168,6 +172,8 @@ def _space_is(judge: Judge, part: SpaceIs) -> Test:
             square = locate(walk, worker, origin, target)
             return square >= 0 and not walk.state.blocked[square] and square not in walk.domelike
         return unoccupied
+
+    assert part.prop is SpaceProperty.DOMED, part.prop
 
     def domed(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
               piece: Piece | None) -> bool:

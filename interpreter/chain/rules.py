@@ -53,6 +53,8 @@ class SeatRules:
     vetoes: list[WinVeto]
     turn_ends: list[Step]
     turn_starts: list[ChangeCounter]
+    #: Steps each of the seat's turns begins with, before its program's first step.
+    turn_begins: list[Step]
     lose_when_stuck: bool
     prohibitions: list[Prohibition]
     obligations: list[Obligation]
@@ -66,7 +68,8 @@ class SeatRules:
 
     def turn_token_kinds(self) -> set[str]:
         """The kinds of token a step of the seat's turns puts on the board."""
-        steps = [*self.turn_ends, *(f.step for f in self.followups), *(s for p in self.programs for s in p.steps),
+        steps = [*self.turn_begins, *self.turn_ends, *(f.step for f in self.followups),
+                 *(s for p in self.programs for s in p.steps),
                  *(o.step for options in self.options.values() for o in options)]
         return {step.token.value for step in steps if step.token is not None}
 
@@ -108,6 +111,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         vetoes=[v for power in powers for v in power.vetoes],
         turn_ends=[s for power in powers for s in power.turn_ends],
         turn_starts=[c for power in powers for c in power.turn_starts],
+        turn_begins=[s for power in powers for s in power.turn_begins],
         lose_when_stuck=bool(base.losses),
         prohibitions=prohibitions,
         obligations=[o for power in powers for o in power.obligations],

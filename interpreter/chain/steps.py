@@ -795,12 +795,14 @@ class StepCompiler:
 
     def force(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         """A force the player chooses: a worker that `step.target` names, to the space its place
-        names (unoccupied: a forced worker never lands on a worker or a dome)."""
+        names, or to any space of the board its filters accept ('any unoccupied corner space');
+        unoccupied: a forced worker never lands on a worker or a dome."""
         choose = self.chooser(step)
-        assert step.target is not None and step.destination is not None and step.destination.ref is not None
+        assert step.target is not None and step.destination is not None
         victims = self._targets(step.target)
+        ref = step.destination.ref
         # (a force is not a move: the space its worker vacated is the one that worker's last move left)
-        locate = _left_by_last_move if step.destination.ref is SpaceRef.VACATED else space_locator(step.destination.ref)
+        locate = None if ref is None else _left_by_last_move if ref is SpaceRef.VACATED else space_locator(ref)
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
 
         def candidates(walk: Walk, worker: int) -> list[Action]:
@@ -809,12 +811,13 @@ class StepCompiler:
             found: list[Action] = []
             for victim in victims(walk, worker):
                 here = st.worker_pos[victim]
-                dest = locate(walk, worker, origin, here)
-                if dest < 0 or st.blocked[dest] or dest in walk.domelike:
-                    continue
-                if test is not None and not test(walk, victim, here, dest, st.heights[here], st.heights[dest], None):
-                    continue
-                found.append(("force", victim, dest))
+                for dest in SQUARES if locate is None else (locate(walk, worker, origin, here),):
+                    if dest < 0 or st.blocked[dest] or dest in walk.domelike:
+                        continue
+                    if test is not None and not test(walk, victim, here, dest, st.heights[here], st.heights[dest],
+                                                     None):
+                        continue
+                    found.append(("force", victim, dest))
             return found
 
         def perform(walk: Walk, worker: int, action: Action, then: StepFn) -> bool:
@@ -960,25 +963,29 @@ def _on_workers(choose: Callable[[Walk], list[int]], candidates: Callable[[Walk,
     allows offers its `candidates`, and `perform` makes one, goes on with the turn and undoes it.
     A repeated step goes on with itself (`after` is None then). `if_possible`: the turn goes on
     without it (`rest`) only where no worker has a candidate."""
-    def take(walk: Walk) -> bool:
-        if optional and rest(walk):
-            return True
-        if if_possible and not any(candidates(walk, worker) for worker in choose(walk)):
-            return rest(walk)
+    def each_candidate(walk: Walk, then: StepFn) -> bool:
         depth = len(walk.path)
         for worker in choose(walk):
             for action in candidates(walk, worker):
                 if walk.script is not None and not walk.admits(action, depth):
                     continue
-                if perform(walk, worker, action, onward) and walk.stop_here(depth):
+                if perform(walk, worker, action, then) and walk.stop_here(depth):
                     return True
         return False
-    onward: StepFn
-    if repeated:
-        onward = take
-    else:
-        assert after is not None
-        onward = after
+
+    if repeated:  # (a force may bring a worker back where it was: each state is searched once)
+        def again(walk: Walk) -> bool:
+            return breadth_first(walk, again, rest, each_candidate)
+        return again
+    assert after is not None  # (None only for a repeated step)
+    then = after
+
+    def take(walk: Walk) -> bool:
+        if optional and rest(walk):
+            return True
+        if if_possible and not any(candidates(walk, worker) for worker in choose(walk)):
+            return rest(walk)
+        return each_candidate(walk, then)
     return take
 
 

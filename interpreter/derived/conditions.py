@@ -39,7 +39,7 @@ from ...dsl.vocabulary import (
     TargetLevel,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import LINE_BITS, PERIMETER, Judge, space_locator
+from ..chain.conditions import FIXED_SQUARES, LINE_BITS, Judge, space_locator
 from ..model.board import AROUND_BITS, BEYOND
 from ..model.state import GameState
 from .source import Source
@@ -145,8 +145,9 @@ def _target_level(lowering: Lowering, part: TargetLevel, view: View) -> str:
 
 def _space_is(lowering: Lowering, part: SpaceIs, view: View) -> str:
     square = lowering.space(part.space, view)
-    if part.prop is SpaceProperty.PERIMETER:
-        return f"{square} in {lowering.source.constant(PERIMETER, 'PERIMETER')}"
+    fixed = FIXED_SQUARES.get(part.prop)
+    if fixed is not None:
+        return f"{square} in {lowering.source.constant(fixed, part.prop.name)}"
     if part.prop is SpaceProperty.UNOCCUPIED:
         vacated = lowering.vacated
         free = f"not BLK[{square}]" if vacated is None else f"(not BLK[{square}] or {square} == {vacated})"
@@ -248,7 +249,7 @@ def view_only(part: Condition) -> bool:
     if isinstance(part, (AnyOf, AllOf)):
         return all(view_only(p) for p in part.parts)
     if isinstance(part, SpaceIs):
-        return part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
+        return part.space is SpaceRef.TARGET and part.prop in FIXED_SQUARES
     return isinstance(part, (LevelChange, TargetLevel, PlayerCount, ActorIs))
 
 

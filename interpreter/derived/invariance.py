@@ -30,12 +30,12 @@ from ...dsl.vocabulary import (
     SameSpace,
     Scope,
     SpaceIs,
-    SpaceProperty,
     SpaceRef,
     TargetLevel,
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
+from ..chain.conditions import FIXED_SQUARES
 
 
 def unchanged_by_a_build(condition: Condition) -> bool:
@@ -72,7 +72,7 @@ def _filter_ignores_the_board(part: Condition) -> bool:
     if isinstance(part, Near):
         return not (part.lower or part.level is not None or part.same_level)
     if isinstance(part, SpaceIs):
-        return part.prop is SpaceProperty.PERIMETER and part.space is not SpaceRef.LAST_BUILT
+        return part.prop in FIXED_SQUARES and part.space is not SpaceRef.LAST_BUILT
     if isinstance(part, SameSpace):
         return part.space is not SpaceRef.LAST_BUILT
     return _reads_only_the_view(part)

@@ -39,7 +39,7 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import LINE_BITS, PERIMETER
+from ..chain.conditions import FIXED_SQUARES, LINE_BITS, PERIMETER
 from ..model.state import GameState
 from .conditions import PROLOGUE, Lowering, View, near_bits
 from .source import Source
@@ -120,11 +120,13 @@ def _level_change(m: MaskLowering, part: LevelChange, view: View) -> str:
 def _space_is(m: MaskLowering, part: SpaceIs, view: View) -> str | None:
     if part.space is not SpaceRef.TARGET:
         return m.scalar(part, view) if part.space in _FIXED else None
-    if part.prop is SpaceProperty.PERIMETER:
-        return m.lowering.source.constant(PERIMETER_BITS, "PERIMETER_BITS")
+    fixed = FIXED_SQUARES.get(part.prop)
+    if fixed is not None:
+        return m.lowering.source.constant(sum(1 << s for s in fixed), f"{part.prop.name}_BITS")
     if part.prop is SpaceProperty.UNOCCUPIED:
         free = f"ALL ^ ({m.blocked} | DOMELIKE)"
         return (m.lowering.source.once(free) or free) if m.blocked == "BLOCKED" else free
+    assert part.prop is SpaceProperty.DOMED, part.prop
     return "DOMES"
 
 

@@ -425,7 +425,8 @@ class Engine:
             options = [option for options in rules.options.values() for option in options]
             marks = frozenset(mark for mark in (*(option.once_per_game for option in options),
                                                 *(program.once_per_game for program in rules.programs),
-                                                *(step.once_per_game for step in rules.turn_ends))
+                                                *(step.once_per_game for step in (*rules.turn_ends,
+                                                                                  *rules.turn_begins)))
                               if mark is not None)
             if self._kernels[seat] is None and marks and not any(option.instead for option in options
                                                                   if option.once_per_game is not None):
@@ -566,6 +567,11 @@ class Engine:
         program's steps, each with the follow-ups its verb triggers, then the seat's end-of-turn
         steps."""
         chain = self._compile_steps(program, rules, compiler)
+        spent: frozenset[str] = getattr(compiler, "spent", frozenset())
+        for step in reversed([step for step in rules.turn_begins if step.once_per_game not in spent]):
+            # (before the program's first step; the derived code's kernels begin there, so a seat
+            # with such steps has none until they are spent)
+            chain = compiler.compile(step, chain, chain)
         if rules.turn_starts:
             kernels: Kernels | None = getattr(chain, "kernel", None)
             chain = gain_step(tuple(rules.turn_starts), chain)
@@ -1007,9 +1013,8 @@ class Engine:
         # (the kinds of event its turns have: those of moves and builds, unless a turn may also
         # announce a program, place a worker or end with steps of its own; None: not told, each
         # event is checked)
-        plain = not rules.turn_ends and not any(program.announced or any(step.verb is Verb.PLACE
-                                                                         for step in program.steps)
-                                                for program in rules.programs)
+        plain = not rules.turn_ends and not rules.turn_begins and not any(
+            program.announced or any(step.verb is Verb.PLACE for step in program.steps) for program in rules.programs)
         pick.event_kinds = frozenset({"move", "force", "build", "token"}) if plain else None  # type: ignore[attr-defined]
         pick.reads_history = bool(self._obligations) or self._restricting  # type: ignore[attr-defined]
         return pick

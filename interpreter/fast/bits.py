@@ -38,7 +38,7 @@ from ...dsl.vocabulary import (
     TargetLevel,
     Verb,
 )
-from ..chain.conditions import Judge
+from ..chain.conditions import FIXED_SQUARES, Judge
 from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
 from ..model.state import GameState
 
@@ -97,8 +97,9 @@ class _Compiler:
                     bits |= p(st, w, o, lv)
                 return bits
             return some
-        if isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER:
-            return lambda st, w, o, lv: PERIMETER_BITS
+        if isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop in FIXED_SQUARES:
+            fixed = sum(1 << s for s in FIXED_SQUARES[part.prop])
+            return lambda st, w, o, lv: fixed
         if isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.UNOCCUPIED \
                 and self.verb is Verb.MOVE:
             # (as the board stands before the move: a move's target is not the square it leaves,

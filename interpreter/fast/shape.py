@@ -52,7 +52,6 @@ from ...dsl.vocabulary import (
     Scope,
     Sex,
     SpaceIs,
-    SpaceProperty,
     SpaceRef,
     SpaceSelector,
     Step,
@@ -75,6 +74,7 @@ from ...dsl.vocabulary.parts import (
     UNOCCUPIED,
     UP,
 )
+from ..chain.conditions import FIXED_SQUARES
 from ..chain.rules import SeatRules, reaches
 from ..model.board import ALL_BITS
 from .bits import SquareBits, target_bits
@@ -416,7 +416,7 @@ def fast_rules(rules: SeatRules, others: list[SeatRules]) -> FastRules | None:
     bans = _bans(rules, others)
     if bans is None or rules.lose_when_stuck is False:
         return None
-    if rules.turn_starts or not all(_automatic_end(step) for step in rules.turn_ends):
+    if rules.turn_starts or rules.turn_begins or not all(_automatic_end(step) for step in rules.turn_ends):
         return None  # (a start or end of the turn the derived code's kernels take in, or the chain)
     board_wins = [w for o in (rules, *others) for w in o.wins_when]
     if not all(_towers_only(w.condition) for w in board_wins):
@@ -570,7 +570,7 @@ def _edge_only(part: Condition) -> bool:
         return _edge_only(part.part)
     if isinstance(part, (AllOf, AnyOf)):
         return all(_edge_only(p) for p in part.parts)
-    return isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.PERIMETER
+    return isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop in FIXED_SQUARES
 
 
 def _forces_before(followup: CardFollowUp) -> bool:

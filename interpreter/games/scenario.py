@@ -300,7 +300,7 @@ def marks_of(game: Game, seat: int) -> dict[str, str]:
     rules = game.engine.seat_rules[seat]
     names = [p.once_per_game for p in rules.programs] + \
             [o.once_per_game for options in rules.options.values() for o in options] + \
-            [s.once_per_game for s in rules.turn_ends]
+            [s.once_per_game for s in (*rules.turn_ends, *rules.turn_begins)]
     return {name.split(": ", 1)[1].removesuffix(" (once per game)"): name for name in names if name}
 
 
