@@ -781,17 +781,7 @@ class StepCompiler:
                         return True
             return False
 
-        if repeated:
-            def again(walk: Walk) -> bool:
-                return breadth_first(walk, again, rest, lambda w, then: each_candidate(w, then, len(w.path)))
-            return again
-        assert after is not None  # (None only for a repeated step)
-
-        def take(walk: Walk) -> bool:
-            if optional and rest(walk):
-                return True
-            return each_candidate(walk, after, len(walk.path))
-        return take
+        return _taken(lambda walk, then: each_candidate(walk, then, len(walk.path)), after, rest, optional, repeated)
 
     def force(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         """A force the player chooses: a worker that `step.target` names, to the space its place
@@ -940,18 +930,8 @@ class StepCompiler:
                         return True
             return False
 
-        if repeated:  # ('any number of times', which the checker allows with a cost: the coins run out)
-            def again(walk: Walk) -> bool:
-                return breadth_first(walk, again, rest, lambda w, then: each_candidate(w, then, len(w.path)))
-            return again
-        assert after is not None  # (None only for a repeated step)
-        onward = after
-
-        def take(walk: Walk) -> bool:
-            if optional and rest(walk):
-                return True
-            return each_candidate(walk, onward, len(walk.path))
-        return take
+        # (repeated 'any number of times' only with a cost, which the checker asks: the coins run out)
+        return _taken(lambda walk, then: each_candidate(walk, then, len(walk.path)), after, rest, optional, repeated)
 
 
 # ---- shared helpers --------------------------------------------------------------------------------
@@ -973,7 +953,20 @@ def _on_workers(choose: Callable[[Walk], list[int]], candidates: Callable[[Walk,
                     return True
         return False
 
-    if repeated:  # (a force may bring a worker back where it was: each state is searched once)
+    def none(walk: Walk) -> bool:
+        return not any(candidates(walk, worker) for worker in choose(walk))
+    # (repeated, a force may bring a worker back where it was: each state is searched once)
+    return _taken(each_candidate, after, rest, optional, repeated, none if if_possible else None)
+
+
+def _taken(each_candidate: Callable[[Walk, StepFn], bool], after: StepFn | None, rest: StepFn, optional: bool,
+           repeated: bool, left_out: Callable[[Walk], bool] | None = None) -> StepFn:
+    """A step's closure from its takings (`each_candidate(walk, then)`: each one made, the turn
+    going on with `then`). Repeated any number of times: breadth first from the walk's state, each
+    state searched once, the turn going on (`rest`) at each. Else taken once, going on with `after`;
+    `optional`: the turn also goes on without it; `left_out`: where it holds, the turn goes on
+    without it instead ('if possible': no candidate)."""
+    if repeated:
         def again(walk: Walk) -> bool:
             return breadth_first(walk, again, rest, each_candidate)
         return again
@@ -983,7 +976,7 @@ def _on_workers(choose: Callable[[Walk], list[int]], candidates: Callable[[Walk,
     def take(walk: Walk) -> bool:
         if optional and rest(walk):
             return True
-        if if_possible and not any(candidates(walk, worker) for worker in choose(walk)):
+        if left_out is not None and left_out(walk):
             return rest(walk)
         return each_candidate(walk, then)
     return take
