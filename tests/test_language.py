@@ -156,7 +156,8 @@ def test_a_turn_found_by_its_steps_may_be_once_per_game() -> None:
     assert check("Your Turn (once per game):\n  one of your workers moves.\n  that worker moves.\n"
                  "  that worker builds.") == []
     [message] = check("Opponent's Turn (once per game):\n  opponent workers cannot move up.")
-    assert "'(once per game)' limits a step option, a turn, an alternative turn or an end-of-turn step" in message
+    assert "'(once per game)' limits a step option, a turn, an alternative turn, an end-of-turn step or a step " \
+           "before the turn" in message
 
 
 @pytest.mark.parametrize("text", [

@@ -235,8 +235,8 @@ class _Checker:
         if section.instead and (header is not Timing.YOUR_TURN or once):
             self.error(section, "'(instead)' makes a turn replace the standard one: write 'Your Turn (instead):'")
         if once and header not in ONCE_ABLE:
-            self.error(section, "'(once per game)' limits a step option, a turn, an alternative turn or an "
-                                f"end-of-turn step; '{header.value}:' holds none of them")
+            self.error(section, "'(once per game)' limits a step option, a turn, an alternative turn, an "
+                                f"end-of-turn step or a step before the turn; '{header.value}:' holds none of them")
         if header is Timing.ALTERNATIVE_TURN and not once:
             self.error(section, "an announced alternative turn is 'Alternative Turn (optional):', or "
                                 "'Alternative Turn (once per game):'")
