@@ -436,3 +436,23 @@ def test_a_once_per_game_turn_lists_no_outcome_its_written_turn_does_not_reach(f
         state.add_worker(team, number, parse_square(square))
     for key, turn in engine.outcomes(state).items():
         assert engine.play(state, turn).outcome_key() == key, turn
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_once_per_game_step_repeated_lists_each_outcome_by_its_fewest_takings(fast: bool) -> None:
+    """Odysseus (A2 on e1 next to B1 on e2; A1 on a2; the corners a1, a5, e5 empty): forced into a1,
+    B1 is next to A1 and may be forced on to a5 or e5, where one force from e2 takes it at once. A
+    turn is listed by a shortest way (docs/language.md, 4.6), so no listed turn forces twice; the
+    power's first force and the later ones are one search."""
+    from santorini.interpreter.engine.engine import Engine
+    from santorini.interpreter.games.packs import load_pack
+    from santorini.interpreter.model.board import parse_square
+    from santorini.interpreter.model.state import GameState, Seat
+    pack = load_pack("bga")
+    engine = Engine(pack.base.power, [[pack.cards["Odysseus"].power], []], fast=fast)
+    state = GameState(seats=[Seat("A", 0, ("Odysseus",)), Seat("B", 1, ())], team_letters=["A", "B"])
+    for team, number, square in ((0, 1, "a2"), (0, 2, "e1"), (1, 1, "e2"), (1, 2, "c5")):
+        state.add_worker(team, number, parse_square(square))
+    turns = engine.turns(state)
+    assert any(step[0] == "force" for turn in turns for step in turn)
+    assert all(sum(step[0] == "force" for step in turn) <= 1 for turn in turns)

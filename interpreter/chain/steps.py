@@ -327,6 +327,22 @@ class StepCompiler:
             actor = WorkerSelector(Role.THAT) if step.guard is not None else step.actor
             more = self.compile(dataclasses.replace(bare, repeat=again, guard=None, actor=actor), rest, rest)
         first = self.compile(dataclasses.replace(bare, modality=Modality.MUST, repeat=ONCE), more, _refuse)
+        if times is None and step.guard is None:
+            # (any number of times, at least once: one breadth-first search, so that each outcome
+            # comes by its fewest takings, as a repeated step's do; the turn goes on only past the
+            # first taking)
+            entered: list[int] = []
+
+            def after_one(walk: Walk) -> bool:
+                return len(walk.path) > entered[-1] and rest(walk)
+            repeated = self.compile(dataclasses.replace(bare, repeat=ANY_NUMBER), after_one, after_one)
+
+            def first(walk: Walk) -> bool:
+                entered.append(len(walk.path))
+                try:
+                    return repeated(walk)
+                finally:
+                    entered.pop()
 
         def take(walk: Walk) -> bool:
             if (walk.seat, mark) in walk.state.marks:
