@@ -320,29 +320,16 @@ class StepCompiler:
         assert mark is not None and step.modality is Modality.MAY  # (the checker: a 'may' step)
         bare = dataclasses.replace(step, once_per_game=None)
         times, up_to = step.repeat.times, step.repeat.up_to
-        more = rest
-        if times is None or (up_to and times > 1):
-            again = ANY_NUMBER if times is None else Repeat(times - 1, up_to=True)
-            # (the later takings are the first one's worker's where the actor was named by a guard)
-            actor = WorkerSelector(Role.THAT) if step.guard is not None else step.actor
-            more = self.compile(dataclasses.replace(bare, repeat=again, guard=None, actor=actor), rest, rest)
-        first = self.compile(dataclasses.replace(bare, modality=Modality.MUST, repeat=ONCE), more, _refuse)
         if times is None and step.guard is None:
-            # (any number of times, at least once: one breadth-first search, so that each outcome
-            # comes by its fewest takings, as a repeated step's do; the turn goes on only past the
-            # first taking)
-            entered: list[int] = []
-
-            def after_one(walk: Walk) -> bool:
-                return len(walk.path) > entered[-1] and rest(walk)
-            repeated = self.compile(dataclasses.replace(bare, repeat=ANY_NUMBER), after_one, after_one)
-
-            def first(walk: Walk) -> bool:
-                entered.append(len(walk.path))
-                try:
-                    return repeated(walk)
-                finally:
-                    entered.pop()
+            first = self._at_least_once(bare, rest)
+        else:
+            more = rest
+            if times is None or (up_to and times > 1):
+                again = ANY_NUMBER if times is None else Repeat(times - 1, up_to=True)
+                # (the later takings are the first one's worker's where the actor was named by a guard)
+                actor = WorkerSelector(Role.THAT) if step.guard is not None else step.actor
+                more = self.compile(dataclasses.replace(bare, repeat=again, guard=None, actor=actor), rest, rest)
+            first = self.compile(dataclasses.replace(bare, modality=Modality.MUST, repeat=ONCE), more, _refuse)
 
         def take(walk: Walk) -> bool:
             if (walk.seat, mark) in walk.state.marks:
@@ -355,6 +342,24 @@ class StepCompiler:
             finally:
                 undo_mark(walk, mark)
         return take
+
+    def _at_least_once(self, step: Step, rest: StepFn) -> StepFn:
+        """A step taken any number of times, at least once: one breadth-first search, so that each
+        outcome comes by its fewest takings, as a repeated step's do; the turn goes on (`rest`)
+        only past the first taking."""
+        entered: list[int] = []  # (the length of the turn's path where each search began)
+
+        def after_one(walk: Walk) -> bool:
+            return len(walk.path) > entered[-1] and rest(walk)
+        repeated = self.compile(dataclasses.replace(step, repeat=ANY_NUMBER), after_one, after_one)
+
+        def first(walk: Walk) -> bool:
+            entered.append(len(walk.path))
+            try:
+                return repeated(walk)
+            finally:
+                entered.pop()
+        return first
 
     def _automatic(self, step: Step, after: StepFn) -> StepFn:
         """What the rules make happen with no choice: nothing is written in the turn."""

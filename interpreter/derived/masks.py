@@ -39,7 +39,7 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import FIXED_SQUARES, LINE_BITS, PERIMETER
+from ..chain.conditions import FIXED_SQUARES, LINE_BITS
 from ..model.state import GameState
 from .conditions import PROLOGUE, Lowering, View, near_bits
 from .source import Source
@@ -49,9 +49,6 @@ LEVELS = ("L0", "L1", "L2", "L3")
 #: The level planes of a square as a block just built on it leaves it (a block below level 3:
 #: the square's next level), for the squares where one was.
 LEVELS_AFTER_A_BLOCK = ("0", "L0", "L1", "L2")
-
-#: The squares on the board's edge, as bits.
-PERIMETER_BITS = sum(1 << s for s in PERIMETER)
 
 #: The spaces a part may name that do not depend on the target (the mask is then one square).
 _FIXED = (SpaceRef.ORIGIN, SpaceRef.VACATED, SpaceRef.START, SpaceRef.LAST_BUILT)
@@ -256,5 +253,5 @@ def loop_over_targets(source: Source, depth: int, targets: str, bits: str = "M",
     return depth + 1
 
 
-__all__ = ["LEVELS", "LEVELS_AFTER_A_BLOCK", "MASKS", "PERIMETER_BITS", "MaskLowering", "board_bits",
+__all__ = ["LEVELS", "LEVELS_AFTER_A_BLOCK", "MASKS", "MaskLowering", "board_bits",
            "loop_over_targets", "occupied_bits"]

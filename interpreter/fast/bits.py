@@ -39,13 +39,11 @@ from ...dsl.vocabulary import (
     Verb,
 )
 from ..chain.conditions import FIXED_SQUARES, Judge
-from ..model.board import ALL_BITS, AROUND_BITS, NEIGHBOURS, SQUARES
+from ..model.board import ALL_BITS, AROUND_BITS
 from ..model.state import GameState
 
 #: (state, acting worker, its square, levels by height) -> the target squares, as bits.
 SquareBits = Callable[[GameState, int, int, tuple[int, ...]], int]
-
-PERIMETER_BITS = sum(1 << s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
 
 
 def levels_of(field: int) -> tuple[int, int, int, int]:
@@ -194,4 +192,4 @@ def target_bits(conditions: tuple[Condition, ...], team: int, verb: Verb) -> tup
     return compiled, compiler.reads_levels
 
 
-__all__ = ["PERIMETER_BITS", "SquareBits", "free_bits", "levels_of", "target_bits", "token_squares"]
+__all__ = ["SquareBits", "free_bits", "levels_of", "target_bits", "token_squares"]
