@@ -352,7 +352,12 @@ def follow_up(c: Chooser, verb: str) -> str:
 
 
 def end_of_turn(c: Chooser) -> str:
-    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra"))
+    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart"))
+    if kind == "swap":
+        if c.pick((True, False)):
+            return ("if none of an opponent's workers neighbor yours, your workers may swap spaces with that "
+                    "opponent's workers.")
+        return f"your workers {c.pick(('may', 'must'))} swap spaces with an opponent's workers."
     if kind == "flanked":
         return "if 2 of your workers neighbor an opponent worker on opposite sides, that opponent loses the game."
     if kind == "removal":
@@ -365,6 +370,10 @@ def end_of_turn(c: Chooser) -> str:
                 f"{c.pick(('', ', on the ground level', ', not on a perimeter space'))}.")
     verbs = ("build", "move", "remove", "force")
     modality = c.pick(("may ", "must "))
+    if kind == "apart":
+        actor = c.pick(("your unmoved worker", "the moved worker", "one of your workers"))
+        return (f"if none of your workers neighbor each other, "
+                f"{step(c, actor, modality, verbs, after_build=True, at_end=True)}.")
     if kind == "guarded":
         who = c.pick(("your unmoved worker", "the moved worker", "one of your workers"))
         stands = fill(c, c.pick(STANDS))

@@ -3,6 +3,8 @@ prefix is complete, why a turn is refused, and step-by-step tracing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -10,6 +12,8 @@ from santorini.interpreter.engine.engine import IllegalTurn
 from santorini.interpreter.engine.refusal import Reason
 from santorini.interpreter.model.notation import format_step, parse_turn
 from support import s0_text
+
+SCENARIOS = Path(__file__).parent / "scenarios" / "bga"
 
 
 def steps_text(scenario, actions) -> list[str]:
@@ -41,6 +45,19 @@ def test_demeter_prefix_is_complete_after_one_build(position) -> None:
     texts = steps_text(scenario, legal)
     assert complete
     assert "build A1 a2" in texts and "build A1 a4" not in texts
+
+
+def test_a_prefix_that_an_optional_step_would_skip_past_is_not_complete(position) -> None:
+    """Nemesis swaps both workers or neither: after one swap the turn is not complete, though the
+    turn that leaves the swap out ends at once (a shorter turn is not the prefix)."""
+    data = yaml.safe_load((SCENARIOS / "nemesis-swaps-both-workers.yaml").read_text())
+    scenario = position(yaml.safe_dump({k: v for k, v in data.items() if k != "expect"}))
+    engine = scenario.game.engine
+    _, complete = engine.legal_next(scenario.state, parse_turn(scenario.state, "move A1 a1; build A1 b1"))
+    assert complete
+    prefix = parse_turn(scenario.state, "move A1 a1; build A1 b1; force A1 d1")
+    legal, complete = engine.legal_next(scenario.state, prefix)
+    assert not complete and steps_text(scenario, legal) == ["force A2 a4"]
 
 
 def test_lookahead_hides_a_move_after_which_no_build_is_possible(position) -> None:

@@ -8,7 +8,17 @@ import pytest
 from santorini.dsl.semantics.checker import check_rules
 from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
-from santorini.dsl.vocabulary import Compare, LevelChange, Modality, TokenKind, Verb
+from santorini.dsl.vocabulary import (
+    Apart,
+    Compare,
+    LevelChange,
+    Modality,
+    Owner,
+    Role,
+    TokenKind,
+    Verb,
+    WorkerSelector,
+)
 from santorini.dsl.vocabulary.parts import NOT_ON_LAST_BUILT
 
 ORIGIN = Origin("card.yaml", line=10, column=3)
@@ -340,3 +350,51 @@ def test_a_step_before_the_turn_is_a_force_or_a_removal_the_player_may_take(rule
         assert found == []
     else:
         assert len(found) == 1 and expected in found[0], found
+
+
+_SWAP = "your workers may swap spaces with that opponent's workers."
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    (f"End of Your Turn:\n  if none of an opponent's workers neighbor yours, {_SWAP}", None),
+    ("End of Your Turn:\n  your workers must swap spaces with an opponent's workers.", None),
+    ("End of Your Turn:\n  if none of your workers neighbor each other, the moved worker may build.", None),
+    (f"End of Your Turn:\n  {_SWAP}", "'that opponent' needs an opponent named before"),
+    (f"End of Your Turn:\n  if none of your workers neighbor each other, {_SWAP}",
+     "'that opponent' needs an opponent named before"),
+    ("End of Your Turn:\n  if none of an opponent's workers neighbor yours, your workers may swap spaces with an "
+     "opponent's workers.", "the condition names the opponent: write 'that opponent's workers'"),
+    ("End of Your Turn:\n  one of your workers may swap spaces with an opponent's workers.",
+     "a swap is taken by 'your workers'"),
+    ("Your Turn:\n  one of your workers moves.\n  your workers may swap spaces with an opponent's workers.",
+     "a swap is, for now, a step at the end of your turn"),
+    ("Your Move:\n  after your worker moves, your workers may swap spaces with an opponent's workers.",
+     "a swap is, for now, a step at the end of your turn"),
+    ("Start of Your Turn:\n  your workers may swap spaces with an opponent's workers.",
+     "a swap is, for now, a step at the end of your turn"),
+    ("End of Your Turn:\n  if none of your workers neighbor yours, the moved worker may build.",
+     "write 'none of your workers neighbor each other'"),
+    ("Win Condition:\n  you also win if none of your workers neighbor each other.",
+     "a win on where workers stand is not in the language yet"),
+    ("Your Move:\n  if none of your workers neighbor each other, your worker may move up any number of levels.",
+     "is guarded by what happened this turn or on your last turn"),
+])
+def test_a_swap_and_workers_standing_apart(rules: str, expected: str | None) -> None:
+    """Nemesis's swap: every worker of the player with one of a single opponent's, at the end of the
+    turn, with 'that opponent' named by a condition on workers standing apart."""
+    found = check(rules)
+    if expected is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and expected in found[0], found
+
+
+def test_a_swap_is_one_step_of_every_worker_under_a_condition_on_workers_apart() -> None:
+    text = f"End of Your Turn:\n  if none of an opponent's workers neighbor yours, {_SWAP}"
+    power = compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Swapper")
+    (step,) = power.turn_ends
+    assert step.verb is Verb.SWAP and step.actor == WorkerSelector(Role.EVERY) and step.modality is Modality.MAY
+    assert step.target == WorkerSelector(Role.TEAM, Owner.OPPONENTS)
+    assert step.guard == Apart(Owner.OPPONENTS, Owner.YOURS)
+    text = "End of Your Turn:\n  if none of your workers neighbor each other, the moved worker may build."
+    assert compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Loner").turn_ends[0].guard == Apart(Owner.YOURS, None)

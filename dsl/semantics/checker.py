@@ -134,8 +134,9 @@ GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
            FOLLOW_UP: "what happened this turn or on your last turn, where your workers stand, the towers on the "
                       "board or the number of players ('if your worker moved up this turn, ...')",
            PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
-           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level') or on what "
-                     "happened this turn ('if one of your workers moved down this turn')"}
+           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level'), on what "
+                     "happened this turn ('if one of your workers moved down this turn') or on workers standing "
+                     "apart ('if none of your workers neighbor each other')"}
 
 
 def check_rules(rules: ast.Rules, origin: Origin, kind: RulesKind | str) -> list[CheckError]:
@@ -291,6 +292,11 @@ class _Checker:
             if actor.selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode):
                 self.error(actor, f"'{actor.words}' names the workers a prohibition binds, for now ('all workers "
                                   "except your female worker cannot move orthogonally')")
+        for node in _nodes(clause):
+            if isinstance(node, ast.StepNode) and node.verb is Verb.SWAP and kind is not END_STEP:
+                self.error(node, "a swap is, for now, a step at the end of your turn: 'End of Your Turn: ... your "
+                                 "workers may swap spaces with ...'")
+                return
         if isinstance(clause, ast.StepNode) and _names_vacated(clause):
             self.error(clause, "'the space it just vacated' is the space its move left: the force follows a move "
                                "('after your worker moves, it may force ...')")
@@ -350,6 +356,8 @@ class _Checker:
                     self.error(guard, "at the end of the turn, a condition over what happened says it happened this "
                                       "turn, in the past tense: 'if one of your workers moved down this turn'")
                 self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
+            elif isinstance(guard, ast.ApartNode):
+                self.apart(guard)
             elif not isinstance(guard, ast.FlankedNode):
                 self.error(guard, f"{kind.value} is guarded by {GUARDED[END_STEP]}")
             return
@@ -380,6 +388,11 @@ class _Checker:
             self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
         elif not isinstance(guard, ast.TowersNode):
             self.error(guard, f"{kind.value} is guarded by {GUARDED[kind]}")
+
+    def apart(self, node: ast.ApartNode) -> None:
+        if node.owner is node.other:
+            self.error(node, "workers of one player neighbor 'each other': write 'none of your workers neighbor "
+                             "each other'")
 
     def worker_state(self, node: ast.WorkerStateNode) -> None:
         if node.actor.selector.role not in (Role.UNMOVED, Role.MOVED, Role.CHOSEN):
@@ -504,6 +517,9 @@ class _Checker:
         if isinstance(node, ast.HappeningNode):
             self.happening(node, guard, "at the end of the turn")
             return
+        if node.verb is Verb.SWAP:
+            self.swap(node, guard)
+            return
         role = node.actor.selector.role
         if node.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.EACH):
             self.error(node.actor, f"an end-of-turn step is taken by 'your unmoved worker', 'the moved worker', "
@@ -515,6 +531,21 @@ class _Checker:
         if node.effects or node.instead or not node.can_win:
             self.error(node, "an end-of-turn step is a step of its own: no 'forcing', 'instead' or 'cannot win'")
         self.step_parts(node, earlier_build=True)
+
+    def swap(self, node: ast.StepNode, guard: ast.ConditionNode | None) -> None:
+        """'your workers may swap spaces with that opponent's workers': every worker of the player
+        exchanges spaces with a worker of one opponent, each with its own, or none does."""
+        if node.actor.selector != WorkerSelector(Role.EACH, Owner.YOURS):
+            self.error(node.actor, f"a swap is taken by 'your workers' (each of them exchanges spaces with one "
+                                   f"of the other player's), not '{node.actor.words}'")
+        assert node.target is not None  # (the grammar writes whom a swap is with)
+        names_one = isinstance(guard, ast.ApartNode) and guard.owner is Owner.OPPONENTS
+        if node.target.words.lower().startswith("that") and not names_one:
+            self.error(node.target, "'that opponent' needs an opponent named before: 'if none of an opponent's "
+                                    "workers neighbor yours, your workers may swap spaces with that opponent's "
+                                    "workers'")
+        elif not node.target.words.lower().startswith("that") and names_one:
+            self.error(node.target, "the condition names the opponent: write 'that opponent's workers'")
 
     def start_step(self, node: ast.StepNode) -> None:
         """A step before the turn's first: a force or a removal of other workers, for now, by one of
@@ -648,7 +679,7 @@ class _Checker:
             if not 1 <= node.pattern.count <= 25:
                 self.error(node.pattern, f"the board holds 0 to 25 complete towers, not {node.pattern.count}")
             return
-        if isinstance(node.pattern, (ast.WorkerStateNode, ast.FlankedNode)):
+        if isinstance(node.pattern, (ast.WorkerStateNode, ast.FlankedNode, ast.ApartNode)):
             self.error(node.pattern, "a win on where workers stand is not in the language yet; wins come from "
                                      "moves ('if your worker moves ...') or counts ('when there are ...')")
             return
@@ -855,6 +886,8 @@ class _Checker:
         first_repeat: int | None = None  # the index of the step repeated 'any number of times'
         for index, step in enumerate(steps):
             role = step.actor.selector.role
+            if step.verb is Verb.SWAP:
+                continue  # (said where the sentence stands: a swap ends the turn)
             if role is Role.RESERVE and step.verb is Verb.PLACE:
                 self.step_parts(step, earlier_build=seen_build)
                 continue

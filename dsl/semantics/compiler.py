@@ -15,6 +15,7 @@ from ..vocabulary import (
     ONCE,
     ActorIs,
     AllOf,
+    Apart,
     BoardRule,
     BuildThere,
     ChangeCounter,
@@ -146,6 +147,8 @@ def condition(node: ast.ConditionNode) -> Condition:
         return CountIs(Quantity.COMPLETE_TOWERS, Compare.GE, node.count)
     if isinstance(node, ast.FlankedNode):
         return Flanked(Owner.OPPONENTS)
+    if isinstance(node, ast.ApartNode):
+        return Apart(node.owner, node.other)
     if isinstance(node, ast.PlayerCountNode):
         return PlayerCount(node.counts)
     scope = next(q.scope for q in node.qualifiers if q.scope is not None)
@@ -184,7 +187,9 @@ def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.Cond
     if isinstance(node, ast.HappeningNode):
         return happening(node, origin, guard)
     effects = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
-    return Step(verb=node.verb, actor=node.actor.selector, modality=node.modality or Modality.MUST,
+    # (a swap's 'your workers' is each of them, once: every one exchanges spaces, or none does)
+    actor = WorkerSelector(Role.EVERY) if node.verb is Verb.SWAP else node.actor.selector
+    return Step(verb=node.verb, actor=actor, modality=node.modality or Modality.MUST,
                 where=where(node, origin), repeat=node.repeat or ONCE,
                 destination=node.place.space if node.place is not None else None,
                 piece=node.piece or Piece.NEXT,

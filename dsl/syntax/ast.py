@@ -16,6 +16,7 @@ from ..vocabulary import (
     FollowUpTiming,
     HappeningKind,
     Modality,
+    Owner,
     Pairing,
     Piece,
     Repeat,
@@ -178,6 +179,15 @@ class FlankedNode(Node):
 
 
 @dataclass(frozen=True)
+class ApartNode(Node):
+    """'none of <owner's workers> neighbor <other's workers>' ('none of an opponent's workers
+    neighbor yours'); `other` None: 'neighbor each other'."""
+
+    owner: Owner
+    other: Owner | None
+
+
+@dataclass(frozen=True)
 class PlayerCountNode(Node):
     """'in a game of 3 players' (or 'of 2 or 4 players'): the number of players."""
 
@@ -185,7 +195,7 @@ class PlayerCountNode(Node):
 
 
 #: A condition as the grammar writes one ('if <condition>', 'when <condition>').
-StatedCondition = PatternNode | WorkerStateNode | TowersNode | FlankedNode
+StatedCondition = PatternNode | WorkerStateNode | TowersNode | FlankedNode | ApartNode
 #: What may guard a sentence: a condition, or the number of players.
 ConditionNode = StatedCondition | PlayerCountNode
 

@@ -160,6 +160,18 @@ class _PieceWord(NamedTuple):
     any_level: bool
 
 
+class _Group(NamedTuple):
+    """The value of 'your workers' or 'an opponent's workers' in a condition on where they stand."""
+
+    owner: Owner
+
+
+class _Others(NamedTuple):
+    """The value of whom a group must not neighbour: 'yours' (`owner`), or 'each other' (None)."""
+
+    owner: Owner | None
+
+
 @dataclass(frozen=True)
 class _Victim:
     """'an opponent worker on <space>': the worker a removal takes, and where it stands."""
@@ -195,7 +207,8 @@ def _words(items: Items) -> str:
     return " ".join(parts).replace(" 's", "'s")
 
 
-_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.PlayerCountNode)
+_CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.ApartNode,
+               ast.PlayerCountNode)
 
 
 def _qualifiers(items: Items) -> tuple[ast.Qualifier, ...]:
@@ -333,7 +346,7 @@ def _actor(role: Role, owner: Owner | None = None) -> Build[ast.Actor]:
 _CLAUSES = (ast.StepNode, ast.HappeningNode, ast.ObligationNode, ast.GainNode, ast.PlaceTokenNode, ast.DomeLikeNode,
             ast.FollowUpNode, ast.ProhibitionNode, ast.VetoNode, ast.WinNode, ast.LossNode, ast.PlacementNode)
 #: The conditions the grammar writes after 'if' or 'when' (a guard may also be a player count).
-_STATED = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode)
+_STATED = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.ApartNode)
 
 
 class _ToAst(Transformer[Token, ast.Rules]):
@@ -419,6 +432,29 @@ class _ToAst(Transformer[Token, ast.Rules]):
         items = tuple(children)
         return ast.FlankedNode(*_start(items), count=next(int(i.value) for i in items
                                                           if isinstance(i, Token) and i.type == "INT"))
+
+    def apart(self, children: list[object]) -> ast.ApartNode:
+        items = tuple(children)
+        return ast.ApartNode(*_start(items), owner=_required(items, _Group).owner,
+                             other=_required(items, _Others).owner)
+
+    group_yours = _words_node(_Group(Owner.YOURS))
+    group_an_opponents = _words_node(_Group(Owner.OPPONENTS))
+    others_yours = _words_node(_Others(Owner.YOURS))
+    each_other = _words_node(_Others(None))
+
+    def swap_step(self, children: list[object]) -> ast.StepNode:
+        items = tuple(children)
+        actor, partners = _of(items, ast.Actor)
+        return ast.StepNode(*_start(items), actor=actor, modality=_value(items, Modality), verb=Verb.SWAP, piece=None,
+                            piece_any_level=False, place=None, repeat=None, qualifiers=(), effects=(),
+                            target=partners)
+
+    def that_opponents_workers(self, children: list[object]) -> ast.Actor:
+        items = tuple(children)
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.TEAM, Owner.OPPONENTS), words=_words(items))
+
+    an_opponents_workers = that_opponents_workers
 
     def removal(self, children: list[object]) -> ast.HappeningNode:
         items = tuple(children)

@@ -62,6 +62,7 @@ from .parts import (
                     AllOf,
                     AlongLine,
                     AnyOf,
+                    Apart,
                     BuildThere,
                     ChangeCounter,
                     Condition,
@@ -94,7 +95,7 @@ from .parts import (
 
 __all__ = [
     "nested",
-    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "ActorIs", "AllOf", "AlongLine", "AnyOf", "Line",
+    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "ActorIs", "AllOf", "AlongLine", "AnyOf", "Apart", "Line",
     "BoardRule", "BuildThere",
     "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "OppositeEdges", "PlaceFirst", "PlacementArea",
     "Reserve", "SetupToken", "HasToken",

@@ -24,6 +24,9 @@ class Verb(Enum):
     TOKEN = "token"
     USE = "use"
     LOSE = "lose"  # a player loses (an automatic step; not a verb of the turn notation)
+    #: Workers exchange spaces: each of the player's workers with a worker of one opponent (written
+    #: as forces: `force A1 d4`, A1 to the space of the worker it exchanges with, which goes to A1's).
+    SWAP = "swap"
 
 
 class Modality(Enum):
@@ -61,6 +64,7 @@ class Role(Enum):
     ON_SPACE = "the worker on"  # the worker standing on the space a step names
     FLANKED = "flanked"        # a worker with workers of the card holder on two opposite sides
     RESERVE = "extra"          # a worker of yours waiting on your card, not yet on the board
+    TEAM = "an opponent's"     # the workers of one opponent (one team), wherever they stand
 
 
 class Line(Enum):

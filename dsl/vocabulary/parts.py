@@ -150,6 +150,18 @@ class Flanked:
 
 
 @dataclass(frozen=True)
+class Apart:
+    """No worker of `owner` neighbours a worker of `other` ('none of an opponent's workers neighbor
+    yours'), or, with `other` None, another worker of `owner` ('none of your workers neighbor each
+    other'). Opponents are counted one opponent (one team) at a time: the condition holds when
+    some opponent's workers are all apart, and a step under it acts on such an opponent ('that
+    opponent's workers')."""
+
+    owner: Owner
+    other: Owner | None = None
+
+
+@dataclass(frozen=True)
 class LastMoves:
     """Judged on a whole turn: each worker of `owner` that started the turn on a space where
     `started` holds, and moved, ended its last move on a space where `ended` holds ('if an
@@ -223,13 +235,13 @@ class PlayerCount:
 
 
 Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | HasToken | StandsHighest
-             | AlongLine | ActorIs | Flanked | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs
+             | AlongLine | ActorIs | Flanked | Apart | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs
              | PlayerCount)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
-                                     StandsHighest, AlongLine, ActorIs, Flanked, LastMoves, Not, AnyOf, AllOf,
-                                     Happened, WorkersAre, CountIs, PlayerCount)
+                                     StandsHighest, AlongLine, ActorIs, Flanked, Apart, LastMoves, Not, AnyOf,
+                                     AllOf, Happened, WorkersAre, CountIs, PlayerCount)
 
 
 # ---- selectors -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from ...dsl.vocabulary import (
     AllOf,
     AlongLine,
     AnyOf,
+    Apart,
     Compare,
     Condition,
     CountIs,
@@ -311,6 +312,33 @@ def _flanked(judge: Judge, part: Flanked) -> Test:
     return flanked
 
 
+def apart_teams(walk: Walk, team: int, part: Apart) -> list[int]:
+    """The teams whose workers make `part` hold, seen from the card holder's `team`: its own, or
+    each opponent in play whose workers neighbour none of `part.other`'s (none of each other's),
+    in team order. A guarded step acts on one of them ('that opponent's workers')."""
+    st = walk.state
+    groups = [team] if part.owner is Owner.YOURS else sorted(t for t in st.teams_in_play() if t != team)
+    found: list[int] = []
+    for group in groups:
+        squares = [st.worker_pos[w] for w in st.team_workers(group)]
+        if part.other is None:
+            others: list[int] = squares
+        else:
+            whose = [team] if part.other is Owner.YOURS else [t for t in st.teams_in_play() if t != team]
+            others = [st.worker_pos[w] for t in whose for w in st.team_workers(t)]
+        if not any(there in ADJACENT[here] for here in squares for there in others):
+            found.append(group)
+    return found
+
+
+def _apart(judge: Judge, part: Apart) -> Test:
+    team = judge.team
+
+    def apart(walk: Walk, *view: object) -> bool:
+        return bool(apart_teams(walk, team, part))
+    return apart
+
+
 def _last_moves(judge: Judge, part: LastMoves) -> Test:
     owned = judge.owned(part.owner)
     started, ended = judge.compile_all(part.started), judge.compile_all(part.ended)
@@ -404,7 +432,7 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 COMPILERS: dict[type, Callable[[Judge, Any], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, HasToken: _has_token, StandsHighest: _stands_highest,
-    AlongLine: _along_line, ActorIs: _actor_is, Flanked: _flanked,
+    AlongLine: _along_line, ActorIs: _actor_is, Flanked: _flanked, Apart: _apart,
     LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is, PlayerCount: _player_count,

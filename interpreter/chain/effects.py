@@ -67,6 +67,25 @@ def undo_force(walk: Walk, worker: int, here: int) -> None:
     walk.state.relocate(worker, here)
 
 
+def apply_swap(walk: Walk, worker: int, other: int) -> None:
+    """Two workers exchange spaces, both forced (neither moves)."""
+    st = walk.state
+    here, there = st.worker_pos[worker], st.worker_pos[other]
+    st.lift(other)
+    st.relocate(worker, there)
+    st.place(other, here)
+    walk.events.append(("force", worker, here, there))
+    walk.events.append(("force", other, there, here))
+
+
+def undo_swap(walk: Walk, worker: int, other: int, here: int, there: int) -> None:
+    st = walk.state
+    del walk.events[-2:]
+    st.lift(other)
+    st.relocate(worker, here)
+    st.place(other, there)
+
+
 def apply_build(walk: Walk, worker: int, square: int, dome: bool) -> Built:
     """The next piece (a block, or a dome) on a square; a token there leaves the game. Returns
     what the undo needs."""

@@ -15,6 +15,7 @@ a stated climb limit ('up at most 2 levels') replaces the board rule's.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -22,12 +23,14 @@ from typing import TYPE_CHECKING, Protocol
 from ...dsl.vocabulary import (
     ANY_NUMBER,
     ONCE,
+    Apart,
     BuildThere,
     Compare,
     Force,
     LevelChange,
     Modality,
     OccupiedBy,
+    Owner,
     Piece,
     Region,
     Repeat,
@@ -45,7 +48,7 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, WRAPPED_NEIGHBOURS, ZOBRIST
 from ..model.state import GameState, token_key
-from .conditions import Judge, Locator, Test, flanked_workers, space_locator
+from .conditions import Judge, Locator, Test, apart_teams, flanked_workers, space_locator
 from .effects import (
     add_token,
     apply_build,
@@ -56,6 +59,7 @@ from .effects import (
     apply_move,
     apply_place,
     apply_remove,
+    apply_swap,
     apply_token,
     apply_unbuild,
     undo_add_token,
@@ -67,6 +71,7 @@ from .effects import (
     undo_move,
     undo_place,
     undo_remove,
+    undo_swap,
     undo_token,
     undo_unbuild,
 )
@@ -292,6 +297,8 @@ class StepCompiler:
             return self._guarded(step, chain, rest) if step.guard is not None else chain
         if step.verb is Verb.PLACE:
             return self.place_step(step, after, rest, step.modality is not Modality.MUST)
+        if step.verb is Verb.SWAP:
+            return self.swap(step, after, rest)
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
                 Verb.REMOVE: self.remove if step.target is None else self.remove_worker}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
@@ -546,6 +553,61 @@ class StepCompiler:
                 undo_lose(walk, lost)
             return stop
         return lose
+
+    def swap(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
+        """Every worker of the player exchanges spaces with a worker of one opponent, each with its
+        own, in the order the player picks; or none does ('may'). Under a guard that names opponents
+        ('if none of an opponent's workers neighbor yours'), an opponent it names. Each exchange is
+        written as a force of the player's worker onto the other's space: `force A1 d4`."""
+        team = self.rules.team
+        guard = step.guard
+        if isinstance(guard, Apart) and guard.owner is Owner.OPPONENTS:
+            condition = guard
+
+            def partners(walk: Walk) -> list[int]:
+                return apart_teams(walk, team, condition)
+        else:
+            test = self.judge.compile(guard) if guard is not None else None
+
+            def partners(walk: Walk) -> list[int]:
+                if test is not None and not test(walk, -1, -1, -1, 0, 0, None):
+                    return []
+                return sorted(t for t in walk.state.teams_in_play() if t != team)
+        optional = step.modality is Modality.MAY
+
+        def exchange(mine: tuple[int, ...], theirs: tuple[int, ...], walk: Walk) -> bool:
+            if not mine:
+                return after(walk)
+            st = walk.state
+            depth = len(walk.path)
+            for worker in mine:
+                for other in theirs:
+                    here, there = st.worker_pos[worker], st.worker_pos[other]
+                    action: Action = ("force", worker, there)
+                    if walk.script is not None and not walk.admits(action, depth):
+                        continue
+                    apply_swap(walk, worker, other)
+                    then = functools.partial(exchange, tuple(m for m in mine if m != worker),
+                                             tuple(t for t in theirs if t != other))
+                    stop = _go_on(walk, action, worker, then)
+                    undo_swap(walk, worker, other, here, there)
+                    if stop and walk.stop_here(depth):
+                        return True
+            return False
+
+        def take(walk: Walk) -> bool:
+            teams = partners(walk)
+            if not teams:
+                return rest(walk)
+            if optional and rest(walk):
+                return True
+            mine = tuple(walk.state.team_workers(team))
+            for other_team in teams:
+                theirs = tuple(walk.state.team_workers(other_team))
+                if mine and len(theirs) >= len(mine) and exchange(mine, theirs, walk):
+                    return True
+            return False
+        return take
 
     def _every(self, step: Step, make: StepMaker, after: StepFn) -> StepFn:
         """A step each of the player's workers takes once, in the order the player picks; with

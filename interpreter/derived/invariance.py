@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from ...dsl.vocabulary import (
     AllOf,
     AnyOf,
+    Apart,
     CountIs,
     Flanked,
     Happened,
@@ -44,7 +45,7 @@ def unchanged_by_a_build(condition: Condition) -> bool:
         return unchanged_by_a_build(condition.part)
     if isinstance(condition, (AnyOf, AllOf)):
         return all(unchanged_by_a_build(part) for part in condition.parts)
-    if isinstance(condition, (PlayerCount, Flanked)):
+    if isinstance(condition, (PlayerCount, Flanked, Apart)):
         return True  # the seats; where workers stand
     if isinstance(condition, Happened):
         if condition.scope is Scope.LAST_TURN:

@@ -264,7 +264,8 @@ class DerivedCompiler(StepCompiler):
               and getattr(after, "each_step", None) is not None):
             # (each worker moves, then each builds: each_worker.py)
             chain.kernel = each_builds_after_each_move(self, step, after.each_step)  # type: ignore[attr-defined]
-        elif step.actor.role is Role.EVERY and after is finish and rest is finish:
+        elif (step.actor.role is Role.EVERY and step.verb in (Verb.MOVE, Verb.BUILD) and after is finish
+              and rest is finish):
             # (a program that is each worker's step alone: each_worker.py; or its last step, after
             # a move: the move's kernel takes it in)
             chain.kernel = each_worker(self, step)  # type: ignore[attr-defined]

@@ -1078,7 +1078,9 @@ class Engine:
             if len(walk.path) > depth:
                 frontier.add(walk.path[depth])
                 return True
-            walk.complete = True
+            # (a turn that ends before the prefix does, by leaving out a step the prefix takes,
+            # is not the prefix)
+            walk.complete = walk.complete or len(walk.path) == depth
             return False
         walk = Walk(state, leaf, script=tuple(prefix), frontier=frontier)
         self._roots[state.to_move](walk)
