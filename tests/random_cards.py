@@ -352,7 +352,15 @@ def follow_up(c: Chooser, verb: str) -> str:
 
 
 def end_of_turn(c: Chooser) -> str:
-    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart"))
+    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart", "grow"))
+    if kind == "grow":
+        where = c.pick(("a lowest unoccupied space neighboring the moved worker",
+                        "an unoccupied space neighboring the moved worker", "a lowest unoccupied perimeter space"))
+        placed = f"{c.pick(('if possible, you', 'you may', 'you'))} place your extra worker on {where}."
+        if c.pick((True, False)):
+            return placed
+        return (f"if none of your workers neighbor each other, {placed}\n  otherwise, you "
+                f"{c.pick(('must', 'may'))} return one of your workers to your card.")
     if kind == "swap":
         if c.pick((True, False)):
             return ("if none of an opponent's workers neighbor yours, your workers may swap spaces with that "
@@ -715,11 +723,11 @@ def reached(value: object) -> set[str]:
             found.add(name)
             for field in dataclasses.fields(item):
                 inner = getattr(item, field.name)
-                if field.name in ("instead", "once_per_game", "if_possible", "replaces") and inner:
+                if field.name in ("instead", "once_per_game", "if_possible", "replaces", "lowest") and inner:
                     found.add(f"{name}.{field.name}")
                 if field.name == "can_win" and not inner:
                     found.add("Step.cannot win")
-                if field.name in ("cost", "guard", "when") and inner:
+                if field.name in ("cost", "guard", "when", "otherwise") and inner:
                     found.add(f"{name}.{field.name}")
                 visit(inner)
         elif isinstance(item, (list, tuple)):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from santorini.interpreter.engine.engine import IllegalTurn
+from santorini.interpreter.engine.engine import Engine, IllegalTurn
 from santorini.interpreter.engine.refusal import Reason
 from santorini.interpreter.model.notation import format_step, parse_turn
 from support import s0_text
@@ -58,6 +58,23 @@ def test_a_prefix_that_an_optional_step_would_skip_past_is_not_complete(position
     prefix = parse_turn(scenario.state, "move A1 a1; build A1 b1; force A1 d1")
     legal, complete = engine.legal_next(scenario.state, prefix)
     assert not complete and steps_text(scenario, legal) == ["force A2 a4"]
+
+
+def test_a_worker_given_back_to_the_card_may_enter_again_under_any_name_waiting(position) -> None:
+    """Hydra's worker taken off goes back to her card (not out of the game), and a written
+    placement may name any worker waiting there: they are alike."""
+    data = yaml.safe_load((SCENARIOS / "hydra-loses-a-worker-when-two-stand-together.yaml").read_text())
+    scenario = position(yaml.safe_dump({k: v for k, v in data.items() if k != "expect"}))
+    engine, state = scenario.game.engine, scenario.state
+    after = engine.play(state, parse_turn(state, "move A1 b1; build A1 a1; remove A2"))
+    a2 = state.worker_by_name("A2")
+    assert after.worker_pos[a2] < 0 and a2 in after.reserve
+    grown = yaml.safe_load((SCENARIOS / "hydra-grows-on-a-lowest-space.yaml").read_text())
+    scenario = position(yaml.safe_dump({k: v for k, v in grown.items() if k != "expect"}))
+    engine, state = scenario.game.engine, scenario.state
+    first = engine.play(state, parse_turn(state, "move A1 b1; build A1 c1; place A3 a1"))
+    other = engine.play(state, parse_turn(state, "move A1 b1; build A1 c1; place A7 a1"))
+    assert first.hash == other.hash and other.worker_pos[state.worker_by_name("A7")] == 0
 
 
 def test_lookahead_hides_a_move_after_which_no_build_is_possible(position) -> None:
@@ -473,3 +490,21 @@ def test_a_once_per_game_step_repeated_lists_each_outcome_by_its_fewest_takings(
     turns = engine.turns(state)
     assert any(step[0] == "force" for turn in turns for step in turn)
     assert all(sum(step[0] == "force" for step in turn) <= 1 for turn in turns)
+
+
+def test_a_condition_on_placing_a_worker_from_the_card_is_judged() -> None:
+    """'if your unmoved worker is on level 1, you may place your extra worker ...': on a flat board
+    the condition never holds, so no turn places the worker (it was once offered regardless)."""
+    from random_cards import card_text, load, pack_with, set_workers
+
+    from santorini.interpreter.games.game import new_game, parse_players
+    from santorini.interpreter.model.board import parse_square as square_of
+    card = load(card_text("Setup:\n  you have 1 extra worker on your card.\nEnd of Your Turn:\n  if your unmoved "
+                          "worker is on level 1, you may place your extra worker on any unoccupied space."))
+    game = new_game(pack_with(card), parse_players([card.name, "Mortal"]))
+    state = set_workers(game, [[square_of("b3"), square_of("d3")], [square_of("c4"), square_of("c2")]])
+    for fast in (True, False):
+        engine = game.engine if fast else Engine(game.pack.base.power, [[c.power for c in s] for s in game.cards],
+                                                 fast=False)
+        turns = list(engine.outcomes(state).values())
+        assert turns and not any(step[0] == "place" for turn in turns for step in turn)

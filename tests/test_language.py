@@ -10,11 +10,13 @@ from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
 from santorini.dsl.vocabulary import (
     Apart,
+    BesideWorker,
     Compare,
     LevelChange,
     Modality,
     Owner,
     Role,
+    ToCard,
     TokenKind,
     Verb,
     WorkerSelector,
@@ -398,3 +400,51 @@ def test_a_swap_is_one_step_of_every_worker_under_a_condition_on_workers_apart()
     assert step.guard == Apart(Owner.OPPONENTS, Owner.YOURS)
     text = "End of Your Turn:\n  if none of your workers neighbor each other, the moved worker may build."
     assert compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Loner").turn_ends[0].guard == Apart(Owner.YOURS, None)
+
+
+_GROW = ("if none of your workers neighbor each other, if possible, you place your extra worker on a lowest "
+         "unoccupied space neighboring the moved worker.")
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    (f"Setup:\n  you have 8 extra workers on your card.\nEnd of Your Turn:\n  {_GROW}\n  otherwise, you must return "
+     "one of your workers to your card.", None),
+    ("Setup:\n  you have 9 extra workers on your card.", "a card holds 1 to 8 extra workers, not 9"),
+    ("End of Your Turn:\n  otherwise, you must return one of your workers to your card.",
+     "the sentence before must be a step under a condition"),
+    ("End of Your Turn:\n  the moved worker may build.\n  otherwise, you must return one of your workers to your card.",
+     "the sentence before must be a step under a condition"),
+    ("End of Your Turn:\n  if none of an opponent's workers neighbor yours, your workers may swap spaces with that "
+     "opponent's workers.\n  otherwise, the moved worker may build.",
+     "the sentence before must be a step under a condition"),
+    ("Your Turn:\n  one of your workers moves.\n  if your worker moved up this turn, that worker builds.\n  otherwise, "
+     "that worker builds, not a dome.", "'otherwise' follows a guarded step at the end of your turn"),
+    ("Your Turn:\n  one of your workers moves.\n  that worker builds.\n  you must return one of your workers to your "
+     "card.", "returning a worker to your card is, for now, a step at the end of your turn"),
+    ("Your Turn:\n  one of your workers moves.\n  that worker builds on a lowest neighboring space.",
+     "'lowest' chooses among the spaces where a worker from your card is placed"),
+    ("End of Your Turn:\n  you may place your talus token on a lowest unoccupied space neighboring the moved worker.",
+     "'lowest' chooses among the spaces where a worker from your card is placed"),
+    ("Setup:\n  you have 1 extra worker on your card.\nAlternative Turn (optional):\n  you place your extra worker on "
+     "an unoccupied space neighboring the moved worker.\n  that worker must move.\n  that worker must build.",
+     "'the moved worker' needs an earlier move step"),
+])
+def test_a_worker_gained_or_given_back_and_otherwise(rules: str, expected: str | None) -> None:
+    """Hydra's parts: a worker from the card placed 'if possible' on a lowest space next to the moved
+    worker, 'otherwise' (where the guard before fails) a worker returned to the card."""
+    found = check(rules)
+    if expected is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and expected in found[0], found
+
+
+def test_otherwise_is_the_step_taken_where_the_guard_before_fails() -> None:
+    text = f"End of Your Turn:\n  {_GROW}\n  otherwise, you must return one of your workers to your card."
+    (step,) = compile_rules(parse_rules(text, ORIGIN), ORIGIN, "Grower").turn_ends
+    assert step.verb is Verb.PLACE and step.modality is Modality.IF_POSSIBLE and step.guard == Apart(Owner.YOURS)
+    assert step.destination is not None and step.destination.lowest
+    assert BesideWorker(WorkerSelector(Role.MOVED)) in step.destination.filters
+    other = step.otherwise
+    assert other is not None and other.verb is Verb.REMOVE and other.effects == (ToCard(),)
+    assert other.target == WorkerSelector(Role.SUBJECT) and other.modality is Modality.MUST

@@ -247,7 +247,9 @@ class _Checker:
             self.error(section, f"a mode's rules are its 'Setup:' for now, not '{header.value}:'")
         if not section.statements:
             self.error(section, f"section '{header.value}:' is empty")
-        for statement in section.statements:
+        for index, statement in enumerate(section.statements):
+            if statement.otherwise:
+                self.otherwise(section, index)
             self.statement(header, statement)
         if header in PROGRAM_SECTIONS:
             self.program(section)
@@ -268,6 +270,23 @@ class _Checker:
                                        "player chooses to take ('the moved worker may build ...')")
                 elif clause.modality is not Modality.MAY:
                     self.error(clause, "a once-per-game step is the player's to use when they choose: write 'may'")
+
+    def otherwise(self, section: ast.Section, index: int) -> None:
+        """'otherwise, ...' is taken where the guard of the sentence before does not hold: both are
+        steps at the end of the turn, and the one before is guarded (and not a swap, whose guard
+        names the opponent it acts on)."""
+        clause = section.statements[index].clause
+        before = section.statements[index - 1] if index else None
+        if section.timing is not Timing.END_OF_YOUR_TURN or section.once:
+            self.error(clause, "'otherwise' follows a guarded step at the end of your turn, for now ('End of Your "
+                               "Turn:')")
+        elif (before is None or before.guard is None or before.otherwise or not isinstance(before.clause, ast.StepNode)
+              or before.clause.verb is Verb.SWAP):
+            self.error(clause, "'otherwise' is taken where the condition of the sentence before does not hold: "
+                               "the sentence before must be a step under a condition ('if none of your workers "
+                               "neighbor each other, ...')")
+        elif not isinstance(clause, ast.StepNode):
+            self.error(clause, "'otherwise' gives a step the player takes, for now")
 
     def statement(self, header: Timing, statement: ast.Statement) -> None:
         clause = statement.clause
@@ -292,11 +311,19 @@ class _Checker:
             if actor.selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode):
                 self.error(actor, f"'{actor.words}' names the workers a prohibition binds, for now ('all workers "
                                   "except your female worker cannot move orthogonally')")
+        placed = clause.place if isinstance(clause, ast.StepNode) and clause.verb is Verb.PLACE else None
         for node in _nodes(clause):
             if isinstance(node, ast.StepNode) and node.verb is Verb.SWAP and kind is not END_STEP:
                 self.error(node, "a swap is, for now, a step at the end of your turn: 'End of Your Turn: ... your "
                                  "workers may swap spaces with ...'")
                 return
+            if isinstance(node, ast.StepNode) and _returns_a_worker(node) and kind is not END_STEP:
+                self.error(node, "returning a worker to your card is, for now, a step at the end of your turn")
+                return
+            if isinstance(node, ast.Place) and node.space.lowest and node is not placed:
+                self.error(node, f"'{node.words}': 'lowest' chooses among the spaces where a worker from your card "
+                                 "is placed, for now ('you place your extra worker on a lowest unoccupied space "
+                                 "...')")
         if isinstance(clause, ast.StepNode) and _names_vacated(clause):
             self.error(clause, "'the space it just vacated' is the space its move left: the force follows a move "
                                "('after your worker moves, it may force ...')")
@@ -577,8 +604,8 @@ class _Checker:
         if node.kind in (SetupKind.EACH_PLAYER, SetupKind.TEAM_PLAYER, SetupKind.YOU_PLACE) \
                 and not 1 <= node.count <= 4:
             self.error(node, f"a player places 1 to 4 workers, not {node.count}")
-        if node.kind is SetupKind.EXTRA and not 1 <= node.count <= 3:
-            self.error(node, f"a card holds 1 to 3 extra workers, not {node.count}")
+        if node.kind is SetupKind.EXTRA and not 1 <= node.count <= 8:
+            self.error(node, f"a card holds 1 to 8 extra workers, not {node.count}")
         if node.kind is SetupKind.FEMALE and node.words_actor not in ("one of your workers",):
             self.error(node, "say which worker: 'one of your workers is female'")
         if node.kind is SetupKind.WHERE and node.place is not None and node.place.space.region is Region.SINGLE:
@@ -723,9 +750,10 @@ class _Checker:
                 node.place is None or node.place.space.ref is not SpaceRef.VACATED):
             self.error(node.target, f"'{node.target.words}' may stand anywhere: such a worker is forced into 'the "
                                     "space it just vacated', for now")
-        if node.modality is Modality.IF_POSSIBLE and (node.target is None or node.repeat is not None
-                                                      or node.actor.selector.role is Role.EVERY):
-            self.error(node, "'if possible' is for one step on another worker (a force or a removal), for now; "
+        if node.modality is Modality.IF_POSSIBLE and node.verb is not Verb.PLACE and (
+                node.target is None or node.repeat is not None or node.actor.selector.role is Role.EVERY):
+            self.error(node, "'if possible' is for one step on another worker (a force or a removal) or a worker "
+                             "placed from your card, for now; "
                              "a step that must be taken when it can is not in the language yet for a "
                              f"{node.verb.value}" if node.target is None or node.actor.selector.role is Role.EVERY
                        else "'if possible' is one step taken when it can be: it does not repeat")
@@ -746,7 +774,8 @@ class _Checker:
                                    "destination is a space around it ('to a perimeter space', 'on the same space')")
         if node.place is not None:
             self.lower_place(node.place)
-        if node.place is not None and "moved worker" in node.place.words.lower() and node.verb is not Verb.TOKEN:
+        if node.place is not None and "moved worker" in node.place.words.lower() and node.verb not in (Verb.TOKEN,
+                                                                                                        Verb.PLACE):
             self.error(node.place, "'neighboring the moved worker' names where a token goes, for now; a step goes "
                                    "around the worker that takes it")
         for forcing in node.effects:
@@ -889,6 +918,8 @@ class _Checker:
             if step.verb is Verb.SWAP:
                 continue  # (said where the sentence stands: a swap ends the turn)
             if role is Role.RESERVE and step.verb is Verb.PLACE:
+                if step.place is not None and "moved worker" in step.place.words.lower() and not seen_move:
+                    self.error(step.place, "'the moved worker' needs an earlier move step")
                 self.step_parts(step, earlier_build=seen_build)
                 continue
             if step.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.UNMOVED, Role.RESERVE):
@@ -959,6 +990,11 @@ def _names_vacated(step: ast.StepNode) -> bool:
     around = step.target.selector.around if step.target is not None else None
     return step.verb is Verb.FORCE and (around is SpaceRef.VACATED or (
         step.place is not None and step.place.space.ref is SpaceRef.VACATED))
+
+
+def _returns_a_worker(step: ast.StepNode) -> bool:
+    """'you must return one of your workers to your card': a removal of the acting worker itself."""
+    return step.verb is Verb.REMOVE and step.target is not None and step.target.selector.role is Role.SUBJECT
 
 
 def _costs_something(step: ast.StepNode) -> bool:

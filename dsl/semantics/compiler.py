@@ -22,6 +22,7 @@ from ..vocabulary import (
     Compare,
     CountIs,
     DomeLike,
+    Effect,
     FirstTurn,
     Flanked,
     FollowUp,
@@ -61,6 +62,7 @@ from ..vocabulary import (
     StepPattern,
     Teams,
     Timing,
+    ToCard,
     Verb,
     Where,
     WinOnStep,
@@ -186,7 +188,9 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
 def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.ConditionNode | None = None) -> Step:
     if isinstance(node, ast.HappeningNode):
         return happening(node, origin, guard)
-    effects = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
+    effects: tuple[Effect, ...] = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
+    if node.verb is Verb.REMOVE and node.target is not None and node.target.selector.role is Role.SUBJECT:
+        effects = (ToCard(),)  # ('you must return one of your workers to your card': the worker itself)
     # (a swap's 'your workers' is each of them, once: every one exchanges spaces, or none does)
     actor = WorkerSelector(Role.EVERY) if node.verb is Verb.SWAP else node.actor.selector
     return Step(verb=node.verb, actor=actor, modality=node.modality or Modality.MUST,
@@ -207,6 +211,9 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         if header is Timing.AT_ALL_TIMES:
             assert compiled.destination is not None  # (the checker: a board rule says where the step goes)
             power.board_rules.append(BoardRule(compiled.verb, compiled.destination, compiled.filters, at))
+        elif header is Timing.END_OF_YOUR_TURN and statement.otherwise:
+            # (the checker: the sentence before is a guarded step of this section)
+            power.turn_ends[-1] = replace(power.turn_ends[-1], otherwise=compiled)
         elif header is Timing.END_OF_YOUR_TURN:
             power.turn_ends.append(compiled)
         elif header is Timing.START_OF_YOUR_TURN:

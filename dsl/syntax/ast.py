@@ -296,6 +296,8 @@ class Statement(Node):
 
     guard: ConditionNode | None
     clause: Clause
+    #: 'otherwise, ...': taken where the guard of the sentence before does not hold.
+    otherwise: bool = False
 
 
 @dataclass(frozen=True)

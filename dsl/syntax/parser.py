@@ -19,6 +19,7 @@ from ..errors import SourceError
 from ..vocabulary import (
     ANY_NUMBER,
     AlongLine,
+    BesideWorker,
     Compare,
     Counter,
     FollowUpTiming,
@@ -178,6 +179,11 @@ class _Victim:
 
     actor: ast.Actor
     place: ast.Place
+
+
+def _says_lowest(items: Items) -> bool:
+    """Whether a space's adjectives include 'lowest' (the least level among the spaces named)."""
+    return any(isinstance(i, _Words) and i.value == "lowest" for i in items)
 
 
 def _start(items: Items) -> tuple[int, int]:
@@ -372,6 +378,11 @@ class _ToAst(Transformer[Token, ast.Rules]):
         clause = next(i for i in items if isinstance(i, _CLAUSES))
         return ast.Statement(*_start(items), guard=guard, clause=clause)
 
+    def otherwise(self, children: list[object]) -> ast.Statement:
+        items = tuple(children)
+        clause = next(i for i in items if isinstance(i, _CLAUSES))
+        return ast.Statement(*_start(items), guard=None, clause=clause, otherwise=True)
+
     def player_count(self, children: list[object]) -> _Words:
         items = tuple(children)
         counts = tuple(i for i in items if type(i) is int)
@@ -529,7 +540,8 @@ class _ToAst(Transformer[Token, ast.Rules]):
         items = tuple(children)
         filters = [SpaceIs(SpaceRef.TARGET, i.value) for i in items
                    if isinstance(i, _Words) and isinstance(i.value, SpaceProperty)]
-        return _Words(*_start(items), _words(items), SpaceSelector(Region.NEIGHBORING, None, tuple(filters)))
+        return _Words(*_start(items), _words(items), SpaceSelector(Region.NEIGHBORING, None, tuple(filters),
+                                                                   _says_lowest(items)))
 
     def gain(self, children: list[object]) -> ast.GainNode:
         items = tuple(children)
@@ -623,14 +635,29 @@ class _ToAst(Transformer[Token, ast.Rules]):
         place = _of(items, ast.Place)[0]
         space = place.space
         if space.region is Region.NEIGHBORING:  # a worker enters the board anywhere its filters allow
-            place = ast.Place(place.line, place.column, SpaceSelector(Region.ANYWHERE, None, space.filters),
+            # (next to the moved worker where the place says so: no worker of the board takes the step)
+            beside = (BesideWorker(WorkerSelector(Role.MOVED)),) if "moved worker" in place.words.lower() else ()
+            place = ast.Place(place.line, place.column,
+                              SpaceSelector(Region.ANYWHERE, None, (*space.filters, *beside), space.lowest),
                               place.words)
         actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.RESERVE, Owner.YOURS), words="your extra worker")
-        modality = Modality.MAY if any(isinstance(i, Token) and i.type == "MAY" for i in items) else None
+        modality = (Modality.MAY if any(isinstance(i, Token) and i.type == "MAY" for i in items)
+                    else _value(items, Modality))
         return ast.StepNode(*_start(items), actor=actor, modality=modality, verb=Verb.PLACE, piece=None,
                             piece_any_level=False, place=place, repeat=None,
                             qualifiers=tuple(_of(items, ast.Qualifier)),
                             effects=())
+
+    def return_worker(self, children: list[object]) -> ast.StepNode:
+        """'you must return one of your workers to your card': the worker the player chooses leaves
+        the board for the card (written `remove A2`), from where it may enter again."""
+        items = tuple(children)
+        actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.YOURS),
+                          words="one of your workers")
+        itself = ast.Actor(*_start(items), selector=WorkerSelector(Role.SUBJECT, Owner.YOURS), words="to your card")
+        return ast.StepNode(*_start(items), actor=actor, modality=_value(items, Modality), verb=Verb.REMOVE,
+                            piece=None, piece_any_level=False, place=None, repeat=None, qualifiers=(), effects=(),
+                            target=itself)
 
     def extra(self, children: list[object]) -> ast.Qualifier:
         return _qualifiers(tuple(children))[0]
@@ -763,7 +790,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
         filters += [Near(i.value.owner, lower, i.value.level, i.value.same_level) for i in items
                     if isinstance(i, _Words) and isinstance(i.value, Near)]
         filters += [i.value for i in items if isinstance(i, _Words) and isinstance(i.value, HasToken)]
-        return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters)))
+        return _Words(*_start(items), _words(items), SpaceSelector(region, None, tuple(filters), _says_lowest(items)))
 
     def wrapped_space(self, children: list[object]) -> _Words:
         """'a neighboring space across the edges of the board': the spaces around the worker, the
@@ -799,5 +826,6 @@ class _ToAst(Transformer[Token, ast.Rules]):
     perimeter = _words_node(SpaceProperty.PERIMETER)
     corner = _words_node(SpaceProperty.CORNER)
     lower = _words_node("lower")
+    lowest = _words_node("lowest")
     by_opponent = _words_node(Owner.OPPONENTS)
     by_anyone = _words_node(Owner.ANYONES)

@@ -63,6 +63,7 @@ from .parts import (
                     AlongLine,
                     AnyOf,
                     Apart,
+                    BesideWorker,
                     BuildThere,
                     ChangeCounter,
                     Condition,
@@ -87,6 +88,7 @@ from .parts import (
                     Step,
                     StepPattern,
                     TargetLevel,
+                    ToCard,
                     Where,
                     WorkersAre,
                     WorkerSelector,
@@ -95,7 +97,8 @@ from .parts import (
 
 __all__ = [
     "nested",
-    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "ActorIs", "AllOf", "AlongLine", "AnyOf", "Apart", "Line",
+    "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "ActorIs", "AllOf", "AlongLine", "AnyOf", "Apart",
+    "BesideWorker", "Line", "ToCard",
     "BoardRule", "BuildThere",
     "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "OppositeEdges", "PlaceFirst", "PlacementArea",
     "Reserve", "SetupToken", "HasToken",

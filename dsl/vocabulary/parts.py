@@ -111,6 +111,14 @@ class Near:
 
 
 @dataclass(frozen=True)
+class BesideWorker:
+    """The target neighbours a worker that `selector` names: 'a space neighboring the moved
+    worker', for a step that no worker on the board takes (a worker placed from the card)."""
+
+    selector: WorkerSelector
+
+
+@dataclass(frozen=True)
 class HasToken:
     """The target holds a token of `token`'s kind that the rule's holder owns: 'a space with your
     abyss token'."""
@@ -234,14 +242,15 @@ class PlayerCount:
     counts: tuple[int, ...]
 
 
-Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | HasToken | StandsHighest
+Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | BesideWorker | HasToken
+             | StandsHighest
              | AlongLine | ActorIs | Flanked | Apart | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs
              | PlayerCount)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
-                                     StandsHighest, AlongLine, ActorIs, Flanked, Apart, LastMoves, Not, AnyOf,
-                                     AllOf, Happened, WorkersAre, CountIs, PlayerCount)
+                                     BesideWorker, StandsHighest, AlongLine, ActorIs, Flanked, Apart, LastMoves, Not,
+                                     AnyOf, AllOf, Happened, WorkersAre, CountIs, PlayerCount)
 
 
 # ---- selectors -------------------------------------------------------------------------------
@@ -269,6 +278,9 @@ class SpaceSelector:
     region: Region
     ref: SpaceRef | None = None
     filters: tuple[Condition, ...] = ()
+    #: Only the lowest of the spaces the region and the filters give ('a lowest unoccupied space
+    #: neighboring the moved worker'): those of the least level among them.
+    lowest: bool = False
 
 
 # ---- effects ---------------------------------------------------------------------------------
@@ -296,8 +308,14 @@ class BuildThere:
     built on')."""
 
 
-Effect = Force | BuildThere | ChangeCounter
-EFFECT_TYPES: tuple[type, ...] = (Force, BuildThere, ChangeCounter)
+@dataclass(frozen=True)
+class ToCard:
+    """The worker a step removes goes back to its owner's card, from where it may enter the board
+    again ('you must return one of your workers to your card')."""
+
+
+Effect = Force | BuildThere | ChangeCounter | ToCard
+EFFECT_TYPES: tuple[type, ...] = (Force, BuildThere, ChangeCounter, ToCard)
 
 
 # ---- steps -----------------------------------------------------------------------------------
@@ -350,6 +368,8 @@ class Step:
     #: Set for a step the seat may take in one turn of the game only: the name of its mark on the
     #: card, set as the step is first taken (all its repetitions that turn are one use).
     once_per_game: str | None = None
+    #: The step taken instead where the guard does not hold ('otherwise, ...'), judged once.
+    otherwise: Step | None = None
 
 
 # ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --

@@ -23,6 +23,7 @@ from ...dsl.vocabulary import (
     AlongLine,
     AnyOf,
     Apart,
+    BesideWorker,
     Compare,
     Condition,
     CountIs,
@@ -181,6 +182,16 @@ def _space_is(judge: Judge, part: SpaceIs) -> Test:
         square = locate(walk, worker, origin, target)
         return square >= 0 and walk.state.domes[square]
     return domed
+
+
+def _beside_worker(judge: Judge, part: BesideWorker) -> Test:
+    workers = judge.workers(part.selector)
+
+    def beside(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+               piece: Piece | None) -> bool:
+        positions = walk.state.worker_pos
+        return any(positions[w] >= 0 and target in ADJACENT[positions[w]] for w in workers(walk))
+    return beside
 
 
 def _has_token(judge: Judge, part: HasToken) -> Test:
@@ -431,7 +442,8 @@ def _count_is(judge: Judge, part: CountIs) -> Test:
 #: (Each compiler takes the part of its own type: the key's.)
 COMPILERS: dict[type, Callable[[Judge, Any], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
-    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, HasToken: _has_token, StandsHighest: _stands_highest,
+    PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, BesideWorker: _beside_worker, HasToken: _has_token,
+    StandsHighest: _stands_highest,
     AlongLine: _along_line, ActorIs: _actor_is, Flanked: _flanked, Apart: _apart,
     LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,

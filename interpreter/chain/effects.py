@@ -159,17 +159,22 @@ def undo_place(walk: Walk, worker: int) -> None:
     st.reserve.add(worker)
 
 
-def apply_remove(walk: Walk, worker: int) -> int:
-    """A worker leaves the game. Returns its square."""
+def apply_remove(walk: Walk, worker: int, to_card: bool = False) -> int:
+    """A worker leaves the game, or the board for its card (`to_card`). Returns its square."""
     st = walk.state
     square = st.worker_pos[worker]
     st.lift(worker)
-    walk.events.append(("remove", worker, square))
+    if to_card:
+        st.reserve.add(worker)
+        walk.events.append(("remove", worker, square, True))
+    else:
+        walk.events.append(("remove", worker, square))
     return square
 
 
 def undo_remove(walk: Walk, worker: int, square: int) -> None:
     walk.events.pop()
+    walk.state.reserve.discard(worker)
     walk.state.place(worker, square)
 
 

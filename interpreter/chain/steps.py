@@ -41,6 +41,7 @@ from ...dsl.vocabulary import (
     SpaceRef,
     SpaceSelector,
     Step,
+    ToCard,
     Verb,
     WorkersAre,
     WorkerSelector,
@@ -289,14 +290,20 @@ class StepCompiler:
         declined or done repeating."""
         if step.once_per_game is not None:
             return self._once_per_game(step, rest)
+        # (where the guard does not hold: the turn goes on, or takes the step written 'otherwise'
+        # first; the checker: an end-of-turn step, so the turn goes on with `rest` after it)
+        fail = rest if step.otherwise is None else self.compile(step.otherwise, rest, rest)
         if step.modality is Modality.AUTOMATIC:
             chain = self._automatic(step, after)
-            return self._guarded(step, chain, after) if step.guard is not None else chain
+            return self._guarded(step, chain, after if step.otherwise is None else fail) if step.guard is not None \
+                else chain
         if step.verb is Verb.TOKEN:
             chain = self.token_step(step, after, rest, step.modality is not Modality.MUST)
-            return self._guarded(step, chain, rest) if step.guard is not None else chain
+            return self._guarded(step, chain, fail) if step.guard is not None else chain
         if step.verb is Verb.PLACE:
-            return self.place_step(step, after, rest, step.modality is not Modality.MUST)
+            chain = self.place_step(step, after, rest, step.modality is Modality.MAY,
+                                    step.modality is Modality.IF_POSSIBLE)
+            return self._guarded(step, chain, fail) if step.guard is not None else chain
         if step.verb is Verb.SWAP:
             return self.swap(step, after, rest)
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
@@ -317,7 +324,7 @@ class StepCompiler:
             chain = after
             for index in range(repeat.times):
                 chain = make(step, chain, rest, optional=optional and index == repeat.times - 1, repeated=False)
-        return self._guarded(step, chain, rest) if step.guard is not None else chain
+        return self._guarded(step, chain, fail) if step.guard is not None else chain
 
     def _once_per_game(self, step: Step, rest: StepFn) -> StepFn:
         """A step the seat may take in one turn of the game: declined, the turn goes on (`rest`);
@@ -501,11 +508,25 @@ class StepCompiler:
             return False
         return take
 
-    def place_step(self, step: Step, after: StepFn, rest: StepFn, optional: bool) -> StepFn:
-        """A worker waiting on the card enters the board (`place A3 a1`): it has not moved."""
+    def place_step(self, step: Step, after: StepFn, rest: StepFn, optional: bool,
+                   if_possible: bool = False) -> StepFn:
+        """A worker waiting on the card enters the board (`place A3 a1`): it has not moved. With
+        'if possible', the turn goes on without it only where it has no space to enter; with a
+        'lowest' space, on the lowest of the spaces it may enter."""
         team = self.rules.team
         assert step.destination is not None
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
+        lowest = step.destination.lowest
+
+        def spaces(walk: Walk, worker: int) -> list[int]:
+            st = walk.state
+            found = [square for square in SQUARES
+                     if not st.blocked[square] and square not in walk.domelike  # (a token does not occupy a space)
+                     and (test is None or test(walk, worker, -1, square, 0, st.heights[square], None))]
+            if lowest and found:
+                least = min(st.heights[square] for square in found)
+                found = [square for square in found if st.heights[square] == least]
+            return found
 
         def take(walk: Walk) -> bool:
             if optional and rest(walk):
@@ -513,12 +534,13 @@ class StepCompiler:
             st = walk.state
             depth = len(walk.path)
             waiting = [w for w in st.members.get(team, ()) if w in st.reserve]
+            if if_possible and (not waiting or not spaces(walk, waiting[0])):
+                return rest(walk)
+            script = walk.script
+            if script is not None and depth < len(script) and script[depth][1] in waiting:
+                waiting = [script[depth][1]]  # (the workers on a card are alike: the one written enters)
             for worker in waiting[:1]:  # the workers on a card are alike: the first one enters
-                for square in _scripted_squares(walk, SQUARES, "place"):
-                    if st.blocked[square] or square in walk.domelike:  # (a token does not occupy a space)
-                        continue
-                    if test is not None and not test(walk, worker, -1, square, 0, st.heights[square], None):
-                        continue
+                for square in _scripted_squares(walk, tuple(spaces(walk, worker)), "place"):
                     action = ("place", worker, square)
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
@@ -919,9 +941,11 @@ class StepCompiler:
                     if test is None or test(walk, worker, origin, st.worker_pos[victim], st.heights[origin],
                                             st.heights[st.worker_pos[victim]], None)]
 
+        to_card = ToCard() in step.effects
+
         def perform(walk: Walk, worker: int, action: Action, then: StepFn) -> bool:
             victim = action[1]
-            square = apply_remove(walk, victim)
+            square = apply_remove(walk, victim, to_card)
             stop = _go_on(walk, action, worker, then)
             undo_remove(walk, victim, square)
             return stop
@@ -933,6 +957,8 @@ class StepCompiler:
         space the selector names ('neighboring the space it just vacated'), or anywhere ('one of
         your other workers')."""
         owned = self.judge.owned(selector.owner)
+        if selector.role is Role.SUBJECT:  # (the acting worker itself: 'return one of your workers to your card')
+            return lambda walk, worker: [worker]
         if selector.role is Role.OTHER:
             def anywhere(walk: Walk, worker: int) -> list[int]:
                 st = walk.state

@@ -209,7 +209,8 @@ def ends_without_choice(step: Step) -> bool:
     seat's own workers and the squares its turn built as they were, so the turns' outcomes stay
     as many and as distinct (two boards that differ in the seat's workers or in a square built
     while free still differ after it); `after_turn_ends` takes it in."""
-    return step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+    return (step.modality is Modality.AUTOMATIC and step.verb in (Verb.REMOVE, Verb.LOSE) and not step.cost
+            and step.otherwise is None)
 
 
 #: The team that wins once a seat's end-of-turn steps are taken after a turn, or None: (the state

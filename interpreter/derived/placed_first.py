@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from random import Random
 from typing import TYPE_CHECKING
 
-from ...dsl.vocabulary import Owner, Piece, Region, Role, Step, Verb
+from ...dsl.vocabulary import Modality, Owner, Piece, Region, Role, Step, Verb
 from ...dsl.vocabulary.parts import Condition
 from ..chain.actions import actions
 from ..chain.walk import Walk
@@ -62,6 +62,7 @@ def placed_first(compiler: DerivedCompiler, step: Step, move: Step, fusion: Fusi
     destination = step.destination
     if (step.verb is not Verb.PLACE or step.actor.role is not Role.RESERVE or step.actor.owner is not Owner.YOURS
             or destination is None or destination.region is not Region.ANYWHERE or destination.ref is not None
+            or destination.lowest or step.modality is Modality.IF_POSSIBLE
             or step.effects or step.cost or step.guard is not None or step.token is not None
             or step.per_game is not None or step.target is not None or step.repeat.times != 1
             or compiler.rules.memory or not fusion.beside_wins

@@ -24,7 +24,8 @@ BIT_AT = SQUARE_BITS + (0,)
 #: ("move", worker, from, to, from_height, to_height) ("force", worker, from, to)
 #: ("build", worker, square, new_height, dome) ("unbuild", worker, square, new_height) ("use", -1, name)
 #: ("mark", seat, name): a once-per-game power used; ("remove", worker, square): a worker leaves
-#: the game; ("lose", team): a team loses and leaves the game; ("counter", seat, name, value);
+#: the game (("remove", worker, square, True): for its card, from where it may enter again);
+#: ("lose", team): a team loses and leaves the game; ("counter", seat, name, value);
 #: ("token", seat, kind, from_square, to_square): a token placed (from -1: the card) or taken off (to -1)
 Event = tuple[Any, ...]
 #: A step of a turn, as the engine lists and plays it: (verb, worker, square), as ("move", worker,
@@ -358,6 +359,8 @@ def apply_events(state: GameState, events: tuple[Event, ...]) -> None:
         elif kind == "remove":
             if state.worker_pos[event[1]] >= 0:
                 state.lift(event[1])
+            if len(event) > 3 and event[3]:
+                state.reserve.add(event[1])
         elif kind == "lose":
             state.eliminate(event[1])
         elif kind != "use":  # (a named option used: nothing on the board changes)
