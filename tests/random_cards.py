@@ -256,10 +256,13 @@ def step_guard(c: Chooser) -> str:
 
 def program(c: Chooser) -> list[str]:
     """A whole turn: one to four steps, the first choosing a worker."""
-    first = c.pick(("one", "one", "each", "any number", "extra", "female"))
+    first = c.pick(("one", "one", "each", "any number", "extra", "female", "forced"))
     steps: list[str] = []
     seen_move = seen_build = False
-    if first == "any number":
+    if first == "forced":
+        direction = c.pick(("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"))
+        steps.append(f"you {c.pick(('', 'may '))}force one or more opponent workers one space {direction}")
+    elif first == "any number":
         steps.append(f"your workers may move any number of times{move_filters(c, 1)}")
         seen_move = True
     elif first == "extra":

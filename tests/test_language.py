@@ -12,6 +12,7 @@ from santorini.dsl.vocabulary import (
     Apart,
     BesideWorker,
     Compare,
+    Compass,
     LevelChange,
     Modality,
     Owner,
@@ -347,11 +348,7 @@ def test_a_misspelt_word_still_gets_a_suggestion_not_a_planned_part() -> None:
 def test_a_step_before_the_turn_is_a_force_or_a_removal_the_player_may_take(rules: str, expected: str | None) -> None:
     """Odysseus's forces before his move: steps on other workers, the player's to take; a force
     goes to any unoccupied space of a kind ('any'), not to a kind of space around a worker."""
-    found = check(rules)
-    if expected is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and expected in found[0], found
+    assert_one_fault_or_none(rules, expected)
 
 
 _SWAP = "your workers may swap spaces with that opponent's workers."
@@ -384,11 +381,7 @@ _SWAP = "your workers may swap spaces with that opponent's workers."
 def test_a_swap_and_workers_standing_apart(rules: str, expected: str | None) -> None:
     """Nemesis's swap: every worker of the player with one of a single opponent's, at the end of the
     turn, with 'that opponent' named by a condition on workers standing apart."""
-    found = check(rules)
-    if expected is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and expected in found[0], found
+    assert_one_fault_or_none(rules, expected)
 
 
 def test_a_swap_is_one_step_of_every_worker_under_a_condition_on_workers_apart() -> None:
@@ -432,11 +425,7 @@ _GROW = ("if none of your workers neighbor each other, if possible, you place yo
 def test_a_worker_gained_or_given_back_and_otherwise(rules: str, expected: str | None) -> None:
     """Hydra's parts: a worker from the card placed 'if possible' on a lowest space next to the moved
     worker, 'otherwise' (where the guard before fails) a worker returned to the card."""
-    found = check(rules)
-    if expected is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and expected in found[0], found
+    assert_one_fault_or_none(rules, expected)
 
 
 def test_otherwise_is_the_step_taken_where_the_guard_before_fails() -> None:
@@ -448,3 +437,41 @@ def test_otherwise_is_the_step_taken_where_the_guard_before_fails() -> None:
     other = step.otherwise
     assert other is not None and other.verb is Verb.REMOVE and other.effects == (ToCard(),)
     assert other.target == WorkerSelector(Role.SUBJECT) and other.modality is Modality.MUST
+
+
+def assert_one_fault_or_none(rules: str, expected: str | None) -> None:
+    """The check finds nothing (`expected` None), or one fault whose message holds `expected`."""
+    found = check(rules)
+    if expected is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and expected in found[0], found
+
+
+_SIREN = ("Alternative Turn (optional):\n  you force one or more opponent workers one space south.\n  one of your "
+          "workers builds.")
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    (_SIREN, None),
+    ("Alternative Turn (optional):\n  you may force one or more opponent workers one space northwest.\n  one of "
+     "your workers moves.\n  that worker builds.", None),
+    ("End of Your Turn:\n  you may force one or more opponent workers one space south.",
+     "a force by you (no worker of yours acting) is, for now, a step of a turn"),
+    ("Your Move:\n  your worker may move into an opponent worker's space, forcing that worker one space south.",
+     "'one space south' is where a force by you goes"),
+    ("Alternative Turn (optional):\n  you force one or more opponent workers to the space on the other side of "
+     "it.\n  one of your workers builds.", "a force by you goes one space in a direction of the compass"),
+])
+def test_forces_by_the_player_in_a_direction_of_the_compass(rules: str, expected: str | None) -> None:
+    """Siren's forces: the player forces one or more opponent workers one space in a direction,
+    with no worker of theirs acting, as a step of a turn."""
+    assert_one_fault_or_none(rules, expected)
+
+
+def test_a_force_by_the_player_is_each_of_the_opponent_workers_once_in_a_direction() -> None:
+    program = compile_rules(parse_rules(_SIREN, ORIGIN), ORIGIN, "Singer").programs[0]
+    step = program.steps[0]
+    assert step.verb is Verb.FORCE and step.actor.role is Role.HOLDER and step.modality is Modality.MUST
+    assert step.target == WorkerSelector(Role.EVERY, Owner.OPPONENTS)
+    assert step.destination is not None and step.destination.compass is Compass.SOUTH

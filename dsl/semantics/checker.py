@@ -317,6 +317,11 @@ class _Checker:
                 self.error(node, "a swap is, for now, a step at the end of your turn: 'End of Your Turn: ... your "
                                  "workers may swap spaces with ...'")
                 return
+            if isinstance(node, ast.StepNode) and node.actor.selector.role is Role.HOLDER and kind is not STEP:
+                self.error(node, "a force by you (no worker of yours acting) is, for now, a step of a turn: "
+                                 "'Alternative Turn (optional): you force one or more opponent workers one space "
+                                 "south. ...'")
+                return
             if isinstance(node, ast.StepNode) and _returns_a_worker(node) and kind is not END_STEP:
                 self.error(node, "returning a worker to your card is, for now, a step at the end of your turn")
                 return
@@ -740,8 +745,15 @@ class _Checker:
                             "a removal takes stands")
         if not node.can_win and node.verb is not Verb.MOVE:
             self.error(node, "only a move can win; 'cannot win by doing so' belongs to a move")
-        if node.verb is Verb.FORCE and node.place is not None \
-                and node.place.space.ref not in (SpaceRef.OTHER_SIDE, SpaceRef.VACATED) \
+        by_holder = node.actor.selector.role is Role.HOLDER
+        if by_holder and node.place is not None and node.place.space.ref is not SpaceRef.COMPASS:
+            self.error(node.place, "a force by you goes one space in a direction of the compass ('one space "
+                                   "south'), for now: no worker of yours acts, so no space is named from one")
+        elif node.place is not None and node.place.space.ref is SpaceRef.COMPASS and not by_holder:
+            self.error(node.place, f"'{node.place.words}' is where a force by you goes ('you force one or more "
+                                   "opponent workers one space south'), for now")
+        elif node.verb is Verb.FORCE and node.place is not None \
+                and node.place.space.ref not in (SpaceRef.OTHER_SIDE, SpaceRef.VACATED, SpaceRef.COMPASS) \
                 and not self.any_space_of_a_kind(node.place.space):
             self.error(node.place, "a forced worker goes to one named space ('the space on the other side of it', "
                                    "'the space it just vacated') or to any space of a kind ('to any unoccupied "
@@ -779,7 +791,10 @@ class _Checker:
             self.error(node.place, "'neighboring the moved worker' names where a token goes, for now; a step goes "
                                    "around the worker that takes it")
         for forcing in node.effects:
-            if forcing.place.space.region is not Region.SINGLE:
+            if forcing.place.space.ref is SpaceRef.COMPASS:
+                self.error(forcing.place, f"'{forcing.place.words}' is where a force by you goes ('you force one "
+                                          "or more opponent workers one space south'), for now")
+            elif forcing.place.space.region is not Region.SINGLE:
                 self.error(forcing.place, "a forced worker goes to one named space ('to the space yours just vacated', "
                                           "'one space straight backwards'); to a kind of space is not in the "
                                           "language yet")

@@ -21,6 +21,7 @@ from ..vocabulary import (
     AlongLine,
     BesideWorker,
     Compare,
+    Compass,
     Counter,
     FollowUpTiming,
     HappeningKind,
@@ -772,6 +773,27 @@ class _ToAst(Transformer[Token, ast.Rules]):
         if data in ("article", "vacater"):
             return _Words(*_start(items), _words(items))
         raise TypeError(f"the tree builder has no rule for {data!r}")  # pragma: no cover
+
+    def one_space_toward(self, children: list[object]) -> ast.Place:
+        items = tuple(children)
+        direction = _required(items, Compass)
+        return ast.Place(*_start(items), space=SpaceSelector(Region.SINGLE, SpaceRef.COMPASS, compass=direction),
+                         words=_words(items))
+
+    def compass(self, children: list[object]) -> _Words:
+        token = _token(children[0])
+        return _Words(*_at(token), str(token.value), Compass(str(token.value).lower()))
+
+    def force_several(self, children: list[object]) -> ast.StepNode:
+        """'you force one or more opponent workers one space south': the player, with no worker of
+        theirs acting, forces a set of one or more of them (with 'may': perhaps none), each once."""
+        items = tuple(children)
+        actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.HOLDER, Owner.YOURS), words="you")
+        several = ast.Actor(*_start(items), selector=WorkerSelector(Role.EVERY, Owner.OPPONENTS),
+                            words="one or more opponent workers")
+        return ast.StepNode(*_start(items), actor=actor, modality=_value(items, Modality), verb=Verb.FORCE,
+                            piece=None, piece_any_level=False, place=_of(items, ast.Place)[0], repeat=None,
+                            qualifiers=tuple(_of(items, ast.Qualifier)), effects=(), target=several)
 
     def straight_backwards(self, children: list[object]) -> ast.Place:
         items = tuple(children)

@@ -31,6 +31,7 @@ from .hooks import (
 )
 from .kinds import (
                     Compare,
+                    Compass,
                     Counter,
                     FollowUpTiming,
                     HappeningKind,
@@ -103,7 +104,8 @@ __all__ = [
     "ChangeCounter", "Counter", "DomeLike", "Reaction", "TokenKind", "OppositeEdges", "PlaceFirst", "PlacementArea",
     "Reserve", "SetupToken", "HasToken",
     "SetupRule", "SetupKind", "Timing", "HappeningKind", "IfPossible", "RulesKind", "Teams", "FirstTurn",
-    "Pairing", "WorkerSexes", "Compare", "Condition", "CountIs", "Effect", "Flanked", "FollowUp", "FollowUpTiming",
+    "Pairing", "WorkerSexes", "Compare", "Compass", "Condition", "CountIs", "Effect", "Flanked", "FollowUp",
+    "FollowUpTiming",
     "Force", "Happened", "LevelChange", "LoseWhenStuck", "LastMoves", "Modality", "Near", "Not", "Obligation", "Sex",
     "StandsHighest", "WinVeto", "WinWhen", "WorkersAre", "OccupiedBy", "Owner", "Piece", "PieceIs", "PlayerCount",
     "Placement", "Power", "Program", "Prohibition", "Quantity", "Region", "Repeat", "Role", "SameSpace", "Scope",

@@ -60,11 +60,36 @@ class Role(Enum):
     DISPLACED = "displaced"    # the worker on the space a step goes into ('that worker' in an option)
     NEAR = "a neighboring"     # any worker neighbouring the acting worker (what a force acts on)
     OTHER = "one of the other"  # any other worker of the owner, wherever it stands (what a force acts on)
-    EVERY = "each of"          # every one of your workers, once each, in the order the player picks
+    EVERY = "each of"          # every one of your workers, once each, in the order the player picks (what a
+    #                            force by the player acts on: one or more of the workers named, each once)
     ON_SPACE = "the worker on"  # the worker standing on the space a step names
     FLANKED = "flanked"        # a worker with workers of the card holder on two opposite sides
     RESERVE = "extra"          # a worker of yours waiting on your card, not yet on the board
     TEAM = "an opponent's"     # the workers of one opponent (one team), wherever they stand
+    HOLDER = "you"             # the player, no worker of theirs acting ('you force ...')
+
+
+class Compass(Enum):
+    """The eight directions of the board, seen with row 5 at the top and column a on the left:
+    north is toward row 5, east toward column e. (dx, dy) is the step in columns and rows."""
+
+    NORTH = "north"
+    NORTHEAST = "northeast"
+    EAST = "east"
+    SOUTHEAST = "southeast"
+    SOUTH = "south"
+    SOUTHWEST = "southwest"
+    WEST = "west"
+    NORTHWEST = "northwest"
+
+    @property
+    def step(self) -> tuple[int, int]:
+        return _COMPASS_STEPS[self]
+
+
+_COMPASS_STEPS = {Compass.NORTH: (0, 1), Compass.NORTHEAST: (1, 1), Compass.EAST: (1, 0), Compass.SOUTHEAST: (1, -1),
+                  Compass.SOUTH: (0, -1), Compass.SOUTHWEST: (-1, -1), Compass.WEST: (-1, 0),
+                  Compass.NORTHWEST: (-1, 1)}
 
 
 class Line(Enum):
@@ -92,6 +117,7 @@ class SpaceRef(Enum):
     VACATED = "vacated"        # the space the moving worker just left
     BEYOND = "beyond"          # the next space past the target, in the step's direction
     OTHER_SIDE = "other side"  # past the acting worker, seen from the worker a step acts on
+    COMPASS = "compass"        # one space from the worker a step acts on, in a direction of the compass
 
 
 class Region(Enum):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .kinds import (
     Compare,
+    Compass,
     Counter,
     Line,
     Modality,
@@ -281,6 +282,8 @@ class SpaceSelector:
     #: Only the lowest of the spaces the region and the filters give ('a lowest unoccupied space
     #: neighboring the moved worker'): those of the least level among them.
     lowest: bool = False
+    #: For `SpaceRef.COMPASS`: the direction ('one space south').
+    compass: Compass | None = None
 
 
 # ---- effects ---------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ...dsl.vocabulary import (
     Apart,
     BesideWorker,
     Compare,
+    Compass,
     Condition,
     CountIs,
     Flanked,
@@ -54,7 +55,7 @@ from ...dsl.vocabulary import (
     WorkersAre,
     WorkerSelector,
 )
-from ..model.board import ADJACENT, BEYOND, DIAGONAL_BITS, NEIGHBOURS, ORTHOGONAL_BITS, SQUARES
+from ..model.board import ADJACENT, BEYOND, DIAGONAL_BITS, NEIGHBOURS, ORTHOGONAL_BITS, SQUARES, offset
 from .walk import Event, Walk
 
 Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
@@ -343,10 +344,17 @@ def apart_teams(walk: Walk, team: int, part: Apart) -> list[int]:
 
 
 def _apart(judge: Judge, part: Apart) -> Test:
+    """Read only where the workers stand and who is out: judged once per placing of them, as
+    `_flanked` (the builds after one move leave the workers where they are)."""
     team = judge.team
+    last: list[object] = [None, None, False]
 
     def apart(walk: Walk, *view: object) -> bool:
-        return bool(apart_teams(walk, team, part))
+        st = walk.state
+        placing = (tuple(st.worker_pos), tuple(sorted(st.out)))
+        if st is not last[0] or placing != last[1]:
+            last[:] = st, placing, bool(apart_teams(walk, team, part))
+        return bool(last[2])
     return apart
 
 
@@ -496,11 +504,21 @@ LOCATORS: dict[SpaceRef, Locator] = {
     SpaceRef.BEYOND: _beyond,
     SpaceRef.OTHER_SIDE: lambda walk, worker, origin, target: BEYOND[target][origin] if target >= 0 else -1,
 }
-if set(LOCATORS) != set(SpaceRef):  # pragma: no cover - a reference added to the vocabulary and not here
+#: (A direction of the compass is located with its selector's direction: `compass_locator`.)
+if set(LOCATORS) | {SpaceRef.COMPASS} != set(SpaceRef):  # pragma: no cover - a reference added and not here
     raise TypeError(f"the engine cannot locate {sorted(r.name for r in set(SpaceRef) - set(LOCATORS))}")
 
 
+def compass_locator(direction: Compass) -> Locator:
+    """One space from the worker a step acts on (`target`: its square), in `direction` (-1 off the
+    board): 'one space south'."""
+    steps = tuple(offset(square, *direction.step) for square in SQUARES)
+    return lambda walk, worker, origin, target: steps[target] if target >= 0 else -1
+
+
 def space_locator(ref: SpaceRef) -> Locator:
+    if ref is SpaceRef.COMPASS:  # pragma: no cover - the checker keeps directions to a force by the player
+        raise TypeError("a direction of the compass is located with its direction: compass_locator")
     return LOCATORS[ref]
 
 

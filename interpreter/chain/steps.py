@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -24,6 +24,7 @@ from ...dsl.vocabulary import (
     ANY_NUMBER,
     ONCE,
     Apart,
+    BesideWorker,
     BuildThere,
     Compare,
     Force,
@@ -49,7 +50,7 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, WRAPPED_NEIGHBOURS, ZOBRIST
 from ..model.state import GameState, token_key
-from .conditions import Judge, Locator, Test, apart_teams, flanked_workers, space_locator
+from .conditions import Judge, Locator, Test, apart_teams, compass_locator, flanked_workers, space_locator
 from .effects import (
     add_token,
     apply_build,
@@ -306,6 +307,9 @@ class StepCompiler:
             return self._guarded(step, chain, fail) if step.guard is not None else chain
         if step.verb is Verb.SWAP:
             return self.swap(step, after, rest)
+        if step.actor.role is Role.HOLDER:
+            chain = self.forces_by_holder(step, after, rest)
+            return self._guarded(step, chain, fail) if step.guard is not None else chain
         make = {Verb.MOVE: self.move, Verb.BUILD: self.build, Verb.FORCE: self.force,
                 Verb.REMOVE: self.remove if step.target is None else self.remove_worker}.get(step.verb)
         if make is None:  # pragma: no cover - the checker keeps other verbs out of the turns
@@ -517,10 +521,18 @@ class StepCompiler:
         assert step.destination is not None
         test = self.judge.compile_all((*step.destination.filters, *step.filters))
         lowest = step.destination.lowest
+        # (a space next to named workers: only the squares around them are looked at, in square order)
+        near = [self.judge.workers(f.selector) for f in step.destination.filters if isinstance(f, BesideWorker)]
+
+        def region(walk: Walk) -> Iterable[int]:
+            if not near:
+                return SQUARES
+            positions = walk.state.worker_pos
+            return sorted({n for w in near[0](walk) if positions[w] >= 0 for n in NEIGHBOURS[positions[w]]})
 
         def spaces(walk: Walk, worker: int) -> list[int]:
             st = walk.state
-            found = [square for square in SQUARES
+            found = [square for square in region(walk)
                      if not st.blocked[square] and square not in walk.domelike  # (a token does not occupy a space)
                      and (test is None or test(walk, worker, -1, square, 0, st.heights[square], None))]
             if lowest and found:
@@ -534,21 +546,24 @@ class StepCompiler:
             st = walk.state
             depth = len(walk.path)
             waiting = [w for w in st.members.get(team, ()) if w in st.reserve]
-            if if_possible and (not waiting or not spaces(walk, waiting[0])):
-                return rest(walk)
+            if not waiting:
+                return if_possible and rest(walk)
             script = walk.script
             if script is not None and depth < len(script) and script[depth][1] in waiting:
                 waiting = [script[depth][1]]  # (the workers on a card are alike: the one written enters)
-            for worker in waiting[:1]:  # the workers on a card are alike: the first one enters
-                for square in _scripted_squares(walk, tuple(spaces(walk, worker)), "place"):
-                    action = ("place", worker, square)
-                    if walk.script is not None and not walk.admits(action, depth):
-                        continue
-                    apply_place(walk, worker, square)
-                    stop = _go_on(walk, action, worker, after)
-                    undo_place(walk, worker)
-                    if stop and walk.stop_here(depth):
-                        return True
+            worker = waiting[0]  # (the workers on a card are alike: the first one enters)
+            open_spaces = spaces(walk, worker)
+            if if_possible and not open_spaces:
+                return rest(walk)
+            for square in _scripted_squares(walk, tuple(open_spaces), "place"):
+                action = ("place", worker, square)
+                if walk.script is not None and not walk.admits(action, depth):
+                    continue
+                apply_place(walk, worker, square)
+                stop = _go_on(walk, action, worker, after)
+                undo_place(walk, worker)
+                if stop and walk.stop_here(depth):
+                    return True
             return False
         return take
 
@@ -585,9 +600,16 @@ class StepCompiler:
         guard = step.guard
         if isinstance(guard, Apart) and guard.owner is Owner.OPPONENTS:
             condition = guard
+            last: list[object] = [None, None, []]  # (the state, where its workers stand and who is out, the teams)
 
             def partners(walk: Walk) -> list[int]:
-                return apart_teams(walk, team, condition)
+                # (read only where the workers stand: judged once for the builds after one move)
+                st = walk.state
+                placing = (tuple(st.worker_pos), tuple(sorted(st.out)))
+                if st is not last[0] or placing != last[1]:
+                    last[:] = st, placing, apart_teams(walk, team, condition)
+                found: list[int] = last[2]  # type: ignore[assignment]
+                return found
         else:
             test = self.judge.compile(guard) if guard is not None else None
 
@@ -602,15 +624,21 @@ class StepCompiler:
                 return after(walk)
             st = walk.state
             depth = len(walk.path)
-            for worker in mine:
-                for other in theirs:
+            # (exchanges of distinct pairs make one outcome in any order, and alike workers make one
+            # outcome whichever is paired with which: unless a written turn is matched, the first of
+            # the player's workers is paired first, each time with a later one of the others)
+            ordered = walk.script is None
+            alike = ordered and len({st.worker_class[w] for w in mine}) == 1 \
+                and len({st.worker_class[w] for w in theirs}) == 1
+            for worker in mine[:1] if ordered else mine:
+                for index, other in enumerate(theirs):
                     here, there = st.worker_pos[worker], st.worker_pos[other]
                     action: Action = ("force", worker, there)
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
                     apply_swap(walk, worker, other)
                     then = functools.partial(exchange, tuple(m for m in mine if m != worker),
-                                             tuple(t for t in theirs if t != other))
+                                             theirs[index + 1:] if alike else tuple(t for t in theirs if t != other))
                     stop = _go_on(walk, action, worker, then)
                     undo_swap(walk, worker, other, here, there)
                     if stop and walk.stop_here(depth):
@@ -923,6 +951,45 @@ class StepCompiler:
             return stop
         return _on_workers(choose, candidates, perform, after, rest, optional, repeated,
                            step.modality is Modality.IF_POSSIBLE)
+
+    def forces_by_holder(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
+        """'you force one or more opponent workers one space south': the player, with no worker of
+        theirs acting, forces workers that `step.target` names (wherever they stand), one after the
+        other in the order the player picks, each once, each to the space the place names from where
+        it stands then, unoccupied (at any level); one at least ('must'), or none ('may'). Written
+        `force B1 c1` for each."""
+        assert step.target is not None and step.destination is not None
+        direction = step.destination.compass
+        assert direction is not None  # (the checker: a force by the player goes in a direction)
+        locate = compass_locator(direction)
+        owned = self.judge.owned(step.target.owner)
+        test = self.judge.compile_all((*step.destination.filters, *step.filters))
+        optional = step.modality is Modality.MAY
+
+        def forced(done: tuple[int, ...], walk: Walk) -> bool:
+            if (after(walk) if done else optional and rest(walk)):
+                return True
+            st = walk.state
+            depth = len(walk.path)
+            for victim in range(len(st.worker_pos)):
+                here = st.worker_pos[victim]
+                if here < 0 or victim in done or not owned(st.worker_team[victim]):
+                    continue
+                dest = locate(walk, -1, -1, here)
+                if dest < 0 or st.blocked[dest] or dest in walk.domelike:
+                    continue
+                if test is not None and not test(walk, victim, here, dest, st.heights[here], st.heights[dest], None):
+                    continue
+                action: Action = ("force", victim, dest)
+                if walk.script is not None and not walk.admits(action, depth):
+                    continue
+                apply_force(walk, victim, dest)
+                stop = _go_on(walk, action, -1, functools.partial(forced, (*done, victim)))
+                undo_force(walk, victim, here)
+                if stop and walk.stop_here(depth):
+                    return True
+            return False
+        return functools.partial(forced, ())
 
     def remove_worker(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool,
                       repeated: bool) -> StepFn:

@@ -33,7 +33,8 @@ def parse_square(text: str) -> int:
     return (int(name[1]) - 1) * SIZE + COLUMNS.index(name[0])
 
 
-def _offset(square: int, dx: int, dy: int) -> int:
+def offset(square: int, dx: int, dy: int) -> int:
+    """The square `dx` columns and `dy` rows from `square` (rows up toward row 5), -1 off the board."""
     x, y = square % SIZE + dx, square // SIZE + dy
     return y * SIZE + x if 0 <= x < SIZE and 0 <= y < SIZE else -1
 
@@ -42,7 +43,7 @@ DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 
 
 #: NEIGHBOURS[s]: the squares around s, in a fixed order.
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(n for dx, dy in DIRECTIONS if (n := _offset(s, dx, dy)) >= 0) for s in SQUARES)
+    tuple(n for dx, dy in DIRECTIONS if (n := offset(s, dx, dy)) >= 0) for s in SQUARES)
 
 #: WRAPPED_NEIGHBOURS[s]: the squares around s when opposite edges and corners of the board are
 #: taken as adjacent (every square has eight), in square order as NEIGHBOURS (the order in which
@@ -134,7 +135,7 @@ def _in_line(a: int, b: int) -> bool:
 #: away, and its direction is that of the last space it entered); -1 when that space is off the
 #: board, or when b is not in a straight line from a.
 BEYOND: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_offset(b, _sign(b % SIZE - a % SIZE), _sign(b // SIZE - a // SIZE)) if _in_line(a, b) else -1
+    tuple(offset(b, _sign(b % SIZE - a % SIZE), _sign(b // SIZE - a // SIZE)) if _in_line(a, b) else -1
           for b in SQUARES) for a in SQUARES)
 
 
