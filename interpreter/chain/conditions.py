@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
@@ -59,6 +59,7 @@ from ..model.board import ADJACENT, BEYOND, DIAGONAL_BITS, NEIGHBOURS, ORTHOGONA
 from .walk import Event, Walk
 
 Test = Callable[[Walk, int, int, int, int, int, "Piece | None"], bool]
+T = TypeVar("T")
 
 #: The squares on the board's edge.
 PERIMETER = frozenset(s for s in SQUARES if len(NEIGHBOURS[s]) < 8)
@@ -307,21 +308,28 @@ def flanked_workers(walk: Walk, holder_team: int, owned: Callable[[int], bool]) 
     return found
 
 
-def _flanked(judge: Judge, part: Flanked) -> Test:
-    """Read only where the workers stand, so judged once per placing of them: the chain judges
-    a board's win, and a guarded step at the turn's end, after every build, and the builds after
-    one move leave the workers where they are. The last state, its placing and the verdict are
-    kept (a state's workers keep their teams; another state is judged afresh)."""
-    owned, team = judge.owned(part.whose), judge.team
-    last: list[object] = [None, None, False]
+def per_placing(judge_of: Callable[[Walk], T]) -> Callable[[Walk], T]:
+    """`judge_of` for what reads only where the workers stand, judged once per placing of them:
+    the chain judges a board's win, and a guarded step at the turn's end, after every build, and
+    the builds after one move leave the workers where they are. The last state, its placing and
+    the verdict are kept (a state's workers keep their teams, and a team out of the game has no
+    worker on the board; another state is judged afresh)."""
+    last: list[Any] = [None, None, None]
 
-    def flanked(walk: Walk, *view: object) -> bool:
+    def judged(walk: Walk) -> T:
         state = walk.state
         placing = tuple(state.worker_pos)
         if state is not last[0] or placing != last[1]:
-            last[:] = state, placing, bool(flanked_workers(walk, team, owned))
-        return bool(last[2])
-    return flanked
+            last[:] = state, placing, judge_of(walk)
+        found: T = last[2]
+        return found
+    return judged
+
+
+def _flanked(judge: Judge, part: Flanked) -> Test:
+    owned, team = judge.owned(part.whose), judge.team
+    flanked = per_placing(lambda walk: bool(flanked_workers(walk, team, owned)))
+    return lambda walk, *view: flanked(walk)
 
 
 def apart_teams(walk: Walk, team: int, part: Apart) -> list[int]:
@@ -344,18 +352,9 @@ def apart_teams(walk: Walk, team: int, part: Apart) -> list[int]:
 
 
 def _apart(judge: Judge, part: Apart) -> Test:
-    """Read only where the workers stand and who is out: judged once per placing of them, as
-    `_flanked` (the builds after one move leave the workers where they are)."""
     team = judge.team
-    last: list[object] = [None, None, False]
-
-    def apart(walk: Walk, *view: object) -> bool:
-        st = walk.state
-        placing = (tuple(st.worker_pos), tuple(sorted(st.out)))
-        if st is not last[0] or placing != last[1]:
-            last[:] = st, placing, bool(apart_teams(walk, team, part))
-        return bool(last[2])
-    return apart
+    apart = per_placing(lambda walk: bool(apart_teams(walk, team, part)))
+    return lambda walk, *view: apart(walk)
 
 
 def _last_moves(judge: Judge, part: LastMoves) -> Test:

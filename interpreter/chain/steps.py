@@ -50,7 +50,16 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, WRAPPED_NEIGHBOURS, ZOBRIST
 from ..model.state import GameState, token_key
-from .conditions import Judge, Locator, Test, apart_teams, compass_locator, flanked_workers, space_locator
+from .conditions import (
+    Judge,
+    Locator,
+    Test,
+    apart_teams,
+    compass_locator,
+    flanked_workers,
+    per_placing,
+    space_locator,
+)
 from .effects import (
     add_token,
     apply_build,
@@ -600,16 +609,7 @@ class StepCompiler:
         guard = step.guard
         if isinstance(guard, Apart) and guard.owner is Owner.OPPONENTS:
             condition = guard
-            last: list[object] = [None, None, []]  # (the state, where its workers stand and who is out, the teams)
-
-            def partners(walk: Walk) -> list[int]:
-                # (read only where the workers stand: judged once for the builds after one move)
-                st = walk.state
-                placing = (tuple(st.worker_pos), tuple(sorted(st.out)))
-                if st is not last[0] or placing != last[1]:
-                    last[:] = st, placing, apart_teams(walk, team, condition)
-                found: list[int] = last[2]  # type: ignore[assignment]
-                return found
+            partners = per_placing(lambda walk: apart_teams(walk, team, condition))
         else:
             test = self.judge.compile(guard) if guard is not None else None
 
