@@ -39,7 +39,7 @@ from santorini.interpreter.derived import build_first, masks, steps
 from santorini.interpreter.derived.tally import BUILT, OTHER, PURE, Tally, prefix_kind
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game
-from santorini.interpreter.model.board import AROUND_BITS
+from santorini.interpreter.model.board import AROUND_BITS, ZOBRIST
 from santorini.interpreter.model.state import GameState
 
 #: Positions drawn for each card (the fast engine's own comparison draws 30 a card).
@@ -115,20 +115,42 @@ def test_the_kind_of_a_turn_so_far() -> None:
 
 
 def test_a_count_that_cannot_prove_two_outcomes_apart_gives_up() -> None:
-    """An outcome at the leaf that is no win, beside outcomes merged by bits, could be one of them:
-    the tally is then not exact, and the engine lists the turn."""
-    tally = Tally()
+    """An outcome at the leaf that is no win, beside outcomes merged by bits, is told apart from
+    them by its pieces: with one piece more than the start, by the key of its state without it
+    (merged with them, so it is counted once); with none, or builds alone and more than one, it
+    is none of theirs. One that took a piece off could be one of them: the tally is then not
+    exact, and the engine lists the turn."""
     game, _ = counted_games("bga", (MORTAL, MORTAL))
+    heights = game.state.heights
+    move = ("move", 0, 6, 7, 0, 0)
 
-    class Walked:
-        path: list = [("move", 0, 7)]
-        events: list = [("move", 0, 6, 7, 0, 0)]
-        state = game.state
+    def walked(*events: tuple[object, ...]) -> object:
+        class Walked:
+            path: list = [("move", 0, 7)]
+            state = game.state
+        Walked.events = [move, *events]  # type: ignore[attr-defined]
+        return Walked()
 
-    tally.builds(Walked(), 1, 0, 0b11, 0, 0b11, None)  # type: ignore[arg-type]
+    def block_key(square: int) -> int:
+        return ZOBRIST.build[square][heights[square]]
+    tally = Tally()
+    tally.builds(walked(), 1, 0, 0b11, 0, 0b11, None)  # type: ignore[arg-type]
     assert tally.counted() and tally.total == 2
-    tally.leaf(Walked(), 99)  # type: ignore[arg-type]
-    assert tally.total == 3 and not tally.counted()
+    tally.leaf(walked(), 99)  # type: ignore[arg-type]  # (the start's board: no piece more)
+    assert tally.total == 3 and tally.counted()
+    # the block on square 1 that the bits hold, found again at the leaf: counted once
+    tally.leaf(walked(("build", 0, 1, heights[1] + 1, False)), 1 ^ block_key(1))  # type: ignore[arg-type]
+    assert tally.total == 3 and tally.counted()
+    # a block on square 2, new: merged with them, so the bits of a later way leave it out
+    tally.leaf(walked(("build", 0, 2, heights[2] + 1, False)), 1 ^ block_key(2))  # type: ignore[arg-type]
+    assert tally.total == 4 and tally.counted()
+    tally.builds(walked(), 1, 0, 0b111, 0, 0b111, None)  # type: ignore[arg-type]
+    assert tally.total == 4 and tally.counted()
+    two = (("build", 0, 1, heights[1] + 1, False), ("build", 0, 2, heights[2] + 1, False))
+    tally.leaf(walked(*two), 98)  # type: ignore[arg-type]  # (two pieces more: none of theirs)
+    assert tally.total == 5 and tally.counted()
+    tally.leaf(walked(*two, ("unbuild", 0, 2, heights[2])), 97)  # type: ignore[arg-type]
+    assert tally.total == 6 and not tally.counted()
 
 
 # ---- each idea broken by hand ----------------------------------------------------------------------
@@ -204,3 +226,21 @@ def test_a_fused_move_whose_targets_ignore_a_filter_is_caught(monkeypatch: pytes
         return [f"{source.constant(AROUND_BITS, 'AROUND_BITS')}[o] & ~(BLOCKED | DOMELIKE)"] * len(ways)
     monkeypatch.setattr(steps.DerivedCompiler, "move_targets", loose)
     assert found_apart("bga", (MORTAL, MORTAL), examples=25)
+
+
+@pytest.mark.parametrize(("card", "why"), [("Asteria", "a guard"), ("Theseus", "a probe of the step")])
+def test_end_of_turn_steps_said_to_take_nothing_when_they_take_something_are_caught(
+        monkeypatch: pytest.MonkeyPatch, card: str, why: str) -> None:
+    """A build followed by end-of-turn steps is the turn's last where they take nothing, judged
+    before it: by their guard (Asteria: 'if one of your workers moved down this turn'), or by
+    the takings of a step no build changes (Theseus's removal). A judgement that always said
+    'nothing' would leave out the turns that take them."""
+    void_when = steps.DerivedCompiler._void_when
+
+    def always(self: steps.DerivedCompiler, step: object, rest: object) -> object:
+        return None if void_when(self, step, rest) is None else (lambda walk: True)  # type: ignore[arg-type]
+    pair = game_pair(pack_of("bga"), (card, MORTAL))
+    assert pair is not None
+    assert any("take nothing (judged before it)" in line for line in counting(pair[0]).engine.paths(0)), why
+    monkeypatch.setattr(steps.DerivedCompiler, "_void_when", always)
+    assert found_apart("bga", (card, MORTAL))

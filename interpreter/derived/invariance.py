@@ -28,12 +28,16 @@ from ...dsl.vocabulary import (
     PieceIs,
     PlayerCount,
     Quantity,
+    Region,
+    Role,
     SameSpace,
     Scope,
     SpaceIs,
     SpaceRef,
+    Step,
     TargetLevel,
     Verb,
+    WorkerSelector,
 )
 from ...dsl.vocabulary.parts import Condition
 from ..chain.conditions import FIXED_SQUARES
@@ -173,3 +177,43 @@ def _holds(part: Condition, here: int, there: int) -> bool | None:
         values = [_holds(p, here, there) for p in part.parts]
         return True if True in values else None if None in values else False
     return None
+
+
+#: The workers a selector may name by where workers stand or by the turn's moves: neither a build
+#: nor its builder (the latest actor, which 'it' and 'that worker' name) changes them.
+_PLACED_ROLES = frozenset({Role.CHOSEN, Role.EACH, Role.MOVED, Role.UNMOVED, Role.NEAR, Role.OTHER, Role.EVERY,
+                           Role.TEAM})
+
+
+def _named_by_place(selector: WorkerSelector | None) -> bool:
+    if selector is None:
+        return True
+    return (selector.role in _PLACED_ROLES and selector.around in (None, SpaceRef.START)
+            and _named_by_place(selector.excluding))
+
+
+def taking_unchanged_by_a_build(step: Step) -> bool:
+    """Whether a build on an unoccupied space can never change whether `step` may be taken at
+    all: a step that removes a worker, or the blocks of a space a worker stands on, or swaps
+    workers, whose workers are named by where they stand, and whose conditions read the spaces
+    of workers alone (their levels too: no build goes on a space a worker stands on). Such a
+    step, with no taking before a turn's last build, has none after it (derived/steps.py: the
+    build is then the turn's last)."""
+    if step.verb not in (Verb.REMOVE, Verb.SWAP) or step.cost or step.token is not None or step.per_game:
+        return False
+    if step.guard is not None and not unchanged_by_a_build(step.guard):
+        return False
+    if not (_named_by_place(step.actor) and _named_by_place(step.target)):
+        return False
+    destination = step.destination
+    filters = step.filters
+    if destination is not None:
+        # (the space's own level is read: one a worker stands on, which no build reaches)
+        if destination.region is not Region.NEIGHBORING or destination.ref is not None or destination.lowest \
+                or destination.compass is not None \
+                or not any(isinstance(part, OccupiedBy) for part in destination.filters):
+            return False
+        filters = (*filters, *destination.filters)
+    elif step.verb is Verb.REMOVE and step.target is None:
+        return False
+    return all(_filter_ignores_the_board(part) for part in filters)

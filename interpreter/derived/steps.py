@@ -98,7 +98,13 @@ from .after_build import Again, BuildsRepeated, LastStep, LaterBuilds, RemoveAft
 from .build_first import build_first
 from .conditions import PROLOGUE, Lowering, View, view_only
 from .each_worker import each_builds_after_a_move, each_builds_after_each_move, each_worker
-from .invariance import levels_that_may_win, may_match_together, winning_expression
+from .invariance import (
+    levels_that_may_win,
+    may_match_together,
+    taking_unchanged_by_a_build,
+    unchanged_by_a_build,
+    winning_expression,
+)
 from .kernel import ends_without_choice, move_then_build
 from .masks import LEVELS, MaskLowering, board_bits, loop_over_targets
 from .placed_first import placed_first
@@ -234,6 +240,9 @@ class DerivedCompiler(StepCompiler):
         #: and the conditions its counting code tests square by square.
         self.uncounted: list[str] = []
         self.tested: list[str] = []
+        #: The builds that are the turn's last where the end-of-turn steps after them take
+        #: nothing, judged before them (`_void_when`).
+        self.last_unless_taken: list[str] = []
         #: Why a move followed by the moved worker's counted build got no kernel (kernel.py).
         self.unkernelled: list[str] = []
         #: The marks of once-per-game ways taken as set: their ways are no ways (kernel.py's
@@ -246,6 +255,13 @@ class DerivedCompiler(StepCompiler):
         return [way for way in ways if way.once is None or way.once not in self.spent] if self.spent else ways
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
+        chain = self._compiled(step, after, rest)
+        void = self._void_when(step, rest) if chain not in (after, rest, finish) else None
+        if void is not None:
+            chain.void = void  # type: ignore[attr-defined]  # (a build before it may be the turn's last: _wrap)
+        return chain
+
+    def _compiled(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         if step.once_per_game is not None:
             # (the generic gate, around the step's takings compiled here: StepCompiler._once_per_game)
             return super().compile(step, after, rest)
@@ -280,6 +296,51 @@ class DerivedCompiler(StepCompiler):
             what = "an automatic step" if step.modality is Modality.AUTOMATIC else "a step"
             self.kept.append(f"{what} of the verb '{step.verb.value}' ({_short(step.where)}): no lowering yet")
         return chain
+
+    def _void_when(self, step: Step, rest: StepFn) -> Callable[[Walk], bool] | None:
+        """For a step after a turn's last build (an end-of-turn step) and the steps after it
+        (`rest`): whether, from the walk's state before that build, they take nothing whatever
+        the build does. Where they take nothing, the build is the turn's last (`_wrap`): keyed by
+        hash arithmetic, and counted for a random draw. Two parts say so: a guard no build changes
+        that does not hold (derived/invariance.py), or a step the seat may take whose takings no
+        build changes and that has none (a probe: the step compiled to stop at its first taking).
+        None where the step cannot say."""
+        later: Callable[[Walk], bool] | None = None if rest is finish else getattr(rest, "void", None)
+        if rest is not finish and later is None:
+            return None
+        guard = step.guard
+        if step.otherwise is not None or step.modality is Modality.AUTOMATIC:
+            return None
+        taken: Callable[[Walk], bool]
+        if (guard is not None and not isinstance(guard, WorkersAre) and step.once_per_game is None
+                and unchanged_by_a_build(guard)):
+            test = self.judge.compile(guard)
+
+            def taken(walk: Walk) -> bool:
+                return bool(test(walk, -1, -1, -1, 0, 0, None))
+        elif step.modality is Modality.MAY and taking_unchanged_by_a_build(step):
+            # (the turn goes on past a taking with a longer path: after it, or after its card's
+            # mark, with `rest`; declined, with the path as it was)
+            began = [0]
+
+            def past(walk: Walk) -> bool:
+                return len(walk.path) > began[0]
+            probe = StepCompiler.compile(self, step, past, past)
+
+            def taken(walk: Walk) -> bool:
+                # (the probe's takings are made and undone: nothing of them may stay on the walk)
+                visited, tally, began[0] = walk.visited, walk.tally, len(walk.path)
+                walk.visited, walk.tally = set(), None
+                try:
+                    return probe(walk)
+                finally:
+                    walk.visited, walk.tally = visited, tally
+        else:
+            return None
+        if later is None:
+            return lambda walk: not taken(walk)
+        more = later
+        return lambda walk: not taken(walk) and more(walk)
 
     def _lowered_last_step(self, step: Step) -> LastStep | None:
         """The turn's last step, which the seat may take, as the kernels lower it: a token put on
@@ -360,6 +421,8 @@ class DerivedCompiler(StepCompiler):
         lines += [f"generic: {reason}" for reason in dict.fromkeys(self.kept)]
         if self.called:
             lines.append(f"conditions called, not inlined: {', '.join(dict.fromkeys(self.called))}")
+        lines += [f"the turn's last where the end-of-turn steps after it take nothing (judged before it): {build}"
+                  for build in dict.fromkeys(self.last_unless_taken)]
         lines += [f"listed to draw: {reason}" for reason in dict.fromkeys(self.uncounted)]
         if self.tested:
             lines.append(f"counted square by square: {', '.join(dict.fromkeys(self.tested))}")
@@ -453,9 +516,16 @@ class DerivedCompiler(StepCompiler):
         shortcut = self.winning_builds is not None and not any(way.once for way in ways) and not cost
         reads = _reads_of_step(step, ways, [ban for ban in self.bans if ban.verb is Verb.BUILD], [])
         count = None
+        # (end-of-turn steps after it that may take nothing: where they take nothing, it is last)
+        # (taking nothing judged before the build: no block of it goes under a worker, which
+        # the steps after it may read)
+        void: Callable[[Walk], bool] | None = (getattr(after, "void", None) if after is not finish and all(
+            way.region is Region.NEIGHBORING or way.piece is Piece.DOME for way in ways) else None)
+        if void is not None and shortcut:
+            self.last_unless_taken.append(f"build ({_short(step.where)})")
         if shortcut and repeated:
             self.uncounted.append(f"build ({_short(step.where)}): repeated, each of its outcomes is found one by one")
-        elif shortcut and after is finish:
+        elif shortcut and (after is finish or void is not None):
             if optional:
                 self.uncounted.append(f"build ({_short(step.where)}): optional, the turns that end before it are "
                                       "found one by one")
@@ -469,8 +539,8 @@ class DerivedCompiler(StepCompiler):
             else:
                 count = self._count_build(step, ways)
         take = _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads,
-                     may_win=self.winning_builds != "False", count=count)
-        if count is not None and not optional and self._fusable(step, ways):
+                     may_win=self.winning_builds != "False", count=count, void=void)
+        if count is not None and after is finish and not optional and self._fusable(step, ways):
             take.fusion = Fusion(step, ways, take)  # type: ignore[attr-defined]
         again: Again | None = getattr(after, "again", None) if after is not None else None
         automatic: TokenOnBuilt | None = getattr(after, "automatic", None) if after is not None else None
@@ -1303,7 +1373,8 @@ def _one_region(ways: list[WayParts]) -> bool:
 
 def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest: StepFn, optional: bool,
           repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None, may_win: bool = True,
-          count: Callable[[Walk, Tally], None] | None = None) -> StepFn:
+          count: Callable[[Walk, Tally], None] | None = None,
+          void: Callable[[Walk], bool] | None = None) -> StepFn:
     """The step as the chain calls it: declined first when it is optional, repeated 'any number
     of times' (each state visited once, as in the generic chain), taken only while the card
     affords its cost, and keyed by hash arithmetic when it is the turn's last and its outcomes are
@@ -1314,6 +1385,10 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
     once per state and context: two ways to the same position (two moves in either order, two
     builds on the same spaces) have the same outcomes below, so only the first way's are kept,
     and those the generic chain keeps too (the first turn found for each outcome).
+
+    `void`: for steps after it (`after`, end-of-turn steps) that may take nothing, whether they
+    take nothing from the walk's state whatever this step does (DerivedCompiler._void_when): it
+    is then the turn's last, keyed and counted.
 
     `may_win`: whether the step can make a team win (a move by a way that some win of the seat
     may match, derived/invariance.py; a build where a board win exists). A search for a win
@@ -1332,7 +1407,7 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
         again.may_win = winnable  # type: ignore[attr-defined]
         return again
     assert after is not None
-    last = keyed and after is finish
+    last = keyed and (after is finish or void is not None)
     below = _subtree_reads(reads, after, rest)
     context = _context(below) if below is not None and EVENTS not in below else None
 
@@ -1347,7 +1422,7 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
         if optional:
             rest(walk)
         if not cost or _affords(walk, cost):
-            keyed = last and walk.keyed_by_board
+            keyed = last and walk.keyed_by_board and (void is None or void(walk))
             if keyed and walk.prefix_tests:
                 for test in walk.prefix_tests:
                     verdict = test(walk, -1, -1, -1, 0, 0, None)

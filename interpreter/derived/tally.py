@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from typing import cast
 
 from ..chain.walk import Walk
 from ..model.board import ZOBRIST
@@ -126,27 +127,33 @@ class Tally:
         if kind == OTHER:
             self.exact = False
             return
+        # (a record's outcomes are told apart by their squares and pieces, so the order they are
+        # keyed in does not matter: the domes, then the blocks)
         keys, heights = self.keys, st.heights
+        held = tokens or None
         new_blocks = new_domes = 0
-        squares = blocks | domes
+        squares = domes
         while squares:
             bit = squares & -squares
             squares ^= bit
             square = bit.bit_length() - 1
-            mark = tokens is not None and square in tokens
-            for dome in ((False, True) if blocks_first & bit else (True, False)):
-                if not (domes if dome else blocks) & bit:
-                    continue
-                key = now ^ (_DOME_KEYS[square] if dome else _BUILD_KEYS[square][heights[square]])
-                if mark:
-                    key ^= token_key(square, *tokens[square])  # type: ignore[index]
-                if key in keys:
-                    continue
+            key = now ^ _DOME_KEYS[square]
+            if held is not None and square in held:
+                key ^= token_key(square, *held[square])
+            if key not in keys:
                 keys.add(key)
-                if dome:
-                    new_domes |= bit
-                else:
-                    new_blocks |= bit
+                new_domes |= bit
+        squares = blocks
+        while squares:
+            bit = squares & -squares
+            squares ^= bit
+            square = bit.bit_length() - 1
+            key = now ^ _BUILD_KEYS[square][heights[square]]
+            if held is not None and square in held:
+                key ^= token_key(square, *held[square])
+            if key not in keys:
+                keys.add(key)
+                new_blocks |= bit
         count = new_blocks.bit_count() + new_domes.bit_count()
         if count:
             self.starts.append(self.total)
@@ -155,12 +162,24 @@ class Tally:
             self.total += count
 
     def leaf(self, walk: Walk, key: int) -> None:
-        """An outcome found at the leaf, with its key."""
+        """An outcome found at the leaf, with its key. One that is the start's board and one
+        piece more (`one_piece`) is merged with the pure ways' outcomes by bits, under the key
+        of its state without that piece (the same arithmetic as theirs); one with no piece or
+        with more, and builds alone, is none of theirs; any other may be one of theirs (`loose`)."""
         if key in self.keys:
             return
         self.keys.add(key)
         won = walk.state.winner is not None
-        self.loose = self.loose or not won
+        piece = None if won else one_piece(walk.events)
+        if piece is None:
+            self.loose = self.loose or not (won or only_builds(walk.events))
+        else:
+            square, dome, level = piece
+            bit = 1 << square
+            seen = self.groups.setdefault(key ^ (_DOME_KEYS[square] if dome else _BUILD_KEYS[square][level]), [0, 0])
+            if seen[dome] & bit:
+                return
+            seen[dome] |= bit
         self.starts.append(self.total)
         self.records.append((tuple(walk.path), tuple(walk.events), None, None, -1, None, 0, 0, None, None, won))
         self.total += 1
@@ -191,6 +210,35 @@ class Tally:
         verb, built = build_events(worker, square, dome, held_heights or heights,
                                    held_tokens if held_tokens is not None else tokens)
         return (*path, (verb, worker, square)), events + built
+
+
+def one_piece(events: Sequence[Event]) -> tuple[int, int, int] | None:
+    """For a turn whose events change the board by one build alone (the rest off the board):
+    its square, 1 for a dome (else 0) and the level it was built on; else None."""
+    found = None
+    for event in events:
+        kind = event[0]
+        if kind == "build":
+            if found is not None:
+                return None
+            square, level, dome = cast("tuple[int, int, bool]", event[2:5])
+            found = (square, int(dome), level if dome else level - 1)
+        elif kind not in _OFF_BOARD:
+            return None
+    return found
+
+
+def only_builds(events: Sequence[Event]) -> bool:
+    """Whether the events change the board by builds alone, and by no build or more than one:
+    such a turn's board is not the start's with one piece more (a pure way's outcome)."""
+    builds = 0
+    for event in events:
+        kind = event[0]
+        if kind == "build":
+            builds += 1
+        elif kind not in _OFF_BOARD:
+            return False
+    return builds != 1
 
 
 def nth_build(index: int, blocks: int, domes: int, blocks_first: int) -> tuple[int, bool]:
@@ -228,4 +276,5 @@ def build_events(worker: int, square: int, dome: bool, heights: Sequence[int],
         built += (("token", held[1], held[0], square, -1),)
     return verb, built
 
-__all__ = ["BUILT", "OTHER", "PURE", "Record", "Tally", "build_events", "nth_build", "prefix_kind"]
+__all__ = ["BUILT", "OTHER", "PURE", "Record", "Tally", "build_events", "nth_build", "one_piece", "only_builds",
+           "prefix_kind"]
