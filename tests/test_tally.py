@@ -35,7 +35,7 @@ from test_fast_paths import (
 )
 
 from santorini.dsl.vocabulary import PieceIs
-from santorini.interpreter.derived import build_first, masks, steps
+from santorini.interpreter.derived import build_first, masks, steps, tally
 from santorini.interpreter.derived.tally import BUILT, OTHER, PURE, Tally, prefix_kind
 from santorini.interpreter.engine.engine import Engine
 from santorini.interpreter.games.game import Game
@@ -244,3 +244,25 @@ def test_end_of_turn_steps_said_to_take_nothing_when_they_take_something_are_cau
     assert any("take nothing (judged before it)" in line for line in counting(pair[0]).engine.paths(0)), why
     monkeypatch.setattr(steps.DerivedCompiler, "_void_when", always)
     assert found_apart("bga", (card, MORTAL))
+
+
+def test_builds_counted_with_end_of_turn_takings_in_the_wrong_order_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nemesis's swap (and Hydra's worker given back) takes what no build changes: a random draw
+    finds the takings once, before the build, and counts the build's outcomes with each. The
+    listing finds them build by build, each build followed by each taking; a draw that decoded
+    its index taking by taking would pick another turn than the generic chain's."""
+    def taking_first(index: int, blocks_first: int, news: object) -> tuple[int, bool, int]:
+        for taking, (new_blocks, new_domes) in enumerate(news):  # type: ignore[arg-type]
+            for dome, squares in ((False, new_blocks), (True, new_domes)):
+                while squares:
+                    bit = squares & -squares
+                    squares ^= bit
+                    if not index:
+                        return bit.bit_length() - 1, dome, taking
+                    index -= 1
+        raise IndexError(index)
+    pair = game_pair(pack_of("bga"), ("Nemesis", MORTAL))
+    assert pair is not None
+    assert any("counted with each taking" in line for line in counting(pair[0]).engine.paths(0))
+    monkeypatch.setattr(tally, "nth_ended", taking_first)
+    assert found_apart("bga", ("Nemesis", MORTAL))

@@ -203,7 +203,9 @@ def taking_unchanged_by_a_build(step: Step) -> bool:
         return False
     if step.guard is not None and not unchanged_by_a_build(step.guard):
         return False
-    if not (_named_by_place(step.actor) and _named_by_place(step.target)):
+    # (a target named as the acting worker itself, 'return one of your workers', is its actor's)
+    target = None if step.target is not None and step.target.role is Role.SUBJECT else step.target
+    if not (_named_by_place(step.actor) and _named_by_place(target)):
         return False
     destination = step.destination
     filters = step.filters

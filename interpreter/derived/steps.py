@@ -243,6 +243,9 @@ class DerivedCompiler(StepCompiler):
         #: The builds that are the turn's last where the end-of-turn steps after them take
         #: nothing, judged before them (`_void_when`).
         self.last_unless_taken: list[str] = []
+        #: The builds a random draw counts with each taking of the end-of-turn steps after them,
+        #: found before them (`_settled_when`).
+        self.counted_with_takings: list[str] = []
         #: Why a move followed by the moved worker's counted build got no kernel (kernel.py).
         self.unkernelled: list[str] = []
         #: The marks of once-per-game ways taken as set: their ways are no ways (kernel.py's
@@ -256,9 +259,12 @@ class DerivedCompiler(StepCompiler):
 
     def compile(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
         chain = self._compiled(step, after, rest)
-        void = self._void_when(step, rest) if chain not in (after, rest, finish) else None
-        if void is not None:
-            chain.void = void  # type: ignore[attr-defined]  # (a build before it may be the turn's last: _wrap)
+        if chain not in (after, rest, finish):
+            void, settled = self._void_when(step, rest), self._settled_when(step, rest)
+            if void is not None:
+                chain.void = void  # type: ignore[attr-defined]  # (a build before it may be the turn's last: _wrap)
+            if settled is not None:
+                chain.settled = settled  # type: ignore[attr-defined]  # (a build before it may be counted: _wrap)
         return chain
 
     def _compiled(self, step: Step, after: StepFn, rest: StepFn) -> StepFn:
@@ -342,6 +348,37 @@ class DerivedCompiler(StepCompiler):
         more = later
         return lambda walk: not taken(walk) and more(walk)
 
+    def _settled_when(self, step: Step, rest: StepFn) -> Callable[[Walk], bool] | None:
+        """For a step after a turn's last build (an end-of-turn step) and the steps after it
+        (`rest`): whether, from the walk's state before that build, what they may take is the
+        same whatever the build does (derived/invariance.py: a removal or a swap that names
+        workers by where they stand and reads only the spaces workers stand on; which of a step
+        and its 'otherwise' is taken, by a guard no build changes). Where it is, a random draw
+        finds their takings once, before the build, and counts the build's outcomes with each
+        (derived/tally.py: `Tally.collect`). None where it never is."""
+        later: Callable[[Walk], bool] | None = None if rest is finish else getattr(rest, "settled", None)
+        if rest is not finish and later is None:
+            return None
+        otherwise = step.otherwise
+        own = step.modality is not Modality.AUTOMATIC and taking_unchanged_by_a_build(step)
+        guard = step.guard
+        if guard is None or step.once_per_game is not None or (own and otherwise is None):
+            if not own:
+                return None
+            return later if later is not None else _always
+        if isinstance(guard, WorkersAre) or not unchanged_by_a_build(guard):
+            return None
+        other = otherwise is None or (otherwise.modality is not Modality.AUTOMATIC
+                                      and taking_unchanged_by_a_build(otherwise))
+        if not own and not other:
+            return None
+        test = self.judge.compile(guard)
+
+        def settled(walk: Walk) -> bool:
+            holds = bool(test(walk, -1, -1, -1, 0, 0, None))
+            return (own if holds else other) and (later is None or later(walk))
+        return settled
+
     def _lowered_last_step(self, step: Step) -> LastStep | None:
         """The turn's last step, which the seat may take, as the kernels lower it: a token put on
         an unoccupied space around the moved worker (chain/steps.py's token step), or a block
@@ -423,6 +460,8 @@ class DerivedCompiler(StepCompiler):
             lines.append(f"conditions called, not inlined: {', '.join(dict.fromkeys(self.called))}")
         lines += [f"the turn's last where the end-of-turn steps after it take nothing (judged before it): {build}"
                   for build in dict.fromkeys(self.last_unless_taken)]
+        lines += [f"counted with each taking of the end-of-turn steps after it (found before it): {build}"
+                  for build in dict.fromkeys(self.counted_with_takings)]
         lines += [f"listed to draw: {reason}" for reason in dict.fromkeys(self.uncounted)]
         if self.tested:
             lines.append(f"counted square by square: {', '.join(dict.fromkeys(self.tested))}")
@@ -519,13 +558,18 @@ class DerivedCompiler(StepCompiler):
         # (end-of-turn steps after it that may take nothing: where they take nothing, it is last)
         # (taking nothing judged before the build: no block of it goes under a worker, which
         # the steps after it may read)
-        void: Callable[[Walk], bool] | None = (getattr(after, "void", None) if after is not finish and all(
-            way.region is Region.NEIGHBORING or way.piece is Piece.DOME for way in ways) else None)
+        unoccupied = after is not finish and all(way.region is Region.NEIGHBORING or way.piece is Piece.DOME
+                                                 for way in ways)
+        void: Callable[[Walk], bool] | None = getattr(after, "void", None) if unoccupied else None
+        # (what they take is the same whatever the build: counted with each taking, found before it)
+        settled: Callable[[Walk], bool] | None = getattr(after, "settled", None) if unoccupied else None
         if void is not None and shortcut:
             self.last_unless_taken.append(f"build ({_short(step.where)})")
+        if settled is not None and shortcut:
+            self.counted_with_takings.append(f"build ({_short(step.where)})")
         if shortcut and repeated:
             self.uncounted.append(f"build ({_short(step.where)}): repeated, each of its outcomes is found one by one")
-        elif shortcut and (after is finish or void is not None):
+        elif shortcut and (after is finish or void is not None or settled is not None):
             if optional:
                 self.uncounted.append(f"build ({_short(step.where)}): optional, the turns that end before it are "
                                       "found one by one")
@@ -539,7 +583,7 @@ class DerivedCompiler(StepCompiler):
             else:
                 count = self._count_build(step, ways)
         take = _wrap(each, after, rest, optional, repeated, keyed=shortcut, cost=cost, reads=reads,
-                     may_win=self.winning_builds != "False", count=count, void=void)
+                     may_win=self.winning_builds != "False", count=count, void=void, settled=settled)
         if count is not None and after is finish and not optional and self._fusable(step, ways):
             take.fusion = Fusion(step, ways, take)  # type: ignore[attr-defined]
         again: Again | None = getattr(after, "again", None) if after is not None else None
@@ -1374,7 +1418,7 @@ def _one_region(ways: list[WayParts]) -> bool:
 def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest: StepFn, optional: bool,
           repeated: bool, keyed: bool, cost: Cost = (), reads: Reads | None = None, may_win: bool = True,
           count: Callable[[Walk, Tally], None] | None = None,
-          void: Callable[[Walk], bool] | None = None) -> StepFn:
+          void: Callable[[Walk], bool] | None = None, settled: Callable[[Walk], bool] | None = None) -> StepFn:
     """The step as the chain calls it: declined first when it is optional, repeated 'any number
     of times' (each state visited once, as in the generic chain), taken only while the card
     affords its cost, and keyed by hash arithmetic when it is the turn's last and its outcomes are
@@ -1388,7 +1432,9 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
 
     `void`: for steps after it (`after`, end-of-turn steps) that may take nothing, whether they
     take nothing from the walk's state whatever this step does (DerivedCompiler._void_when): it
-    is then the turn's last, keyed and counted.
+    is then the turn's last, keyed and counted. `settled`: whether what they take is the same
+    whatever this step does (DerivedCompiler._settled_when): a random draw then finds their
+    takings once and counts this step's outcomes with each (derived/tally.py: `Tally.collect`).
 
     `may_win`: whether the step can make a team win (a move by a way that some win of the seat
     may match, derived/invariance.py; a build where a board win exists). A search for a win
@@ -1408,6 +1454,7 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
         return again
     assert after is not None
     last = keyed and (after is finish or void is not None)
+    counted_with = keyed and settled is not None and count is not None
     below = _subtree_reads(reads, after, rest)
     context = _context(below) if below is not None and EVENTS not in below else None
 
@@ -1437,11 +1484,23 @@ def _wrap(each: Callable[[Walk, StepFn, bool], bool], after: StepFn | None, rest
                 else:
                     count(walk, tally)
                 return False
+            if (counted_with and not keyed and isinstance(tally, Tally) and walk.keyed_by_board
+                    and not walk.prefix_tests and settled(walk) and tally.collect(walk, after)):  # type: ignore[misc]
+                # (a random draw: the builds are counted with each taking of the steps after them)
+                try:
+                    count(walk, tally)  # type: ignore[misc]
+                finally:
+                    tally.takings = None
+                return False
             each(walk, after, keyed)
         return False
     take.reads = below  # type: ignore[attr-defined]
     take.may_win = winnable  # type: ignore[attr-defined]
     return take
+
+
+def _always(walk: Walk) -> bool:
+    return True
 
 
 def _may_win(step: StepFn) -> bool:

@@ -28,8 +28,8 @@ it can prove that they differ:
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, cast
 
 from ..chain.walk import Walk
 from ..model.board import ZOBRIST
@@ -60,6 +60,28 @@ def prefix_kind(events: Sequence[Event]) -> int:
     return BUILT if "build" in kinds and kinds <= _OFF_BOARD | _BUILT else OTHER
 
 
+#: The events a taking of end-of-turn steps may hold for `Tally.collect`: what changes no
+#: unoccupied space (moves, forces, removals, marks, counters) and blocks taken off a space a
+#: worker stands on.
+_TAKEN = _OFF_BOARD | {"unbuild"}
+#: A taking of end-of-turn steps found by `Tally.collect`: its steps, its events, and the key of
+#: the state it leaves.
+Taking = tuple[tuple[Step, ...], tuple[Event, ...], int]
+
+
+class Ended(NamedTuple):
+    """A record of the tally for a keyed last build followed by takings of end-of-turn steps
+    (`Tally.ended`): the turn before the build, its worker, the squares where a block comes
+    first, the takings, and per taking the squares of its new block and dome outcomes."""
+
+    path: tuple[Step, ...]
+    events: tuple[Event, ...]
+    worker: int
+    blocks_first: int
+    takings: tuple[Taking, ...]
+    news: tuple[tuple[int, int], ...]
+
+
 #: One record of the tally: the outcomes of one way to a keyed last build for one worker, or
 #: one outcome found at the leaf (blocks None): (path, events, step, event, worker, blocks, domes,
 #: blocks first, heights, tokens, won). `path` and `events`: the turn before the build, but for a
@@ -70,13 +92,13 @@ def prefix_kind(events: Sequence[Event]) -> int:
 #: only for the record drawn.
 FUSED = 10
 Record = tuple[tuple[Step, ...], tuple[Event, ...], Step | None, Event | None, int, int | None, int, int,
-               tuple[int, ...] | None, Tokens | None, bool]
+               tuple[int, ...] | None, Tokens | None, bool] | Ended
 
 
 class Tally:
     """The distinct outcomes of one turn, counted (see the module docstring)."""
 
-    __slots__ = ("records", "starts", "total", "keys", "groups", "exact", "pure", "loose")
+    __slots__ = ("records", "starts", "total", "keys", "groups", "exact", "pure", "loose", "takings", "collecting")
 
     def __init__(self) -> None:
         #: The records in the turn's order (a fused count's are shorter: FUSED).
@@ -92,15 +114,74 @@ class Tally:
         #: Whether some pure way was merged by bits; whether some leaf outcome is no win.
         self.pure = False
         self.loose = False
+        #: The takings of the end-of-turn steps after the last build being counted, found before
+        #: it (`collect`): each build's outcomes are then one per taking (`ended`).
+        self.takings: tuple[Taking, ...] | None = None
+        #: While `collect` looks for them, the turns found at the leaf.
+        self.collecting: list[tuple[tuple[Step, ...], tuple[Event, ...], int, bool]] | None = None
 
     def builds(self, walk: Walk, now: int, worker: int, blocks: int, domes: int, blocks_first: int,
                tokens: Tokens | None) -> None:
         """The outcomes of the keyed last build `worker` may make here: on the squares `blocks`
         (a block) and `domes` (a dome). `now`: the state's key before the build (with the facts
         of the turn); `tokens`: the tokens whose removal the keys count, as the listing's do."""
+        if self.takings is not None:
+            self.ended(walk, worker, blocks, domes, blocks_first)
+            return
         events = walk.events
         self.after(prefix_kind(events), tuple(walk.path), tuple(events), None, None, walk.state, now, worker, blocks,
                    domes, blocks_first, tokens)
+
+    def collect(self, walk: Walk, then: Callable[[Walk], bool]) -> bool:
+        """Before a last build whose end-of-turn steps (`then`) take what no build changes
+        (derived/steps.py: `settled`): find their takings from here, each as its steps, events
+        and the key of the state it leaves (the build's piece left out), and keep them for the
+        build's count (`takings`). False, keeping none, where the turn so far changed the
+        board, or a taking wins or changes more than workers and the levels under them: the
+        build's outcomes are then found one by one."""
+        if prefix_kind(walk.events) != PURE:
+            return False
+        depth, told = len(walk.path), len(walk.events)
+        found: list[tuple[tuple[Step, ...], tuple[Event, ...], int, bool]] = []
+        visited, self.collecting, walk.visited = walk.visited, found, set()
+        try:
+            then(walk)
+        finally:
+            self.collecting, walk.visited = None, visited
+        takings = []
+        for path, events, key, won in found:
+            added = events[told:]
+            if won or not all(event[0] in _TAKEN for event in added):
+                return False
+            takings.append((path[depth:], added, key))
+        self.takings = tuple(takings)
+        return True
+
+    def ended(self, walk: Walk, worker: int, blocks: int, domes: int, blocks_first: int) -> None:
+        """The outcomes of the keyed last build `worker` may make here, each followed by each
+        of the `takings`: merged by bits per taking, under the key of the state the taking
+        leaves (a taking changes no unoccupied space: each outcome is that state and the
+        build's piece, the only piece the turn adds)."""
+        assert self.takings is not None
+        news: list[tuple[int, int]] = []
+        count = 0
+        for _, _, key in self.takings:
+            seen = self.groups.get(key)
+            new_blocks, new_domes = blocks, domes
+            if seen is None:
+                self.groups[key] = [blocks, domes]
+            else:
+                new_blocks, new_domes = blocks & ~seen[0], domes & ~seen[1]
+                seen[0] |= new_blocks
+                seen[1] |= new_domes
+            news.append((new_blocks, new_domes))
+            count += new_blocks.bit_count() + new_domes.bit_count()
+        if count:
+            self.pure = True
+            self.starts.append(self.total)
+            self.records.append(Ended(tuple(walk.path), tuple(walk.events), worker, blocks_first, self.takings,
+                                      tuple(news)))
+            self.total += count
 
     def after(self, kind: int, path: tuple[Step, ...], events: tuple[Event, ...], step: Step | None,
               event: Event | None, st: GameState, now: int, worker: int, blocks: int, domes: int,
@@ -166,6 +247,9 @@ class Tally:
         piece more (`one_piece`) is merged with the pure ways' outcomes by bits, under the key
         of its state without that piece (the same arithmetic as theirs); one with no piece or
         with more, and builds alone, is none of theirs; any other may be one of theirs (`loose`)."""
+        if self.collecting is not None:
+            self.collecting.append((tuple(walk.path), tuple(walk.events), key, walk.state.winner is not None))
+            return
         if key in self.keys:
             return
         self.keys.add(key)
@@ -194,6 +278,11 @@ class Tally:
         plays step by step). `heights` and `tokens`: the state's, as the turn starts."""
         at = bisect_right(self.starts, index) - 1
         record = self.records[at]
+        if isinstance(record, Ended):
+            square, dome, taking = nth_ended(index - self.starts[at], record.blocks_first, record.news)
+            verb, built = build_events(record.worker, square, dome, heights, tokens)
+            steps, events, _ = record.takings[taking]
+            return ((*record.path, (verb, record.worker, square), *steps), (*record.events, *built, *events))
         step: Step | None
         event: Event | None
         if len(record) == FUSED:  # (a build after a move not made, written by steps.py's fused count)
@@ -210,6 +299,25 @@ class Tally:
         verb, built = build_events(worker, square, dome, held_heights or heights,
                                    held_tokens if held_tokens is not None else tokens)
         return (*path, (verb, worker, square)), events + built
+
+
+def nth_ended(index: int, blocks_first: int, news: Sequence[tuple[int, int]]) -> tuple[int, bool, int]:
+    """The outcome at `index` of an `Ended` record, in the listing's order: square by square,
+    its block and its dome in the order `blocks_first` says, each followed by each taking whose
+    new outcomes (`news`: blocks, domes) hold it: (its square, whether a dome, the taking)."""
+    squares = 0
+    for new_blocks, new_domes in news:
+        squares |= new_blocks | new_domes
+    while squares:
+        bit = squares & -squares
+        squares ^= bit
+        for dome in ((False, True) if blocks_first & bit else (True, False)):
+            for taking, (new_blocks, new_domes) in enumerate(news):
+                if (new_domes if dome else new_blocks) & bit:
+                    if not index:
+                        return bit.bit_length() - 1, dome, taking
+                    index -= 1
+    raise IndexError(index)  # pragma: no cover - the counts say the index is in these outcomes
 
 
 def one_piece(events: Sequence[Event]) -> tuple[int, int, int] | None:
@@ -276,5 +384,5 @@ def build_events(worker: int, square: int, dome: bool, heights: Sequence[int],
         built += (("token", held[1], held[0], square, -1),)
     return verb, built
 
-__all__ = ["BUILT", "OTHER", "PURE", "Record", "Tally", "build_events", "nth_build", "one_piece", "only_builds",
-           "prefix_kind"]
+__all__ = ["BUILT", "OTHER", "PURE", "Ended", "Record", "Tally", "Taking", "build_events", "nth_build", "nth_ended",
+           "one_piece", "only_builds", "prefix_kind"]
