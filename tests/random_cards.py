@@ -256,7 +256,7 @@ def step_guard(c: Chooser) -> str:
 
 def program(c: Chooser) -> list[str]:
     """A whole turn: one to four steps, the first choosing a worker."""
-    first = c.pick(("one", "one", "each", "any number", "extra", "female", "forced"))
+    first = c.pick(("one", "one", "each", "any number", "extra", "female", "forced", "opponent"))
     steps: list[str] = []
     seen_move = seen_build = False
     if first == "forced":
@@ -270,6 +270,12 @@ def program(c: Chooser) -> list[str]:
                         "an unoccupied space neighboring your workers"))
         modality, level = c.pick(("", "may ")), c.pick(("", ", on the ground level"))
         steps.append(f"you {modality}place your extra worker on {where}{level}")
+    elif first == "opponent":
+        spared = c.pick(("", " except the worker its player moved last"))
+        text = step(c, f"one of an opponent's workers{spared}", c.pick(("", "must ", "may ")), ("move", "build"),
+                    after_build=False)
+        steps.append(text)
+        seen_move, seen_build = " move" in text, " build" in text
     else:
         actor = {"one": "one of your workers", "each": "each of your workers", "female": "your female worker"}[first]
         modality = c.pick(("", "may ")) if first == "each" else c.pick(("", "must ", "may "))
@@ -357,7 +363,7 @@ def follow_up(c: Chooser, verb: str) -> str:
 def end_of_turn(c: Chooser) -> str:
     kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart", "grow"))
     if kind == "grow":
-        where = c.pick(("a lowest unoccupied space neighboring the moved worker",
+        where = c.pick(("a lowest unoccupied space neighboring the moved worker", "a lowest unoccupied perimeter space",
                         "an unoccupied space neighboring the moved worker", "a lowest unoccupied perimeter space"))
         placed = f"{c.pick(('if possible, you', 'you may', 'you'))} place your extra worker on {where}."
         if c.pick((True, False)):

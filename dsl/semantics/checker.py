@@ -307,10 +307,20 @@ class _Checker:
                                                                      and node.verb is Verb.REMOVE):
                 self.error(node, "'all blocks' is what a removal takes ('remove all blocks from ...'); a build "
                                  "places one piece")
+        spared = {id(actor.selector.excluding) for actor in _actors(clause) if actor.selector.excluding is not None}
         for actor in _actors(clause):
-            if actor.selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode):
+            selector = actor.selector
+            chooses_opponents = selector.role is Role.CHOSEN and selector.owner is Owner.OPPONENTS
+            if chooses_opponents and not (isinstance(clause, ast.StepNode) and kind is STEP):
+                self.error(actor, f"'{actor.words}' chooses the worker a turn's step is taken with, for now "
+                                  "('Alternative Turn (optional): one of an opponent's workers moves. ...')")
+            if (selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode)
+                    and not chooses_opponents):
                 self.error(actor, f"'{actor.words}' names the workers a prohibition binds, for now ('all workers "
                                   "except your female worker cannot move orthogonally')")
+            if selector.role is Role.LAST_MOVED and id(selector) not in spared:
+                self.error(actor, f"'{actor.words}' names workers a step leaves out: write it after 'except' ('one "
+                                  "of an opponent's workers except the worker its player moved last')")
         placed = clause.place if isinstance(clause, ast.StepNode) and clause.verb is Verb.PLACE else None
         for node in _nodes(clause):
             if isinstance(node, ast.StepNode) and node.verb is Verb.SWAP and kind is not END_STEP:
@@ -937,9 +947,14 @@ class _Checker:
                     self.error(step.place, "'the moved worker' needs an earlier move step")
                 self.step_parts(step, earlier_build=seen_build)
                 continue
-            if step.actor.selector.owner is not Owner.YOURS or role in (Role.SUBJECT, Role.UNMOVED, Role.RESERVE):
+            opponents = role is Role.CHOSEN and step.actor.selector.owner is Owner.OPPONENTS
+            if (step.actor.selector.owner is not Owner.YOURS and not opponents) or role in (
+                    Role.SUBJECT, Role.UNMOVED, Role.RESERVE):
                 self.error(step.actor, f"a turn's step is taken by 'one of your workers', 'your workers', "
                                        f"'that worker' or 'the moved worker', not '{step.actor.words}'")
+            if opponents and index:
+                self.error(step.actor, f"'{step.actor.words}' chooses the worker a turn is taken with: the turn's "
+                                       "first step, and 'that worker' after it")
             if index == 0 and role in (Role.THAT, Role.MOVED):
                 self.error(step, "the first step must choose a worker: write 'one of your workers' or 'your workers'")
             if index == 0 and guarded[index]:

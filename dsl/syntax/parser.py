@@ -688,6 +688,15 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.EACH, Owner.ANYONES, excluding=spared.selector),
                          words=_words(items))
 
+    last_moved_worker = _actor(Role.LAST_MOVED, Owner.ANYONES)
+
+    def chosen_opponent_worker(self, children: list[object]) -> ast.Actor:
+        items = tuple(children)
+        spared = _of(items, ast.Actor)
+        excluding = spared[0].selector if spared else None
+        return ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.OPPONENTS, excluding=excluding),
+                         words=_words(items))
+
     def female_worker(self, children: list[object]) -> ast.Actor:
         items = tuple(children)
         return ast.Actor(*_start(items), selector=WorkerSelector(Role.CHOSEN, Owner.YOURS, Sex.FEMALE),

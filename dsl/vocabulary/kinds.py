@@ -67,6 +67,7 @@ class Role(Enum):
     RESERVE = "extra"          # a worker of yours waiting on your card, not yet on the board
     TEAM = "an opponent's"     # the workers of one opponent (one team), wherever they stand
     HOLDER = "you"             # the player, no worker of theirs acting ('you force ...')
+    LAST_MOVED = "moved last"  # for each player, the worker that player moved most recently on a turn of theirs
 
 
 class Compass(Enum):

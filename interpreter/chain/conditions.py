@@ -107,8 +107,23 @@ class Judge:
             st = walk.state
             workers = st.team_workers(team)
             return [w for w in workers if st.worker_sex[w] == sex] if sex is not None else workers
+        if role in (Role.CHOSEN, Role.EACH) and selector.owner is Owner.OPPONENTS:
+            spared = self.workers(selector.excluding) if selector.excluding is not None else None
+
+            def opponents(walk: Walk) -> list[int]:
+                st = walk.state
+                workers = [w for other in sorted(st.teams_in_play() - {team}) for w in st.team_workers(other)]
+                if sex is not None:
+                    workers = [w for w in workers if st.worker_sex[w] == sex]
+                if spared is not None:
+                    left_out = spared(walk)
+                    workers = [w for w in workers if w not in left_out]
+                return workers
+            return opponents
         if role in (Role.CHOSEN, Role.EACH):
             return on_board
+        if role is Role.LAST_MOVED:
+            return last_moved
         if role in (Role.THAT, Role.SUBJECT):
             return lambda walk: [walk.last_actor] if walk.last_actor >= 0 else []
         if role is Role.MOVED:
@@ -330,6 +345,37 @@ def _flanked(judge: Judge, part: Flanked) -> Test:
     owned, team = judge.owned(part.whose), judge.team
     flanked = per_placing(lambda walk: bool(flanked_workers(walk, team, owned)))
     return lambda walk, *view: flanked(walk)
+
+
+def reads_the_target_free(part: Condition) -> bool:
+    """Whether a condition reads whether the step's target is unoccupied. On a move it is judged
+    after the move (a win's, a veto's, a trigger's), when the mover stands there: code that judges
+    it before the move must leave such a condition alone."""
+    if isinstance(part, Not):
+        return reads_the_target_free(part.part)
+    if isinstance(part, (AnyOf, AllOf)):
+        return any(reads_the_target_free(p) for p in part.parts)
+    return isinstance(part, SpaceIs) and part.space is SpaceRef.TARGET and part.prop is SpaceProperty.UNOCCUPIED
+
+
+def last_moved(walk: Walk) -> list[int]:
+    """For each team in play, the worker its players moved most recently on a turn of theirs
+    (the last of their moves in that turn), in team order; a team that has not moved its
+    workers yet has none."""
+    st = walk.state
+    found: dict[int, int] = {}
+    waiting = st.teams_in_play()
+    for record in reversed(st.history):
+        team = st.seats[record.seat].team
+        if team not in waiting:
+            continue
+        moved = [event[1] for event in record.events if event[0] == "move" and st.worker_team[event[1]] == team]
+        if moved:
+            found[team] = moved[-1]
+            waiting.discard(team)
+            if not waiting:
+                break
+    return [found[team] for team in sorted(found)]
 
 
 def apart_teams(walk: Walk, team: int, part: Apart) -> list[int]:

@@ -62,7 +62,7 @@ from ...dsl.vocabulary import (
 from ...dsl.vocabulary.hooks import Obligation
 from ...dsl.vocabulary.hooks import Reaction as ReactionRule
 from ...dsl.vocabulary.parts import Condition, Where
-from ..chain.conditions import Judge, space_locator
+from ..chain.conditions import Judge, reads_the_target_free, space_locator
 from ..chain.effects import apply_mark, apply_move, undo_mark, undo_move
 from ..chain.rules import SeatRules
 from ..chain.steps import (
@@ -473,6 +473,10 @@ class DerivedCompiler(StepCompiler):
         return not self.uncounted
 
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
+        if step.actor.owner is not Owner.YOURS:
+            # (the lowering judges a move's wins and vetoes as a move of the seat's own worker)
+            self.kept.append(f"a move with another player's worker ({_short(step.where)}): no lowering yet")
+            return super().move(step, after, rest, optional, repeated)
         ways = self.way_parts(step)
         followed: Fusion | None = getattr(after, "fusion", None) if after is not None and not repeated else None
         fusion = followed if followed is not None and followed.plain and self._fuses(ways) else None
@@ -829,7 +833,7 @@ class DerivedCompiler(StepCompiler):
         wins = [win for win in self.rules.wins if win.pattern.verb is Verb.MOVE]
         vetoes = [veto.veto for veto in self.vetoes if veto.veto.pattern.verb is Verb.MOVE]
         return (all(win.when is None and all(view_only(p) for p in win.pattern.filters) for win in wins)
-                and all(view_only(p) or (not forcing and holders_own(p))
+                and all(view_only(p) or (not forcing and holders_own(p) and not reads_the_target_free(p))
                         for veto in vetoes for p in veto.pattern.filters))
 
     def win_squares(self, source: Source, view: View, can_win: bool) -> str | None:

@@ -157,6 +157,18 @@ class Tally:
         self.takings = tuple(takings)
         return True
 
+    def merged(self, now: int, blocks: int, domes: int) -> tuple[int, int]:
+        """The block and dome outcomes on the squares `blocks` and `domes` of the state keyed
+        `now` that no earlier outcome of that state holds; they are held from now on."""
+        seen = self.groups.get(now)
+        if seen is None:
+            self.groups[now] = [blocks, domes]
+            return blocks, domes
+        blocks, domes = blocks & ~seen[0], domes & ~seen[1]
+        seen[0] |= blocks
+        seen[1] |= domes
+        return blocks, domes
+
     def ended(self, walk: Walk, worker: int, blocks: int, domes: int, blocks_first: int) -> None:
         """The outcomes of the keyed last build `worker` may make here, each followed by each
         of the `takings`: merged by bits per taking, under the key of the state the taking
@@ -166,14 +178,7 @@ class Tally:
         news: list[tuple[int, int]] = []
         count = 0
         for _, _, key in self.takings:
-            seen = self.groups.get(key)
-            new_blocks, new_domes = blocks, domes
-            if seen is None:
-                self.groups[key] = [blocks, domes]
-            else:
-                new_blocks, new_domes = blocks & ~seen[0], domes & ~seen[1]
-                seen[0] |= new_blocks
-                seen[1] |= new_domes
+            new_blocks, new_domes = self.merged(key, blocks, domes)
             news.append((new_blocks, new_domes))
             count += new_blocks.bit_count() + new_domes.bit_count()
         if count:
@@ -191,13 +196,7 @@ class Tally:
         for the build after a move whose state it did not make (steps.py, which also writes the
         pure case inline)."""
         if kind == PURE:
-            seen = self.groups.get(now)
-            if seen is None:
-                self.groups[now] = [blocks, domes]
-            else:
-                blocks, domes = blocks & ~seen[0], domes & ~seen[1]
-                seen[0] |= blocks
-                seen[1] |= domes
+            blocks, domes = self.merged(now, blocks, domes)
             count = blocks.bit_count() + domes.bit_count()
             if count:
                 self.pure = True

@@ -41,6 +41,7 @@ from ...dsl.vocabulary import (
     Scope,
     SetupToken,
     Step,
+    StepPattern,
     Verb,
     WorkerSelector,
 )
@@ -345,10 +346,13 @@ class Engine:
     # ---- compilation
     def _move_wins(self, rules: SeatRules, judge: Judge) -> WinCheck:
         """Whether a move of this seat wins: one of its wins matches and no veto of a seat that
-        binds it does."""
-        wins = [_guarded(judge.pattern(win.pattern), judge.compile(win.when) if win.when is not None else None)
+        binds it does. A move made in the seat's turn is the seat's, whichever worker makes it
+        (one of an opponent's that a power lets it move): 'you win if your worker moves ...' and
+        'an opponent cannot win by moving ...' are about the player whose turn it is."""
+        wins = [_guarded(judge.pattern(_by_the_player(win.pattern)),
+                         judge.compile(win.when) if win.when is not None else None)
                 for win in rules.wins]
-        vetoes = [(seat_rules.seat, Judge(seat_rules.seat, seat_rules.team).pattern(veto.pattern))
+        vetoes = [(seat_rules.seat, Judge(seat_rules.seat, seat_rules.team).pattern(_by_the_player(veto.pattern)))
                   for seat_rules in self.seat_rules for veto in seat_rules.vetoes
                   if reaches(seat_rules, veto.binds, rules.team)]
         team = rules.team
@@ -1360,6 +1364,12 @@ def _seat_kernels(programs: list[StepFn]) -> Kernels | None:
         found: Kernels | None = getattr(programs[0], "kernel", None)
         return found
     return alternatives([getattr(chain, "kernel", None) for chain in programs])
+
+
+def _by_the_player(pattern: StepPattern) -> StepPattern:
+    """A pattern of the moves of one seat's turn, whatever their workers' owner: a win's or a
+    veto's, which the turn's player makes (`Engine._move_wins`; the veto binds that player)."""
+    return dataclasses.replace(pattern, owner=Owner.ANYONES) if pattern.verb is Verb.MOVE else pattern
 
 
 def _enumerating(walk: Walk) -> bool:

@@ -74,7 +74,7 @@ from ...dsl.vocabulary.parts import (
     UNOCCUPIED,
     UP,
 )
-from ..chain.conditions import FIXED_SQUARES
+from ..chain.conditions import FIXED_SQUARES, reads_the_target_free
 from ..chain.rules import SeatRules, reaches
 from ..model.board import ALL_BITS
 from .bits import SquareBits, target_bits
@@ -334,8 +334,9 @@ def _bans(rules: SeatRules, others: list[SeatRules]) -> tuple[list[Squares], lis
             if not reaches(other, veto.binds, rules.team):
                 continue
             pattern = veto.pattern
-            if pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS:
-                return None
+            if (pattern.verb is not Verb.MOVE or pattern.owner is Owner.YOURS
+                    or any(reads_the_target_free(part) for part in pattern.filters)):
+                return None  # (whether the target is free is judged after the move: occupied)
             squares = _as_squares(other, Verb.MOVE, pattern.filters)
             if squares is None:
                 return None
