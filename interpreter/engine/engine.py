@@ -444,12 +444,26 @@ class Engine:
                     self._kernels[seat] = once_spent(kernels, seat, marks)
                     self._spent[seat] = marks
 
+        # (a turn found by its steps once per game, `Your Turn (once per game):`, whose steps an
+        # earlier program also accepts, is played as that one: such a program's turns are listed
+        # only where they play as listed; `earlier` bounds the earlier programs' turns' lengths)
+        unannounced = [program.once_per_game if program.once_per_game is not None and not program.announced and index
+                       else None for index, program in enumerate(rules.programs)]
+        earlier = _turn_lengths(rules, rules.programs[:max((i for i, m in enumerate(unannounced) if m), default=0)])
+        # (a program whose turns are all longer than the earlier programs' cannot share their steps)
+        unannounced = [mark if mark is not None and _turn_lengths(rules, [program])[0] <= earlier[1] else None
+                       for mark, program in zip(unannounced, rules.programs, strict=True)]
+
         def run(walk: Walk) -> bool:
             enumerating = derived is not None and _enumerating(walk)
             for index, program in enumerate(programs):
-                if enumerating:
-                    derived[index](walk)  # type: ignore[index]  # (`enumerating`: derived is not None)
-                elif program(walk):
+                chain = derived[index] if enumerating else program  # type: ignore[index]  # (derived is set)
+                mark = unannounced[index]
+                if mark is not None and walk.script is None and (seat, mark) not in walk.state.marks:
+                    stop = self._as_listed(walk, chain, mark, earlier)
+                else:
+                    stop = chain(walk)
+                if stop and not enumerating:
                     return True
             return False
 
@@ -1199,6 +1213,38 @@ class Engine:
         the game has been won."""
         return self._accepted(state, steps)
 
+    def _as_listed(self, walk: Walk, chain: StepFn, mark: str, lengths: tuple[int, float]) -> bool:
+        """`chain`, a program found by its steps once per game, with its turns kept only where a
+        written turn of their steps plays them (an earlier program may accept the same steps:
+        the turn is then that one, the card unmarked). The turns' builds are then made one by one,
+        so that each comes to the leaf; only a turn whose length an earlier program's turns may
+        have (`lengths`: the fewest and most steps) is played to see."""
+        start = walk.state.copy()
+        leaf, keyed = walk.leaf, walk.keyed_by_board
+        fewest, most = lengths
+
+        def own(w: Walk) -> bool:
+            if fewest <= len(w.path) <= most and not self._marks(start, tuple(w.path), mark):
+                return False
+            return leaf(w)
+        walk.leaf, walk.keyed_by_board = own, False
+        try:
+            return chain(walk)
+        finally:
+            walk.leaf, walk.keyed_by_board = leaf, keyed
+
+    def _marks(self, state: GameState, steps: tuple[Action, ...], mark: str) -> bool:
+        """Whether `steps`, written as a turn, are played by the program that sets `mark`."""
+        found: list[bool] = []
+
+        def leaf(walk: Walk) -> bool:
+            if len(walk.path) != len(steps):
+                return False
+            found.append(any(event[0] == "mark" and event[2] == mark for event in walk.events))
+            return True
+        self._roots[state.to_move](Walk(state.copy(), leaf, script=steps))
+        return bool(found) and found[0]
+
     def _accepted(self, state: GameState, steps: Sequence[Action],
                   legal: bool = False) -> tuple[tuple[Event, ...], int | None]:
         """`accept`; `legal`: a turn the engine found legal for this state itself, whose
@@ -1364,6 +1410,24 @@ def _seat_kernels(programs: list[StepFn]) -> Kernels | None:
         found: Kernels | None = getattr(programs[0], "kernel", None)
         return found
     return alternatives([getattr(chain, "kernel", None) for chain in programs])
+
+
+def _turn_lengths(rules: SeatRules, programs: Sequence[Program]) -> tuple[int, float]:
+    """The fewest and the most steps of a turn of `programs` (the most: infinite where a step
+    repeats any number of times, or the seat has follow-ups or step options that may add steps)."""
+    if not programs:
+        return 0, -1.0
+    if rules.followups or any(rules.options.values()) or rules.turn_ends or rules.turn_begins:
+        return 0, float("inf")
+    fewest, most = float("inf"), 0.0
+    for program in programs:
+        low, high = int(program.announced), float(program.announced)
+        for step in program.steps:
+            times = step.repeat.times
+            high += float("inf") if times is None else times
+            low += 0 if step.modality is Modality.MAY or step.repeat.up_to or times is None else times
+        fewest, most = min(fewest, low), max(most, high)
+    return int(fewest), most
 
 
 def _by_the_player(pattern: StepPattern) -> StepPattern:
