@@ -475,3 +475,34 @@ def test_a_force_by_the_player_is_each_of_the_opponent_workers_once_in_a_directi
     assert step.verb is Verb.FORCE and step.actor.role is Role.HOLDER and step.modality is Modality.MUST
     assert step.target == WorkerSelector(Role.EVERY, Owner.OPPONENTS)
     assert step.destination is not None and step.destination.compass is Compass.SOUTH
+
+
+_ERIS = ("Alternative Turn (optional):\n  one of an opponent's workers except the worker its player moved last "
+         "moves.\n  that worker builds.")
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    (_ERIS, None),
+    ("Alternative Turn (optional):\n  one of an opponent's workers moves.\n  that worker builds.", None),
+    ("Alternative Turn (optional):\n  one of your workers moves.\n  one of an opponent's workers builds.",
+     "chooses the worker a turn is taken with: the turn's first step"),
+    ("End of Your Turn:\n  one of an opponent's workers may remove a neighboring opponent worker.",
+     "an end-of-turn step is taken by 'your unmoved worker', 'the moved worker', 'one of your workers' or 'it', "
+     "not 'one of an opponent's workers'"),
+    ("Opponent's Turn:\n  the worker its player moved last cannot move up.",
+     "a prohibition binds 'opponent workers'"),
+    ("End of Your Turn:\n  if the worker its player moved last moved up this turn, the moved worker may build.",
+     "names workers a step leaves out: write it after 'except'"),
+])
+def test_a_turn_taken_with_an_opponent_worker(rules: str, expected: str | None) -> None:
+    """Eris's turn: the first step chooses one of an opponent's workers, leaving out the one its
+    player moved last, and the later steps are that worker's."""
+    assert_one_fault_or_none(rules, expected)
+
+
+def test_an_opponent_worker_chosen_except_the_one_its_player_moved_last() -> None:
+    program = compile_rules(parse_rules(_ERIS, ORIGIN), ORIGIN, "Discord").programs[0]
+    actor = program.steps[0].actor
+    assert actor == WorkerSelector(Role.CHOSEN, Owner.OPPONENTS,
+                                   excluding=WorkerSelector(Role.LAST_MOVED, Owner.ANYONES))
+    assert program.steps[1].actor.role is Role.THAT

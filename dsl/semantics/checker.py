@@ -307,18 +307,17 @@ class _Checker:
                                                                      and node.verb is Verb.REMOVE):
                 self.error(node, "'all blocks' is what a removal takes ('remove all blocks from ...'); a build "
                                  "places one piece")
-        spared = {id(actor.selector.excluding) for actor in _actors(clause) if actor.selector.excluding is not None}
         for actor in _actors(clause):
             selector = actor.selector
             chooses_opponents = selector.role is Role.CHOSEN and selector.owner is Owner.OPPONENTS
-            if chooses_opponents and not (isinstance(clause, ast.StepNode) and kind is STEP):
-                self.error(actor, f"'{actor.words}' chooses the worker a turn's step is taken with, for now "
-                                  "('Alternative Turn (optional): one of an opponent's workers moves. ...')")
             if (selector.excluding is not None and not isinstance(clause, ast.ProhibitionNode)
                     and not chooses_opponents):
                 self.error(actor, f"'{actor.words}' names the workers a prohibition binds, for now ('all workers "
                                   "except your female worker cannot move orthogonally')")
-            if selector.role is Role.LAST_MOVED and id(selector) not in spared:
+        # (where a clause names workers, its own check refuses the ones it does not take; a guard
+        # reads what happened to any worker it names, so it says so here)
+        for actor in _actors(statement.guard):
+            if actor.selector.role is Role.LAST_MOVED:
                 self.error(actor, f"'{actor.words}' names workers a step leaves out: write it after 'except' ('one "
                                   "of an opponent's workers except the worker its player moved last')")
         placed = clause.place if isinstance(clause, ast.StepNode) and clause.verb is Verb.PLACE else None

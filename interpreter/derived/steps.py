@@ -474,7 +474,8 @@ class DerivedCompiler(StepCompiler):
 
     def move(self, step: Step, after: StepFn | None, rest: StepFn, optional: bool, repeated: bool) -> StepFn:
         if step.actor.owner is not Owner.YOURS:
-            # (the lowering judges a move's wins and vetoes as a move of the seat's own worker)
+            # (the lowering reads the seat's own workers as the movers: their bits, the builds
+            # around them, the forces they make)
             self.kept.append(f"a move with another player's worker ({_short(step.where)}): no lowering yet")
             return super().move(step, after, rest, optional, repeated)
         ways = self.way_parts(step)
