@@ -343,6 +343,10 @@ def follow_up(c: Chooser, verb: str) -> str:
         trigger = "your worker builds" + ((c.pick(PIECES) + filters(c, BUILD_PATTERN, 1, comma=False))
                                           if timing != "before" else "")
     guard = step_guard(c)
+    if verb == "build" and timing != "before" and c.pick((False, False, True)):
+        who = c.pick(("your worker", "a worker"))
+        piece = c.pick((" a complete tower", " a complete tower", " a dome", ""))
+        return f"{guard}{timing} {who} builds{piece}, you may take an additional turn."
     if timing == "after" and c.pick((False, False, True)):
         if verb == "move":
             return (f"{guard}after {trigger}, the opponent worker on the next space in the same direction is removed "
@@ -361,7 +365,10 @@ def follow_up(c: Chooser, verb: str) -> str:
 
 
 def end_of_turn(c: Chooser) -> str:
-    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart", "grow"))
+    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart", "grow", "grant"))
+    if kind == "grant":
+        guard = c.pick(("", f"if {past_pattern(c, 'one of your workers', 'this turn')}, "))
+        return f"{guard}you may take an additional turn."
     if kind == "grow":
         where = c.pick(("a lowest unoccupied space neighboring the moved worker", "a lowest unoccupied perimeter space",
                         "an unoccupied space neighboring the moved worker", "a lowest unoccupied perimeter space"))
@@ -382,7 +389,8 @@ def end_of_turn(c: Chooser) -> str:
     if kind == "token":
         return f"you may place your {fill(c, '{kind}')} token on an unoccupied space neighboring the moved worker."
     if kind == "extra":
-        where = c.pick(("an unoccupied perimeter space", "any unoccupied space"))
+        where = c.pick(("an unoccupied perimeter space", "any unoccupied space",
+                        "an unoccupied space neighboring the moved worker"))
         return (f"you may place your extra worker on {where}"
                 f"{c.pick(('', ', on the ground level', ', not on a perimeter space'))}.")
     verbs = ("build", "move", "remove", "force")
@@ -499,7 +507,7 @@ def part(c: Chooser) -> tuple[str, list[str]]:
     prefers, the plainest first; the commoner ones twice)."""
     kind = c.pick(("your build", "your move", "opponent's turn", "your turn", "end of your turn", "win condition",
                    "your move", "opponent's turn", "alternative build", "alternative turn", "at all times",
-                   "start of your turn", "setup"))
+                   "start of your turn", "setup", "end of your turn"))
     if kind in ("your move", "your build"):
         verb = kind.split()[1]
         if c.pick((True, False)):
@@ -543,6 +551,9 @@ def companions(c: Chooser, parts: list[tuple[str, list[str]]]) -> list[tuple[str
         added.append(("Setup:", [f"you have {count} extra worker{'' if count == '1' else 's'} on your card."]))
     if "spending" in text and "you gain" not in text:
         added.append(("Start of Your Turn:", ["you gain 1 coin."]))
+    if "additional turn" in text and c.pick((True, True, False)):  # (without the section: the usual turns)
+        winless = c.pick((["no player can win during this turn."], []))
+        added.append(("Additional Turn:", program(c) + winless))
     for kind in SLOTS["kind"]:
         placed = f"a {kind} token is placed" in text or f"place your {kind} token" in text
         if f"your {kind} token" in text and not placed:
@@ -732,7 +743,8 @@ def reached(value: object) -> set[str]:
             found.add(name)
             for field in dataclasses.fields(item):
                 inner = getattr(item, field.name)
-                if field.name in ("instead", "once_per_game", "if_possible", "replaces", "lowest") and inner:
+                if field.name in ("instead", "once_per_game", "if_possible", "replaces", "lowest", "additional",
+                                  "winless") and inner:
                     found.add(f"{name}.{field.name}")
                 if field.name == "can_win" and not inner:
                     found.add("Step.cannot win")

@@ -511,3 +511,41 @@ def test_a_condition_on_placing_a_worker_from_the_card_is_judged() -> None:
                                                  fast=False)
         turns = list(engine.outcomes(state).values())
         assert turns and not any(step[0] == "place" for turn in turns for step in turn)
+
+
+def test_an_additional_turn_without_its_own_section_is_the_usual_turn_or_a_pass() -> None:
+    """'End of Your Turn: if ..., you may take an additional turn.' on a card with no 'Additional
+    Turn:' section: a turn that moved a worker up owes one, the seat moves again, and that turn is
+    one of its usual turns or `pass`; a usual turn that moves up again owes another, and one that
+    does not leaves the next seat to move. Fast paths on and off agree."""
+    from random_cards import card_text, load, pack_with, set_workers
+
+    from santorini.interpreter.games.game import new_game, parse_players
+    from santorini.interpreter.model.board import parse_square as square_of
+    from santorini.interpreter.model.notation import parse_turn
+    card = load(card_text("End of Your Turn:\n  if one of your workers moved up this turn, you may take an additional "
+                          "turn."))
+    game = new_game(pack_with(card), parse_players([card.name, "Mortal"]))
+    state = set_workers(game, [[square_of("b3"), square_of("d3")], [square_of("c4"), square_of("c2")]])
+    state.set_height(square_of("b4"), 1)
+    state.set_height(square_of("a4"), 2)
+    owed = ("additional turn",)
+    for fast in (True, False):
+        engine = game.engine if fast else Engine(game.pack.base.power, [[c.power for c in s] for s in game.cards],
+                                                 fast=False)
+        usual = list(engine.outcomes(state).values())
+        up = engine.play(state, parse_turn(state, "move A1 b4; build A1 c5"))
+        assert up.to_move == 0 and up.counters == {(0, *owed): 1}
+        flat = engine.play(state, parse_turn(state, "move A1 a3; build A1 a2"))
+        assert flat.to_move == 1 and not flat.counters
+        turns = engine.outcomes(up)
+        assert ("pass", -1, -1) in {turn[0] for turn in turns.values()}
+        # (every outcome of the additional turn but the pass is a usual turn's from the same board)
+        unowed = up.copy()
+        unowed.set_counter(0, *owed, 0)
+        assert len(turns) == len(engine.outcomes(unowed)) + 1
+        again = engine.play(up, parse_turn(up, "move A1 a4; build A1 a5"))
+        assert again.to_move == 0 and again.counters == {(0, *owed): 1}
+        passed = engine.play(up, parse_turn(up, "pass"))
+        assert passed.to_move == 1 and not passed.counters
+        assert usual and not any(step[0] == "pass" for turn in usual for step in turn)  # (none owed: no pass)

@@ -13,10 +13,14 @@ from santorini.dsl.vocabulary import (
     BesideWorker,
     Compare,
     Compass,
+    FollowUpTiming,
     LevelChange,
     Modality,
     Owner,
+    Piece,
+    PieceIs,
     Role,
+    TargetLevel,
     ToCard,
     TokenKind,
     Verb,
@@ -506,3 +510,46 @@ def test_an_opponent_worker_chosen_except_the_one_its_player_moved_last() -> Non
     assert actor == WorkerSelector(Role.CHOSEN, Owner.OPPONENTS,
                                    excluding=WorkerSelector(Role.LAST_MOVED, Owner.ANYONES))
     assert program.steps[1].actor.role is Role.THAT
+
+
+_DIONYSUS = ("Your Build:\n  each time a worker builds a complete tower, you may take an additional turn.\n"
+             "Additional Turn:\n  one of an opponent's workers moves.\n  that worker builds.\n"
+             "  no player can win during this turn.")
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    (_DIONYSUS, None),
+    ("End of Your Turn:\n  if one of your workers moved up this turn, you may take an additional turn.", None),
+    ("Additional Turn:\n  one of your workers moves.\n  that worker builds.",
+     "'Additional Turn:' is the turn taken when the card gives one"),
+    ("Your Build:\n  after your worker builds, you may take an additional turn.\nAdditional Turn:\n"
+     "  no player can win during this turn.", "a turn needs steps"),
+    ("Your Build:\n  after your worker builds, you may take an additional turn.\nAdditional Turn:\n"
+     "  one of your workers moves.\n  no player can win during this turn.\n  that worker builds.\n"
+     "  no player can win during this turn.", "is said once in a turn"),
+    ("Your Move:\n  no player can win during this turn.", "cannot stand in 'your move:'"),
+    ("Your Build:\n  each time an opponent worker builds a complete tower, you may take an additional turn.",
+     "is about 'your worker' or 'a worker'"),
+])
+def test_additional_turns(rules: str, expected: str | None) -> None:
+    """Dionysus's parts: a happening that owes the player an additional turn, the section that
+    says what that turn is, and a turn in which no one wins."""
+    assert_one_fault_or_none(rules, expected)
+
+
+def test_an_additional_turn_compiles_to_an_owed_turn_and_its_program() -> None:
+    power = compile_rules(parse_rules(_DIONYSUS, ORIGIN), ORIGIN, "Dionysus")
+    (followup,) = power.followups
+    assert followup.step.verb is Verb.GRANT_TURN and followup.step.modality is Modality.AUTOMATIC
+    # ('each time' has no steps of its own to repeat: the happening follows each matching build once)
+    assert followup.timing is FollowUpTiming.AFTER
+    assert followup.trigger.owner is Owner.ANYONES
+    assert set(followup.trigger.filters) == {PieceIs(Piece.DOME), TargetLevel(Compare.EQ, 3)}
+    (program,) = power.programs
+    assert program.additional and program.winless and not program.announced
+    assert [step.verb for step in program.steps] == [Verb.MOVE, Verb.BUILD]
+
+
+def test_a_complete_tower_is_a_trigger_s_piece_not_a_step_s() -> None:
+    error = parse_error("Your Turn:\n  one of your workers moves.\n  that worker builds a complete tower.")
+    assert "complete" in str(error)

@@ -73,17 +73,19 @@ class Sentence(Enum):
     PLACEMENT = "a worker placement"
     END_STEP = "an end-of-turn step"
     START_STEP = "a start-of-turn step"
+    WINLESS = "'no player can win during this turn'"
 
 
 (HAPPENING, OBLIGATION, GAIN, PLACE_TOKEN, DOME_LIKE, STEP, FOLLOW_UP, OPTION, BOARD_RULE, PROHIBITION, VETO, WIN, LOSS,
- PLACEMENT, END_STEP, START_STEP) = Sentence
+ PLACEMENT, END_STEP, START_STEP, WINLESS) = Sentence
 
 #: Which sentences each section may hold (the rulebook's timing words).
 ALLOWED: dict[Timing, tuple[Sentence, ...]] = {
     Timing.TURN: (STEP,),
-    Timing.YOUR_TURN: (STEP,),
-    Timing.ALTERNATIVE_TURN_OPTIONAL: (STEP,),
-    Timing.ALTERNATIVE_TURN: (STEP,),
+    Timing.YOUR_TURN: (STEP, WINLESS),
+    Timing.ALTERNATIVE_TURN_OPTIONAL: (STEP, WINLESS),
+    Timing.ALTERNATIVE_TURN: (STEP, WINLESS),
+    Timing.ADDITIONAL_TURN: (STEP, WINLESS),
     Timing.YOUR_MOVE: (FOLLOW_UP, OPTION),
     Timing.YOUR_BUILD: (FOLLOW_UP, OPTION),
     Timing.ALTERNATIVE_BUILD: (OPTION,),
@@ -170,7 +172,7 @@ def sentence_kind(header: Timing, clause: ast.Clause) -> Sentence:
             return START_STEP
         return OPTION
     return {ast.FollowUpNode: FOLLOW_UP, ast.ProhibitionNode: PROHIBITION, ast.VetoNode: VETO, ast.WinNode: WIN,
-            ast.LossNode: LOSS, ast.PlacementNode: PLACEMENT}[type(clause)]
+            ast.LossNode: LOSS, ast.PlacementNode: PLACEMENT, ast.WinlessNode: WINLESS}[type(clause)]
 
 
 class _Checker:
@@ -191,10 +193,23 @@ class _Checker:
         for section in rules.sections:
             self.section(section)
         self.said_twice(rules)
+        self.additional_turns(rules)
         if self.kind is RulesKind.BASE:
             self.base_complete(rules)
         if self.kind is RulesKind.MODE:
             self.mode_setup(rules)
+
+    def additional_turns(self, rules: ast.Rules) -> None:
+        """'Additional Turn:' is the turn a card's 'you may take an additional turn' gives: without
+        that sentence on the card, the turn would never be taken."""
+        grants = any(isinstance(node, ast.HappeningNode) and node.kind is HappeningKind.ADDITIONAL_TURN
+                     for section in rules.sections for statement in section.statements
+                     for node in _nodes(statement.clause))
+        for section in rules.sections:
+            if section.timing is Timing.ADDITIONAL_TURN and not grants:
+                self.error(section, "'Additional Turn:' is the turn taken when the card gives one: say when, e.g. "
+                                    "'Your Build: each time a worker builds a complete tower, you may take an "
+                                    "additional turn.'")
 
     def said_twice(self, rules: ast.Rules) -> None:
         """The same sentence twice under one timing, or the same turn twice: a second option,
@@ -449,8 +464,9 @@ class _Checker:
         if pattern.tense != "present":
             self.error(pattern, f"{what} is about a step as it happens: write '{pattern.actor.words} "
                                 f"{'moves' if pattern.verb is Verb.MOVE else 'builds'}'")
-        if pattern.actor.selector.role is not Role.SUBJECT or pattern.actor.selector.owner is not Owner.YOURS:
-            self.error(pattern.actor, f"{what} is about 'your worker', not '{pattern.actor.words}'")
+        # ('a worker': any worker a step of your turn acts with, yours or one a power lets you use)
+        if pattern.actor.selector.role is not Role.SUBJECT or pattern.actor.selector.owner is Owner.OPPONENTS:
+            self.error(pattern.actor, f"{what} is about 'your worker' or 'a worker', not '{pattern.actor.words}'")
         if pattern.piece is not None and pattern.verb is not Verb.BUILD:
             self.error(pattern, "only a build has a piece")
         self.qualifiers(pattern.verb, pattern.qualifiers, earlier_build=False, in_pattern=True)
@@ -547,6 +563,8 @@ class _Checker:
         elif node.kind is HappeningKind.SLIDE:
             self.error(node, "a slide happens to an opponent's worker: 'Opponent's Turn: each time an opponent "
                              "worker moves, it is forced ...'")
+        elif node.kind is HappeningKind.ADDITIONAL_TURN:
+            return  # (after a step, or at the end of the turn: wherever a happening may stand)
         elif node.kind is HappeningKind.OWNER_LOSS:
             self.error(node, "'its player' is the player of a worker whose move the rules react to: 'At All Times: "
                              "each time a worker moves onto ..., its player loses the game'")
@@ -934,6 +952,12 @@ class _Checker:
     # ---- programs and the base card
     def program(self, section: ast.Section) -> None:
         steps = [s.clause for s in section.statements if isinstance(s.clause, ast.StepNode)]
+        winless = [s.clause for s in section.statements if isinstance(s.clause, ast.WinlessNode)]
+        if winless and not steps:
+            self.error(section, "a turn needs steps; 'no player can win during this turn' only says what they "
+                                "cannot do")
+        for extra in winless[1:]:
+            self.error(extra, "'no player can win during this turn' is said once in a turn")
         guarded = [s.guard is not None for s in section.statements if isinstance(s.clause, ast.StepNode)]
         seen_move = seen_build = False
         first_repeat: int | None = None  # the index of the step repeated 'any number of times'

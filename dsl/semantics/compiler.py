@@ -26,6 +26,7 @@ from ..vocabulary import (
     FirstTurn,
     Flanked,
     FollowUp,
+    FollowUpTiming,
     Force,
     Happened,
     HappeningKind,
@@ -60,6 +61,7 @@ from ..vocabulary import (
     Step,
     StepOption,
     StepPattern,
+    TargetLevel,
     Teams,
     Timing,
     ToCard,
@@ -77,7 +79,7 @@ from ..vocabulary.parts import NOT_UP, UNOCCUPIED, Condition
 
 #: Sections whose sentences are a whole turn, and whether the turn is announced (`use NAME`).
 PROGRAM_SECTIONS = {Timing.TURN: False, Timing.YOUR_TURN: False, Timing.ALTERNATIVE_TURN_OPTIONAL: True,
-                    Timing.ALTERNATIVE_TURN: True}
+                    Timing.ALTERNATIVE_TURN: True, Timing.ADDITIONAL_TURN: False}
 
 
 def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
@@ -90,8 +92,10 @@ def compile_rules(rules: ast.Rules, origin: Origin, name: str) -> Power:
         if header in PROGRAM_SECTIONS:
             steps = tuple(step(s.clause, origin, s.guard) for s in section.statements
                           if isinstance(s.clause, (ast.StepNode, ast.HappeningNode)))  # (all are: the checker)
+            winless = any(isinstance(s.clause, ast.WinlessNode) for s in section.statements)
             power.programs.append(Program(name, PROGRAM_SECTIONS[header], steps, where(section, origin), mark,
-                                          replaces=section.instead))
+                                          replaces=section.instead, additional=header is Timing.ADDITIONAL_TURN,
+                                          winless=winless))
             continue
         options, ends, begins = len(power.options), len(power.turn_ends), len(power.turn_begins)
         for statement in section.statements:
@@ -136,7 +140,9 @@ def filters(qualifiers: tuple[ast.Qualifier, ...], verb: Verb | None = None) -> 
 
 
 def pattern(node: ast.PatternNode) -> StepPattern:
-    piece = (PieceIs(node.piece),) if node.piece is not None else ()
+    piece: tuple[Condition, ...] = (PieceIs(node.piece),) if node.piece is not None else ()
+    if node.tower:  # ('a complete tower': a dome, on a space of level 3)
+        piece = (*piece, TargetLevel(Compare.EQ, 3))
     return StepPattern(node.verb, node.actor.selector.owner, (*piece, *filters(node.qualifiers, node.verb)))
 
 
@@ -178,6 +184,9 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
         return Step(verb=Verb.FORCE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     repeat=ANY_NUMBER, destination=SpaceSelector(Region.SINGLE, SpaceRef.BEYOND, (UNOCCUPIED,)),
                     filters=(NOT_UP,))
+    if node.kind is HappeningKind.ADDITIONAL_TURN:
+        return Step(verb=Verb.GRANT_TURN, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
+                    guard=guarded)
     if node.kind is HappeningKind.OWNER_LOSS:  # (the player of the worker whose step triggered it)
         return Step(verb=Verb.LOSE, actor=WorkerSelector(Role.THAT), modality=Modality.AUTOMATIC, where=at,
                     target=WorkerSelector(Role.THAT, Owner.ANYONES), guard=guarded)
@@ -224,8 +233,11 @@ def _statement(power: Power, header: Timing, statement: ast.Statement, origin: O
         if header in (Timing.OPPONENTS_TURN, Timing.AT_ALL_TIMES):
             power.reactions.append(Reaction(pattern(node.trigger), step(node.step, origin), at))
         else:
+            # ('each time' offers a step again after each of its own steps that match; what happens
+            # with no choice has no steps of its own: it follows each matching step once)
+            timing = FollowUpTiming.AFTER if isinstance(node.step, ast.HappeningNode) else node.timing
             power.followups.append(FollowUp(pattern(node.trigger), step(node.step, origin, statement.guard), at,
-                                            node.timing))
+                                            timing))
     elif isinstance(node, ast.PlaceTokenNode):
         power.turn_ends.append(Step(verb=Verb.TOKEN, actor=WorkerSelector(Role.MOVED), modality=Modality.MAY,
                                     where=at, destination=node.place.space, token=node.token))

@@ -133,6 +133,8 @@ class PatternNode(Node):
     tense: str  # "present" | "past"
     piece: Piece | None
     qualifiers: tuple[Qualifier, ...]
+    #: 'a complete tower': the piece is a dome built on a space of level 3.
+    tower: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,6 +271,11 @@ class LossNode(Node):
 
 
 @dataclass(frozen=True)
+class WinlessNode(Node):
+    """'no player can win during this turn': a turn program's steps make no one win."""
+
+
+@dataclass(frozen=True)
 class PlacementNode(Node):
     """'each player places N workers', or a card's own setup: 'you place 3 workers', 'you place
     your workers first', 'you place your workers on perimeter spaces', '... on opposite edges of
@@ -287,7 +294,7 @@ class PlacementNode(Node):
 
 
 Clause = (StepNode | HappeningNode | ObligationNode | GainNode | PlaceTokenNode | DomeLikeNode | FollowUpNode
-          | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode)
+          | ProhibitionNode | VetoNode | WinNode | LossNode | PlacementNode | WinlessNode)
 
 
 @dataclass(frozen=True)

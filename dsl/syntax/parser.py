@@ -154,6 +154,10 @@ class _VerbWord(NamedTuple):
     tense: str
 
 
+#: The value of the words 'a complete tower' (a pattern's piece: a dome on a space of level 3).
+_TOWER = "a complete tower"
+
+
 class _PieceWord(NamedTuple):
     """The value of a piece's word run: the piece, and whether it may go on any level ('a dome at
     any level')."""
@@ -351,7 +355,8 @@ def _actor(role: Role, owner: Owner | None = None) -> Build[ast.Actor]:
 
 #: The statements' clauses: every node a sentence may be.
 _CLAUSES = (ast.StepNode, ast.HappeningNode, ast.ObligationNode, ast.GainNode, ast.PlaceTokenNode, ast.DomeLikeNode,
-            ast.FollowUpNode, ast.ProhibitionNode, ast.VetoNode, ast.WinNode, ast.LossNode, ast.PlacementNode)
+            ast.FollowUpNode, ast.ProhibitionNode, ast.VetoNode, ast.WinNode, ast.LossNode, ast.PlacementNode,
+            ast.WinlessNode)
 #: The conditions the grammar writes after 'if' or 'when' (a guard may also be a player count).
 _STATED = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.ApartNode)
 
@@ -421,8 +426,10 @@ class _ToAst(Transformer[Token, ast.Rules]):
         items = tuple(children)
         verb, tense = _required(items, _VerbWord)
         piece = self._piece(items)
+        tower = any(isinstance(i, _Words) and i.value is _TOWER for i in items)
         return ast.PatternNode(*_start(items), actor=_of(items, ast.Actor)[0], verb=verb, tense=tense,
-                               piece=piece[0] if piece else None, qualifiers=_qualifiers(items))
+                               piece=Piece.DOME if tower else piece[0] if piece else None,
+                               qualifiers=_qualifiers(items), tower=tower)
 
     follow_up = _follow_up(FollowUpTiming.AFTER)
     each_time = _follow_up(FollowUpTiming.EACH_TIME)
@@ -489,6 +496,10 @@ class _ToAst(Transformer[Token, ast.Rules]):
 
     def owner_loses(self, children: list[object]) -> ast.HappeningNode:
         return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.OWNER_LOSS, victim=None, place=None)
+
+    def additional_turn(self, children: list[object]) -> ast.HappeningNode:
+        return ast.HappeningNode(*_start(tuple(children)), kind=HappeningKind.ADDITIONAL_TURN, victim=None,
+                                 place=None)
 
     def victim_on(self, children: list[object]) -> _Victim:
         items = tuple(children)
@@ -606,6 +617,9 @@ class _ToAst(Transformer[Token, ast.Rules]):
     def loss(self, children: list[object]) -> ast.LossNode:
         return ast.LossNode(*_start(tuple(children)))
 
+    def winless(self, children: list[object]) -> ast.WinlessNode:
+        return ast.WinlessNode(*_start(tuple(children)))
+
     placement = _setup(SetupKind.EACH_PLAYER)
     team_placement = _setup(SetupKind.TEAM_PLAYER)
     first_turn = _setup(SetupKind.FIRST_TURN)
@@ -717,6 +731,7 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return _Words(*_start(items), _words(items), _PieceWord(Piece.DOME, len(items) > 2))
 
     block = _words_node(_PieceWord(Piece.BLOCK, False))
+    complete_tower = _words_node(_TOWER)
     all_blocks = _words_node(_PieceWord(Piece.STACK, False))
     once_more = _words_node(Repeat(1))
     any_number = _words_node(ANY_NUMBER)

@@ -31,6 +31,10 @@ class Program:
     once_per_game: str | None = None
     #: A turn that replaces the standard one: a seat with such a turn has none of the base card's.
     replaces: bool = False
+    #: A turn taken only as an additional turn ('Additional Turn:'), when the seat is owed one.
+    additional: bool = False
+    #: No player can win during this turn ('no player can win during this turn').
+    winless: bool = False
 
 
 @dataclass(frozen=True)

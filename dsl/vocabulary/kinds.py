@@ -27,6 +27,9 @@ class Verb(Enum):
     #: Workers exchange spaces: each of the player's workers with a worker of one opponent (written
     #: as forces: `force A1 d4`, A1 to the space of the worker it exchanges with, which goes to A1's).
     SWAP = "swap"
+    #: The player is owed one more turn, taken after this one (an automatic step; not a verb of the
+    #: turn notation): the seat's `additional turn` counter goes up by one.
+    GRANT_TURN = "additional turn"
 
 
 class Modality(Enum):
@@ -135,6 +138,9 @@ class Counter(Enum):
     """The counters a card may keep."""
 
     COIN = "coin"
+    #: The additional turns a seat is owed ('you may take an additional turn'): while it is above 0
+    #: the seat moves again, and its next turn is one of its additional turn programs (or a pass).
+    ADDITIONAL_TURN = "additional turn"
 
 
 @dataclass(frozen=True)
@@ -235,6 +241,7 @@ class Timing(Enum):
     YOUR_TURN = "your turn"
     ALTERNATIVE_TURN_OPTIONAL = "alternative turn (optional)"
     ALTERNATIVE_TURN = "alternative turn"
+    ADDITIONAL_TURN = "additional turn"
     YOUR_MOVE = "your move"
     YOUR_BUILD = "your build"
     ALTERNATIVE_BUILD = "alternative build"
@@ -259,6 +266,7 @@ class HappeningKind(Enum):
     SLIDE = "slide"
     TOKEN = "token"
     OWNER_LOSS = "its player's loss"
+    ADDITIONAL_TURN = "an additional turn"
 
 
 class IfPossible(Enum):

@@ -65,6 +65,11 @@ class SeatRules:
     #: Conditions of this seat's cards over the seat's own last turn: facts of its turns that a
     #: rule reads later, and so part of each of its turns' outcomes.
     memory: list[Happened]
+    #: The turns the seat takes when it is owed an additional turn ('Additional Turn:'); where a
+    #: card gives additional turns and has none, the seat's usual turns.
+    additional: list[Program]
+    #: Whether a step of the seat's turns gives it an additional turn.
+    grants_turns: bool
 
     def turn_token_kinds(self) -> set[str]:
         """The kinds of token a step of the seat's turns puts on the board."""
@@ -94,6 +99,12 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
     replaces the standard one ('Your Turn (instead):') leaves out the base card's turn."""
     everything = [base, *powers]
     replaced = any(program.replaces for power in powers for program in power.programs)
+    programs = [program for power in everything if not (replaced and power is base) for program in power.programs]
+    steps = [*(s for power in powers for s in (*power.turn_ends, *power.turn_begins)),
+             *(f.step for power in powers for f in power.followups),
+             *(s for program in programs for s in program.steps)]
+    grants = any(step.verb is Verb.GRANT_TURN for step in steps)
+    usual = [program for program in programs if not program.additional]
     options: dict[Verb, list[StepOption]] = {}
     for power in everything:
         for option in power.options:
@@ -103,7 +114,7 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
     return SeatRules(
         seat=seat, team=team,
         board={rule.verb: rule for rule in base.board_rules},
-        programs=[program for power in everything if not (replaced and power is base) for program in power.programs],
+        programs=usual,
         followups=[f for power in everything for f in power.followups],
         options=options,
         wins=[w for power in everything for w in power.wins],
@@ -119,6 +130,8 @@ def gather(seat: int, team: int, base: Power, powers: Sequence[Power]) -> SeatRu
         dome_likes=[d for power in powers for d in power.dome_likes],
         setup=[rule for power in powers for rule in (*power.setup, *power.placements)],
         memory=memory,
+        additional=[program for program in programs if program.additional] or (usual if grants else []),
+        grants_turns=grants,
     )
 
 

@@ -27,6 +27,7 @@ from ...dsl.vocabulary import (
     BesideWorker,
     BuildThere,
     Compare,
+    Counter,
     Force,
     LevelChange,
     Modality,
@@ -399,6 +400,8 @@ class StepCompiler:
             return self._flanked_lose(step, after)
         if step.verb is Verb.TOKEN:
             return self._token_on_built(step, after)
+        if step.verb is Verb.GRANT_TURN:
+            return grant_turn(after)
         raise TypeError(f"nothing happens on its own for the verb {step.verb}")  # pragma: no cover
 
     def _remove_everywhere(self, step: Step, after: StepFn) -> StepFn:
@@ -1352,6 +1355,51 @@ def gain_step(changes: tuple[ChangeCounter, ...], rest: StepFn) -> StepFn:
             undo_counter(walk, seat, name, value)
         return stop
     return gain
+
+
+def grant_turn(after: StepFn) -> StepFn:
+    """The seat is owed one more turn ('you may take an additional turn'): its counter of
+    additional turns goes up by one, and the seat moves again after this turn (GameState.next_seat)."""
+    name = Counter.ADDITIONAL_TURN.value
+
+    def grant(walk: Walk) -> bool:
+        seat = walk.seat
+        before = apply_counter(walk, seat, name, walk.state.counters.get((seat, name), 0) + 1)
+        stop = after(walk)
+        undo_counter(walk, seat, name, before)
+        return stop
+    return grant
+
+
+def additional_turn(seat: int, chains: list[StepFn], optional: bool = True) -> StepFn:
+    """An additional turn the seat is owed: one fewer is owed once it begins; the player takes
+    one of its `chains` (the additional turn's programs), or declines it with `pass` (a turn not
+    taken: the obligations other seats lay on turns do not bind it, `Walk.declined`)."""
+    name = Counter.ADDITIONAL_TURN.value
+    action = ("pass", -1, -1)
+
+    def take(walk: Walk) -> bool:
+        st = walk.state
+        owed = st.counters.get((seat, name), 0)
+        before = apply_counter(walk, seat, name, owed - 1)
+        try:
+            depth = len(walk.path)
+            if optional and (walk.script is None or walk.admits(action, depth)):
+                walk.path.append(action)
+                if walk.probe is not None:
+                    walk.probe(walk)
+                stop = (walk.declined or walk.leaf)(walk)
+                walk.path.pop()
+                if stop and walk.stop_here(depth):
+                    return True
+            stop = False
+            for chain in chains:
+                if chain(walk):
+                    return True
+            return stop
+        finally:
+            undo_counter(walk, seat, name, before)
+    return take
 
 
 def _mixed(ways: list[_Way]) -> bool:

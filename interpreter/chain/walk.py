@@ -29,7 +29,7 @@ class Walk:
     __slots__ = ("state", "seat", "team", "path", "events", "last_actor", "script", "frontier",
                  "complete", "leaf", "visited", "forbid_up", "forbid_down", "result", "probe", "found",
                  "banned", "keyed_by_board", "pending", "domelike", "wins_only", "prefix_tests", "fact_key", "memo",
-                 "tally", "listed", "legal", "log_context")
+                 "tally", "listed", "legal", "log_context", "declined")
 
     def __init__(self, state: GameState, leaf: Callable[[Walk], bool],
                  script: Sequence[Action] | None = None, frontier: set[Action] | None = None) -> None:
@@ -88,6 +88,9 @@ class Walk:
         #: `log_context`), where an obligation or a fact of the turn reads it: two ways to one
         #: state that differ there are two states to a search that visits each once.
         self.log_context: Callable[[Walk], object] | None = None
+        #: The leaf a declined additional turn (`pass`) ends at, where the obligations other seats
+        #: lay on turns wrap `leaf` (Engine's root): a turn not taken is not bound by them.
+        self.declined: Callable[[Walk], bool] | None = None
 
     def admits(self, action: Action, depth: int) -> bool:
         """Whether the script (if any) lets this action be the step at `depth`."""

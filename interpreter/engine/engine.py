@@ -28,11 +28,13 @@ from typing import Concatenate, ParamSpec, TypeVar, cast
 
 from ...dsl.errors import SantoriniError
 from ...dsl.vocabulary import (
+    Counter,
     FollowUp,
     FollowUpTiming,
     Happened,
     IfPossible,
     Modality,
+    Obligation,
     Owner,
     Power,
     Program,
@@ -52,6 +54,7 @@ from ..chain.steps import (
     Reaction,
     StepCompiler,
     WinCheck,
+    additional_turn,
     breadth_first,
     gain_step,
     loss_reaction,
@@ -188,8 +191,9 @@ class Engine:
         #: Bindings left out of force, to tell whether one of them is what refuses a step
         #: (refusal.py); empty in play.
         self._lifted: frozenset[_Binding] = frozenset()
+        obligations = [(rules, _on_the_player(o)) for rules in self.seat_rules for o in rules.obligations]
         self._obligations = [(rules.seat, rules.team, o, Judge(rules.seat, rules.team).compile(o.requirement))
-                            for rules in self.seat_rules for o in rules.obligations]
+                             for rules, o in obligations]
         #: The engine of these powers without the parts that need a token only a setup places, which
         #: serves the states with none of it on the board (sleeping.py); None where no part sleeps.
         self._sleeping = sleeping_kinds(self.seat_rules) if fast else frozenset()
@@ -217,7 +221,7 @@ class Engine:
         self._kernels: list[Kernels | None] = [None] * len(self.seat_rules)
         self._runs: list[Callable[[Walk], bool]] = []
         self._roots = [self._compile_seat(rules) for rules in self.seat_rules]
-        shapes = [self._fast_shape(rules) if fast else None for rules in self.seat_rules]
+        shapes = [self._fast_shape(rules) if fast and not rules.grants_turns else None for rules in self.seat_rules]
         self._shapes = shapes
         self._plain_listers = [plain_lister(shape.programs[0], shape) if shape and len(shape.programs) == 1 else None
                               for shape in shapes]
@@ -406,8 +410,9 @@ class Engine:
                                 self._reactions(rules))
         programs = [self._compile_program(program, rules, compiler) for program in rules.programs]
         seat = rules.seat
+        owed = self._additional_turn(rules, judge, compiler) if rules.grants_turns else None
         derived: list[StepFn] | None = None
-        if self.fast:
+        if self.fast and not rules.grants_turns:  # (additional turns have no lowering yet: `paths`)
             def derivation() -> DerivedCompiler:
                 return DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
                                        [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters,
@@ -454,7 +459,11 @@ class Engine:
         unannounced = [mark if mark is not None and _turn_lengths(rules, [program])[0] <= earlier[1] else None
                        for mark, program in zip(unannounced, rules.programs, strict=True)]
 
+        owed_name = Counter.ADDITIONAL_TURN.value
+
         def run(walk: Walk) -> bool:
+            if owed is not None and walk.state.counters.get((seat, owed_name), 0) > 0:
+                return owed(walk)
             enumerating = derived is not None and _enumerating(walk)
             for index, program in enumerate(programs):
                 chain = derived[index] if enumerating else program  # type: ignore[index]  # (derived is set)
@@ -492,6 +501,7 @@ class Engine:
                 walk.memo = walk.keyed_by_board and walk.fact_key is None
                 return run(walk)
             leaf = walk.leaf
+            walk.declined = leaf
             if late:
                 met_late = self._late_judge(walk, run, required, late)
                 walk.leaf = lambda w: (all(test(w, -1, -1, -1, 0, 0, None) for test in required) and met_late(w)
@@ -513,9 +523,18 @@ class Engine:
             try:
                 return run(walk)
             finally:
-                walk.leaf = leaf
+                walk.leaf, walk.declined = leaf, None
                 walk.prefix_tests = ()
         return root
+
+    def _additional_turn(self, rules: SeatRules, judge: Judge, compiler: StepCompiler) -> StepFn:
+        """The turn the seat takes when it is owed one: one of its additional turn programs, or a
+        pass. In a program that says 'no player can win during this turn' no step wins: its
+        steps are compiled with no win to judge."""
+        winless = StepCompiler(rules, judge, lambda walk, event: None, None, compiler.reactions)
+        chains = [self._compile_program(program, rules, winless if program.winless else compiler)
+                  for program in rules.additional]
+        return additional_turn(rules.seat, chains)
 
     def _obligations_in_force(self, walk: Walk,
                               run: Callable[[Walk], bool]) -> tuple[list[Test], list[tuple[Test, str]]]:
@@ -777,6 +796,9 @@ class Engine:
         left to the generic chain, and why (`santorini show` and `bench` print it)."""
         if not self.fast:
             return ["every traversal: the generic chain (fast paths off)"]
+        if self.seat_rules[seat].grants_turns:
+            return ["every traversal: the generic chain (additional turns, and the steps that give them, have no "
+                    "lowering yet)"]
         if self._plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
         elif self._kernels[seat] is not None:
@@ -1434,6 +1456,17 @@ def _by_the_player(pattern: StepPattern) -> StepPattern:
     """A pattern of the moves of one seat's turn, whatever their workers' owner: a win's or a
     veto's, which the turn's player makes (`Engine._move_wins`; the veto binds that player)."""
     return dataclasses.replace(pattern, owner=Owner.ANYONES) if pattern.verb is Verb.MOVE else pattern
+
+
+def _on_the_player(obligation: Obligation) -> Obligation:
+    """An obligation as it binds the turns of the players it names: 'at least one opponent worker
+    must move up this turn' is about the moves of that player's turn, whichever worker it moves
+    (one of the holder's own, that a power lets it move), as a win or a veto is (`_by_the_player`)."""
+    requirement = obligation.requirement
+    if not isinstance(requirement, Happened):
+        return obligation
+    return dataclasses.replace(obligation, requirement=dataclasses.replace(
+        requirement, pattern=_by_the_player(requirement.pattern)))
 
 
 def _enumerating(walk: Walk) -> bool:

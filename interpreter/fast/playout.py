@@ -265,7 +265,8 @@ def fused_playout(inline_kinds: Sequence[Kinds | None],
                     if len(st.out) != out:  # a power made a team lose during the turn
                         following = [st.next_seat(s) for s in range(len(seats))]
                         out = len(st.out)
-                    seat = following[seat]
+                    # (the same seat again where its turn owes it an additional one)
+                    seat = st.next_seat(seat) if counters else following[seat]
                     continue
                 up, down = forbidden(st, teams[seat])  # type: ignore[misc]  # (set: else `unbound` has the kinds)
                 kinds_from = kinds[up][down]

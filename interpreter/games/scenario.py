@@ -13,7 +13,7 @@ from typing import Any
 
 from ...dsl.errors import SantoriniError, SourceError, SourceErrors
 from ...dsl.source import Document, KeyPath, load_document
-from ...dsl.vocabulary import Sex, WorkerSelector, nested
+from ...dsl.vocabulary import Counter, Sex, WorkerSelector, nested
 from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
 from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
@@ -312,6 +312,8 @@ def _counter_names(game: Game, seat: int) -> set[str]:
     names |= {c.counter.value for o in (*rules.options.values(),) for opt in o for c in opt.step.cost}
     names |= {f"{s.token.value} tokens placed" for f in rules.followups for s in (f.step,)
               if s.token is not None and s.per_game is not None}
+    if rules.grants_turns:  # (the additional turns the seat is owed: 'additional turns: 1')
+        names.add(Counter.ADDITIONAL_TURN.value)
     return names
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from ...dsl.vocabulary import Sex
+from ...dsl.vocabulary import Counter, Sex
 from .board import ALL_BITS, HASH_BITS, LEVEL_BIT, SQUARE_BITS, SQUARES, ZOBRIST
 
 _WORKER_KEYS, _HEIGHT_KEYS = ZOBRIST.worker, ZOBRIST.height
@@ -32,6 +32,8 @@ Event = tuple[Any, ...]
 #: square), ("build", worker, square), ("dome", worker, square); ("use", -1, name), ("pass", -1, -1),
 #: ("token", kind, square) (chain/walk.py, model/notation.py).
 Action = tuple[str, Any, Any]
+#: The counter of the additional turns a seat is owed.
+OWED_TURNS = Counter.ADDITIONAL_TURN.value
 #: A token on the board: its kind and the seat that holds it.
 BoardToken = tuple[str, int]
 
@@ -256,7 +258,11 @@ class GameState:
         return self.hash if self.winner is None else self.hash ^ ZOBRIST.winner[self.winner]
 
     def next_seat(self, seat: int) -> int:
-        """The next seat in play after `seat` (seats that lost are skipped)."""
+        """The seat that moves after `seat`'s turn: `seat` again while it is owed an additional
+        turn (its card's counter OWED_TURNS), else the next seat in play (seats that lost are
+        skipped)."""
+        if self.counters and self.counters.get((seat, OWED_TURNS), 0) > 0 and seat not in self.out:
+            return seat
         count = len(self.seats)
         if not self.out:
             return (seat + 1) % count
