@@ -49,7 +49,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from random_cards import set_workers
 
-from santorini.dsl.vocabulary import Modality, Verb
+from santorini.dsl.vocabulary import Counter, Modality, Verb
 from santorini.interpreter.engine.engine import Engine, IllegalTurn
 from santorini.interpreter.games.game import Game, SetupError, new_game, parse_players, settle_stuck
 from santorini.interpreter.games.packs import MORTAL, Pack, load_pack, pack_names, resolve_pack
@@ -252,6 +252,8 @@ def card_state(game: Game, seat: int) -> tuple[list[str], set[str], dict[str, tu
     steps = [*(s for p in rules.programs for s in p.steps), *(o.step for opts in rules.options.values() for o in opts),
              *(f.step for f in rules.followups), *rules.turn_ends]
     counters = {c.counter.value for c in rules.turn_starts} | {c.counter.value for s in steps for c in s.cost}
+    if rules.grants_turns:  # (the additional turns the seat is owed)
+        counters.add(Counter.ADDITIONAL_TURN.value)
     tokens: dict[str, tuple[int, bool]] = {d.token.value: (1, False) for d in rules.dome_likes}
     for s in steps:
         if s.verb is Verb.TOKEN and s.token is not None:
@@ -892,3 +894,40 @@ def test_explaining_a_refused_turn_ends_when_repeated_moves_can_cycle() -> None:
     game, generic = team_games("bga", ("Aphrodite", "Triton", "Aphrodite", "Aphrodite"))
     state = position.on(game.restart().state)
     assert disagreement(game.engine, generic, state, [0, 0, 0]) is None
+
+
+@pytest.mark.parametrize("owed", [0, 1])
+@pytest.mark.parametrize("rules", [
+    "Your Build:\n  each time a worker builds a complete tower, you may take an additional turn.\nAdditional Turn:\n"
+    "  one of an opponent's workers moves.\n  that worker builds.\n  no player can win during this turn.",
+    "End of Your Turn:\n  if one of your workers moved up this turn, you may take an additional turn.",
+    "End of Your Turn:\n  you may take an additional turn.",
+])
+def test_an_owed_additional_turn_agrees_with_the_generic_chain(rules: str, owed: int) -> None:
+    """A seat owed an additional turn takes it on the generic chain and its usual turns on the
+    derived code (the third card's usual turn is drawn whole by its kernels): on positions with
+    and without a turn owed, the fast engine agrees with the generic one in everything the
+    comparison looks at (outcomes, counts, draws, perft, playouts)."""
+    from random_cards import card_text, load, pack_with
+    card = load(card_text(rules))
+    pair = game_pair(pack_with(card), (card.name, MORTAL))
+    assert pair is not None
+    game, generic = pair
+    if owed:
+        assert "generic: an additional turn the seat is owed" in " ".join(game.engine.paths(0))
+    for seed in range(6):
+        state = _owed_position(game, seed, owed)
+        assert_agree(game, generic, state, [seed, seed + 1])
+
+
+def _owed_position(game: Game, seed: int, owed: int) -> GameState:
+    """A position of mixed levels with the card's seat to move, owed `owed` additional turns."""
+    rng = random.Random(seed)
+    state = game.restart().state
+    squares = rng.sample(range(25), 4)
+    for square in range(25):
+        state.set_height(square, rng.choice((0, 0, 1, 2, 3)))
+    set_workers(dataclasses.replace(game, state=state), [squares[:2], squares[2:]])
+    state.to_move = 0
+    state.set_counter(0, Counter.ADDITIONAL_TURN.value, owed)
+    return state

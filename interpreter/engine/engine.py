@@ -220,6 +220,8 @@ class Engine:
         #: runner, which judges the obligations in force before a kernel may draw.
         self._kernels: list[Kernels | None] = [None] * len(self.seat_rules)
         self._runs: list[Callable[[Walk], bool]] = []
+        #: The seats whose cards give them additional turns: `paths` says how they are served.
+        self._grants = [rules.grants_turns for rules in self.seat_rules]
         self._roots = [self._compile_seat(rules) for rules in self.seat_rules]
         shapes = [self._fast_shape(rules) if fast and not rules.grants_turns else None for rules in self.seat_rules]
         self._shapes = shapes
@@ -386,13 +388,16 @@ class Engine:
             return None
         return check
 
-    def _reactions(self, rules: SeatRules) -> tuple[Reaction, ...]:
-        """What other seats' powers make happen after each move of this seat (a slide)."""
+    def _reactions(self, rules: SeatRules, losses: bool = True) -> tuple[Reaction, ...]:
+        """What other seats' powers make happen after each move of this seat (a slide, a loss);
+        without the losses where `losses` is False (a turn in which no player can win: a loss is
+        the others' win)."""
         reactions: list[Reaction] = []
         for holder in self.seat_rules:
             judge = Judge(holder.seat, holder.team)
             for reaction in holder.reactions:
-                if not reaches(holder, reaction.trigger.owner, rules.team):
+                if not reaches(holder, reaction.trigger.owner, rules.team) or (
+                        not losses and reaction.step.verb is Verb.LOSE):
                     continue
                 trigger = judge.pattern(reaction.trigger)
                 seat = holder.seat
@@ -412,7 +417,7 @@ class Engine:
         seat = rules.seat
         owed = self._additional_turn(rules, judge, compiler) if rules.grants_turns else None
         derived: list[StepFn] | None = None
-        if self.fast and not rules.grants_turns:  # (additional turns have no lowering yet: `paths`)
+        if self.fast:  # (the usual turns; an owed additional turn runs on the chain, in `run`)
             def derivation() -> DerivedCompiler:
                 return DerivedCompiler(rules, judge, compiler.move_wins, compiler.board_wins, compiler.reactions,
                                        [Ban(b.verb, b.test, Judge(b.seat, b.team), b.prohibition.filters,
@@ -430,15 +435,18 @@ class Engine:
             lowered = derivation()
             derived = [self._compile_program(program, rules, lowered) for program in rules.programs]
             self._derivations[seat] = lowered
-            self._kernels[seat] = _seat_kernels(derived)
+            # (kernels draw a usual turn whole, where a seat owed an additional turn must take that
+            # one: a seat whose card gives them has none; its counted and listed turns go through
+            # `run`, which takes the owed turn on the chain)
+            self._kernels[seat] = None if rules.grants_turns else _seat_kernels(derived)
             options = [option for options in rules.options.values() for option in options]
             marks = frozenset(mark for mark in (*(option.once_per_game for option in options),
                                                 *(program.once_per_game for program in rules.programs),
                                                 *(step.once_per_game for step in (*rules.turn_ends,
                                                                                   *rules.turn_begins)))
                               if mark is not None)
-            if self._kernels[seat] is None and marks and not any(option.instead for option in options
-                                                                  if option.once_per_game is not None):
+            if self._kernels[seat] is None and marks and not rules.grants_turns and not any(
+                    option.instead for option in options if option.once_per_game is not None):
                 # (the seat's turns once its once-per-game ways, turns and end-of-turn steps are
                 # used: kernel.py's `once_spent`)
                 spent = derivation()
@@ -530,8 +538,9 @@ class Engine:
     def _additional_turn(self, rules: SeatRules, judge: Judge, compiler: StepCompiler) -> StepFn:
         """The turn the seat takes when it is owed one: one of its additional turn programs, or a
         pass. In a program that says 'no player can win during this turn' no step wins: its
-        steps are compiled with no win to judge."""
-        winless = StepCompiler(rules, judge, lambda walk, event: None, None, compiler.reactions)
+        steps are compiled with no win to judge, and no power's reaction makes a player lose (a
+        loss is the other players' win)."""
+        winless = StepCompiler(rules, judge, lambda walk, event: None, None, self._reactions(rules, losses=False))
         chains = [self._compile_program(program, rules, winless if program.winless else compiler)
                   for program in rules.additional]
         return additional_turn(rules.seat, chains)
@@ -796,9 +805,6 @@ class Engine:
         left to the generic chain, and why (`santorini show` and `bench` print it)."""
         if not self.fast:
             return ["every traversal: the generic chain (fast paths off)"]
-        if self.seat_rules[seat].grants_turns:
-            return ["every traversal: the generic chain (additional turns, and the steps that give them, have no "
-                    "lowering yet)"]
         if self._plain_listers[seat] is not None:
             listing = "the plain turn's lister (fast/plain.py)"
         elif self._kernels[seat] is not None:
@@ -818,6 +824,8 @@ class Engine:
             report = [f"where the kernels leave a position to the chain, {line}" if line.startswith("listed to draw:")
                       else line for line in report]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}", *report]
+        if self._grants[seat]:
+            lines.append("generic: an additional turn the seat is owed (no lowering yet; its usual turns as above)")
         if self._spent[seat]:
             lines.append(f"once per game ({', '.join(sorted(self._spent[seat]))}): the whole turn by the derived "
                          "code once the card is marked, the count (derived/tally.py) until then")
