@@ -140,6 +140,7 @@ MOVE_FILTERS = (
     "not back to its starting space", "while higher than all their other workers", "up at most {n03} {levels}",
     "into a lower space neighboring your workers", "to a space neighboring your workers standing on level {n03}",
     "not to an unoccupied perimeter space", "onto a space with your {kind} token", "orthogonally",
+    "against the direction of your {kind} token",
     "not diagonally",
 )
 #: Qualifiers of a build; `on the same space` needs a build before it.
@@ -365,7 +366,14 @@ def follow_up(c: Chooser, verb: str) -> str:
 
 
 def end_of_turn(c: Chooser) -> str:
-    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart", "grow", "grant"))
+    kind = c.pick(("step", "guarded", "flanked", "removal", "token", "extra", "swap", "apart", "grow", "grant",
+                   "point", "point"))
+    if kind == "point":
+        token = fill(c, "{kind}")
+        if c.pick((True, False, False)):
+            return f"you {c.pick(('may', 'must'))} point your {token} token in any direction."
+        return (f"if your {token} token points nowhere, you may point your {token} token in any direction.\n"
+                f"  otherwise, you {c.pick(('may', 'must'))} point your {token} token nowhere.")
     if kind == "grant":
         guard = c.pick(("", f"if {past_pattern(c, 'one of your workers', 'this turn')}, "))
         return f"{guard}you may take an additional turn."
@@ -507,7 +515,7 @@ def part(c: Chooser) -> tuple[str, list[str]]:
     prefers, the plainest first; the commoner ones twice)."""
     kind = c.pick(("your build", "your move", "opponent's turn", "your turn", "end of your turn", "win condition",
                    "your move", "opponent's turn", "alternative build", "alternative turn", "at all times",
-                   "start of your turn", "setup", "end of your turn"))
+                   "start of your turn", "setup", "end of your turn", "end of your turn"))
     if kind in ("your move", "your build"):
         verb = kind.split()[1]
         if c.pick((True, False)):
@@ -555,8 +563,15 @@ def companions(c: Chooser, parts: list[tuple[str, list[str]]]) -> list[tuple[str
         winless = c.pick((["no player can win during this turn."], []))
         added.append(("Additional Turn:", program(c) + winless))
     for kind in SLOTS["kind"]:
+        pointing = (f"point your {kind} token", f"your {kind} token points",
+                    f"against the direction of your {kind} token")
+        if any(phrase in text for phrase in pointing[1:]) and pointing[0] not in text:
+            added.append(("End of Your Turn:", [f"you may point your {kind} token in any direction."]))
+        on_board = text
+        for phrase in pointing:  # (a token that only points never goes on the board)
+            on_board = on_board.replace(phrase, "")
         placed = f"a {kind} token is placed" in text or f"place your {kind} token" in text
-        if f"your {kind} token" in text and not placed:
+        if f"your {kind} token" in on_board and not placed:
             if c.pick((True, False)):
                 added.append(("Your Build:", [f"after your worker builds, a {kind} token is placed on its space, "
                                               "up to 3 times in the game."]))

@@ -9,11 +9,13 @@ from santorini.dsl.semantics.checker import check_rules
 from santorini.dsl.semantics.compiler import compile_rules
 from santorini.dsl.syntax.parser import Origin, ParseError, parse_rules
 from santorini.dsl.vocabulary import (
+    Against,
     Apart,
     BesideWorker,
     Compare,
     Compass,
     FollowUpTiming,
+    Heading,
     LevelChange,
     Modality,
     Owner,
@@ -23,6 +25,7 @@ from santorini.dsl.vocabulary import (
     TargetLevel,
     ToCard,
     TokenKind,
+    TokenPoints,
     Verb,
     WorkerSelector,
 )
@@ -553,3 +556,44 @@ def test_an_additional_turn_compiles_to_an_owed_turn_and_its_program() -> None:
 def test_a_complete_tower_is_a_trigger_s_piece_not_a_step_s() -> None:
     error = parse_error("Your Turn:\n  one of your workers moves.\n  that worker builds a complete tower.")
     assert "complete" in str(error)
+
+
+_AEOLUS = ("End of Your Turn:\n  if your wind token points nowhere, you may point your wind token in any direction.\n"
+           "  otherwise, you may point your wind token nowhere.\nAt All Times:\n"
+           "  all workers cannot move against the direction of your wind token.")
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    (_AEOLUS, None),
+    ("At All Times:\n  all workers cannot move against the direction of your wind token.",
+     "no step of this card points your wind token"),
+    ("End of Your Turn:\n  if your ward token points nowhere, the moved worker may build.",
+     "no step of this card points your ward token"),
+    ("End of Your Turn:\n  you point your wind token in any direction.", "say whether pointing the token is a choice"),
+    ("Your Turn:\n  one of your workers moves.\n  that worker builds.\n  you may point your wind token nowhere.",
+     "pointing a token of your card is, for now, a step at the end of your turn"),
+    ("End of Your Turn:\n  you may point your wind token in any direction.\nOpponent's Turn:\n"
+     "  opponent workers cannot build against the direction of your wind token.",
+     "is about the direction a move goes; it does not apply to a build"),
+    ("End of Your Turn:\n  you may point your wind token in any direction.\nYour Move:\n"
+     "  if your wind token points nowhere, your worker may move up at most 2 levels.",
+     "is guarded by what happened this turn"),
+    ("End of Your Turn:\n  you may point your wind token in any direction.\nWin Condition:\n"
+     "  you also win if your wind token points nowhere.", "a win on where a token points is not in the language yet"),
+])
+def test_a_token_that_points(rules: str, expected: str | None) -> None:
+    """Aeolus's parts: a token of the card pointed in a direction (or nowhere) at the end of the
+    turn, a guard on where it points, and moves against its direction."""
+    assert_one_fault_or_none(rules, expected)
+
+
+def test_a_pointed_token_compiles_to_a_step_a_guard_and_a_filter() -> None:
+    power = compile_rules(parse_rules(_AEOLUS, ORIGIN), ORIGIN, "Aeolus")
+    (step,) = power.turn_ends
+    wind = TokenKind("wind")
+    assert step.verb is Verb.POINT and step.token == wind and step.heading is Heading.ANY
+    assert step.guard == TokenPoints(wind, Heading.NOWHERE) and step.modality is Modality.MAY
+    assert step.otherwise is not None and step.otherwise.heading is Heading.NOWHERE
+    (prohibition,) = power.prohibitions
+    assert prohibition.binds is Owner.ANYONES and prohibition.verb is Verb.MOVE
+    assert prohibition.filters == (Against(wind),)

@@ -1,5 +1,5 @@
 """The random card generator (random_cards.py) itself: its cards pass `santorini check`, most of
-what its grammar writes passes without a second draw, and over 200 draws its cards reach every
+what its grammar writes passes without a second draw, and over 300 draws its cards reach every
 section a power may hold, every kind of sentence, every binding on opponents and every typed part
 that the shipped cards use. The expected sets are read from the checker's tables and from the
 packs, so a section or part added to the language fails here until the generator writes it."""
@@ -22,12 +22,12 @@ from santorini.interpreter.games.packs import load_pack, pack_names
 from santorini.interpreter.games.validate import check_file
 from support import REPO
 
-DRAWS = 200
+DRAWS = 300
 
 
 @cache
 def drawn() -> tuple[str, ...]:
-    """200 cards from one seeded generator (shared by the tests below)."""
+    """300 cards from one seeded generator (shared by the tests below)."""
     rng = random.Random(19)
     return tuple(random_card(rng) for _ in range(DRAWS))
 

@@ -604,3 +604,12 @@ def test_the_holder_of_a_secret_token_places_it_from_its_page(client: FlaskClien
     for placement in ("place A1 a1; place A2 e5", "place B1 c3; place B2 b2", "token abyss d4"):
         shared = client.post(f"/api/games/{shared['id']}/play", json={"turn": placement}).get_json()
     assert "abyss" not in shared["position"] and shared["told"][-1]["text"] == "a secret placement"
+
+
+def test_a_token_pointed_is_offered_as_a_button_not_a_square() -> None:
+    """Aeolus's `point wind east`: its target is a direction (east is 3), not the square d1."""
+    from santorini.api import Game
+    from santorini.web.views import options_view
+    state = Game(["Aeolus", "Mortal"]).state
+    (option,) = options_view([("point", "wind", 3)], True, state, [])["options"]
+    assert option == {"step": "point wind east", "verb": "point", "worker": None, "square": None}

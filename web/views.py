@@ -62,7 +62,8 @@ def options_view(legal: Sequence[Action], complete: bool, after: GameState, said
 def _option(state: GameState, action: Action) -> Json:
     verb, worker, target = action
     has_worker = verb not in ("use", "pass", "token") and isinstance(worker, int) and worker >= 0
-    has_square = verb not in ("use", "pass", "remove") and isinstance(target, int) and 0 <= target < 25
+    # (a `point` step's target is a direction, not a square: the page offers it as a button)
+    has_square = verb not in ("use", "pass", "remove", "point") and isinstance(target, int) and 0 <= target < 25
     return {"step": format_step(state, action), "verb": verb,
             "worker": state.worker_name(worker) if has_worker else None,
             "square": square_name(target) if has_square else None}

@@ -17,6 +17,7 @@ from ..errors import SourceError
 from ..syntax import ast
 from ..syntax.parser import Origin
 from ..vocabulary import (
+    Against,
     AlongLine,
     AnyOf,
     Compare,
@@ -136,7 +137,8 @@ GUARDED = {WIN: "the number of players ('in a game of 3 players, ...')",
            FOLLOW_UP: "what happened this turn or on your last turn, where your workers stand, the towers on the "
                       "board or the number of players ('if your worker moved up this turn, ...')",
            PROHIBITION: "a condition over what happened ('if one of your workers moved up on your last turn')",
-           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level'), on what "
+           END_STEP: "a condition on your workers ('if your unmoved worker is on the ground level'), on where a "
+                     "token of your card points ('if your wind token points nowhere'), on what "
                      "happened this turn ('if one of your workers moved down this turn') or on workers standing "
                      "apart ('if none of your workers neighbor each other')"}
 
@@ -194,10 +196,26 @@ class _Checker:
             self.section(section)
         self.said_twice(rules)
         self.additional_turns(rules)
+        self.pointed_tokens(rules)
         if self.kind is RulesKind.BASE:
             self.base_complete(rules)
         if self.kind is RulesKind.MODE:
             self.mode_setup(rules)
+
+    def pointed_tokens(self, rules: ast.Rules) -> None:
+        """A condition on where a token of the card points ('your wind token points nowhere',
+        'against the direction of your wind token') needs a step of the card that points it: a
+        token never pointed points nowhere, and the condition would never change."""
+        nodes = [node for section in rules.sections for statement in section.statements
+                 for node in _nodes((statement.guard, statement.clause))]
+        pointed = {node.token for node in nodes if isinstance(node, ast.StepNode) and node.verb is Verb.POINT}
+        for node in nodes:
+            token = (node.token if isinstance(node, ast.TokenPointsNode)
+                     else node.part.token if isinstance(node, ast.Qualifier) and isinstance(node.part, Against)
+                     else None)
+            if token is not None and token not in pointed:
+                self.error(node, f"no step of this card points your {token.value} token: write one ('End of Your "
+                                 f"Turn: you may point your {token.value} token in any direction.')")
 
     def additional_turns(self, rules: ast.Rules) -> None:
         """'Additional Turn:' is the turn a card's 'you may take an additional turn' gives: without
@@ -341,6 +359,12 @@ class _Checker:
                 self.error(node, "a swap is, for now, a step at the end of your turn: 'End of Your Turn: ... your "
                                  "workers may swap spaces with ...'")
                 return
+            if isinstance(node, ast.StepNode) and node.verb is Verb.POINT:
+                if kind is not END_STEP:
+                    self.error(node, "pointing a token of your card is, for now, a step at the end of your turn "
+                                     "('End of Your Turn: you may point your wind token in any direction.')")
+                    return
+                continue
             if isinstance(node, ast.StepNode) and node.actor.selector.role is Role.HOLDER and kind is not STEP:
                 self.error(node, "a force by you (no worker of yours acting) is, for now, a step of a turn: "
                                  "'Alternative Turn (optional): you force one or more opponent workers one space "
@@ -414,7 +438,7 @@ class _Checker:
                 self.qualifiers(guard.verb, guard.qualifiers, earlier_build=True, in_pattern=True)
             elif isinstance(guard, ast.ApartNode):
                 self.apart(guard)
-            elif not isinstance(guard, ast.FlankedNode):
+            elif not isinstance(guard, (ast.FlankedNode, ast.TokenPointsNode)):
                 self.error(guard, f"{kind.value} is guarded by {GUARDED[END_STEP]}")
             return
         if not isinstance(guard, ast.PatternNode):
@@ -575,6 +599,11 @@ class _Checker:
     def end_step(self, node: ast.StepNode | ast.HappeningNode, guard: ast.ConditionNode | None) -> None:
         if isinstance(node, ast.HappeningNode):
             self.happening(node, guard, "at the end of the turn")
+            return
+        if node.verb is Verb.POINT:
+            if node.modality is None:
+                self.error(node, "say whether pointing the token is a choice ('you may point ...') or binding ('you "
+                                 "must point ...')")
             return
         if node.verb is Verb.SWAP:
             self.swap(node, guard)
@@ -737,6 +766,10 @@ class _Checker:
         if isinstance(node.pattern, ast.TowersNode):
             if not 1 <= node.pattern.count <= 25:
                 self.error(node.pattern, f"the board holds 0 to 25 complete towers, not {node.pattern.count}")
+            return
+        if isinstance(node.pattern, ast.TokenPointsNode):
+            self.error(node.pattern, "a win on where a token points is not in the language yet; wins come from "
+                                     "moves ('if your worker moves ...') or counts ('when there are ...')")
             return
         if isinstance(node.pattern, (ast.WorkerStateNode, ast.FlankedNode, ast.ApartNode)):
             self.error(node.pattern, "a win on where workers stand is not in the language yet; wins come from "
@@ -920,6 +953,9 @@ class _Checker:
                                       f"{verb.value}")
             if isinstance(inner, TargetLevel) and verb not in (Verb.MOVE, Verb.PLACE):
                 self.error(qualifier, f"'{qualifier.words}' is about the level a worker reaches; it does not apply "
+                                      f"to a {verb.value}")
+            if isinstance(inner, Against) and verb is not Verb.MOVE:
+                self.error(qualifier, f"'{qualifier.words}' is about the direction a move goes; it does not apply "
                                       f"to a {verb.value}")
             if isinstance(inner, AlongLine) and verb not in (Verb.MOVE, Verb.BUILD):
                 self.error(qualifier, f"'{qualifier.words}' says where a move or a build goes from the worker; it "

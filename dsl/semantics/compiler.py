@@ -65,6 +65,7 @@ from ..vocabulary import (
     Teams,
     Timing,
     ToCard,
+    TokenPoints,
     Verb,
     Where,
     WinOnStep,
@@ -157,6 +158,8 @@ def condition(node: ast.ConditionNode) -> Condition:
         return Flanked(Owner.OPPONENTS)
     if isinstance(node, ast.ApartNode):
         return Apart(node.owner, node.other)
+    if isinstance(node, ast.TokenPointsNode):
+        return TokenPoints(node.token, node.heading)
     if isinstance(node, ast.PlayerCountNode):
         return PlayerCount(node.counts)
     scope = next(q.scope for q in node.qualifiers if q.scope is not None)
@@ -197,6 +200,10 @@ def happening(node: ast.HappeningNode, origin: Origin, guard: ast.ConditionNode 
 def step(node: ast.StepNode | ast.HappeningNode, origin: Origin, guard: ast.ConditionNode | None = None) -> Step:
     if isinstance(node, ast.HappeningNode):
         return happening(node, origin, guard)
+    if node.verb is Verb.POINT:
+        return Step(verb=Verb.POINT, actor=node.actor.selector, modality=node.modality or Modality.MUST,
+                    where=where(node, origin), token=node.token, heading=node.heading,
+                    guard=condition(guard) if guard is not None else None)
     effects: tuple[Effect, ...] = tuple(Force(f.actor.selector, f.place.space) for f in node.effects)
     if node.verb is Verb.REMOVE and node.target is not None and node.target.selector.role is Role.SUBJECT:
         effects = (ToCard(),)  # ('you must return one of your workers to your card': the worker itself)

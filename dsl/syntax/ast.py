@@ -15,6 +15,7 @@ from ..vocabulary import (
     Counter,
     FollowUpTiming,
     HappeningKind,
+    Heading,
     Modality,
     Owner,
     Pairing,
@@ -121,6 +122,10 @@ class StepNode(Node):
     cost: tuple[tuple[Counter, int], ...] = ()
     #: The closing words as written, in order ('instead', 'spending ...'), where they stand.
     tails: tuple[Tail, ...] = ()
+    #: A step that points a token of the card ('you may point your wind token in any direction'):
+    #: the token, and where it points it.
+    token: TokenKind | None = None
+    heading: Heading | None = None
 
 
 @dataclass(frozen=True)
@@ -196,8 +201,16 @@ class PlayerCountNode(Node):
     counts: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class TokenPointsNode(Node):
+    """'your <kind> token points nowhere'."""
+
+    token: TokenKind
+    heading: Heading
+
+
 #: A condition as the grammar writes one ('if <condition>', 'when <condition>').
-StatedCondition = PatternNode | WorkerStateNode | TowersNode | FlankedNode | ApartNode
+StatedCondition = PatternNode | WorkerStateNode | TowersNode | FlankedNode | ApartNode | TokenPointsNode
 #: What may guard a sentence: a condition, or the number of players.
 ConditionNode = StatedCondition | PlayerCountNode
 

@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from ..errors import SourceError
 from ..vocabulary import (
     ANY_NUMBER,
+    Against,
     AlongLine,
     BesideWorker,
     Compare,
@@ -26,6 +27,7 @@ from ..vocabulary import (
     FollowUpTiming,
     HappeningKind,
     HasToken,
+    Heading,
     LevelChange,
     Line,
     Modality,
@@ -219,7 +221,7 @@ def _words(items: Items) -> str:
 
 
 _CONDITIONS = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.ApartNode,
-               ast.PlayerCountNode)
+               ast.TokenPointsNode, ast.PlayerCountNode)
 
 
 def _qualifiers(items: Items) -> tuple[ast.Qualifier, ...]:
@@ -358,7 +360,8 @@ _CLAUSES = (ast.StepNode, ast.HappeningNode, ast.ObligationNode, ast.GainNode, a
             ast.FollowUpNode, ast.ProhibitionNode, ast.VetoNode, ast.WinNode, ast.LossNode, ast.PlacementNode,
             ast.WinlessNode)
 #: The conditions the grammar writes after 'if' or 'when' (a guard may also be a player count).
-_STATED = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.ApartNode)
+_STATED = (ast.PatternNode, ast.WorkerStateNode, ast.TowersNode, ast.FlankedNode, ast.ApartNode,
+           ast.TokenPointsNode)
 
 
 class _ToAst(Transformer[Token, ast.Rules]):
@@ -818,6 +821,26 @@ class _ToAst(Transformer[Token, ast.Rules]):
         return ast.StepNode(*_start(items), actor=actor, modality=_value(items, Modality), verb=Verb.FORCE,
                             piece=None, piece_any_level=False, place=_of(items, ast.Place)[0], repeat=None,
                             qualifiers=tuple(_of(items, ast.Qualifier)), effects=(), target=several)
+
+    def point_step(self, children: list[object]) -> ast.StepNode:
+        """'you may point your wind token in any direction' (or 'nowhere'): the player sets the
+        direction of a token of the card, with no worker acting."""
+        items = tuple(children)
+        actor = ast.Actor(*_start(items), selector=WorkerSelector(Role.HOLDER, Owner.YOURS), words="you")
+        return ast.StepNode(*_start(items), actor=actor, modality=_value(items, Modality), verb=Verb.POINT,
+                            piece=None, piece_any_level=False, place=None, repeat=None, qualifiers=(), effects=(),
+                            token=_required(items, TokenKind), heading=_required(items, Heading))
+
+    any_heading = _words_node(Heading.ANY)
+    no_heading = _words_node(Heading.NOWHERE)
+
+    def token_points_nowhere(self, children: list[object]) -> ast.TokenPointsNode:
+        items = tuple(children)
+        return ast.TokenPointsNode(*_start(items), token=_required(items, TokenKind), heading=Heading.NOWHERE)
+
+    def against_token(self, children: list[object]) -> ast.Qualifier:
+        items = tuple(children)
+        return ast.Qualifier(*_start(items), words=_words(items), part=Against(_required(items, TokenKind)))
 
     def straight_backwards(self, children: list[object]) -> ast.Place:
         items = tuple(children)

@@ -35,6 +35,7 @@ from .kinds import (
                     Counter,
                     FollowUpTiming,
                     HappeningKind,
+                    Heading,
                     IfPossible,
                     Line,
                     Modality,
@@ -60,6 +61,7 @@ from .parts import (
                     EFFECT_TYPES,
                     ONCE,
                     ActorIs,
+                    Against,
                     AllOf,
                     AlongLine,
                     AnyOf,
@@ -90,14 +92,16 @@ from .parts import (
                     StepPattern,
                     TargetLevel,
                     ToCard,
+                    TokenPoints,
                     Where,
                     WorkersAre,
                     WorkerSelector,
+                    direction_counter,
                     nested,
 )
 
 __all__ = [
-    "nested",
+    "nested", "direction_counter",
     "ANY_NUMBER", "CONDITION_TYPES", "EFFECT_TYPES", "ONCE", "ActorIs", "AllOf", "AlongLine", "AnyOf", "Apart",
     "BesideWorker", "Line", "ToCard",
     "BoardRule", "BuildThere",
@@ -110,5 +114,5 @@ __all__ = [
     "StandsHighest", "WinVeto", "WinWhen", "WorkersAre", "OccupiedBy", "Owner", "Piece", "PieceIs", "PlayerCount",
     "Placement", "Power", "Program", "Prohibition", "Quantity", "Region", "Repeat", "Role", "SameSpace", "Scope",
     "SpaceIs", "SpaceProperty", "SpaceRef", "SpaceSelector", "Step", "StepOption", "StepPattern", "TargetLevel", "Verb",
-    "Where", "WinOnStep", "WorkerSelector",
+    "Where", "WinOnStep", "WorkerSelector", "Heading", "TokenPoints", "Against",
 ]

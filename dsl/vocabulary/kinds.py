@@ -27,6 +27,9 @@ class Verb(Enum):
     #: Workers exchange spaces: each of the player's workers with a worker of one opponent (written
     #: as forces: `force A1 d4`, A1 to the space of the worker it exchanges with, which goes to A1's).
     SWAP = "swap"
+    #: The player points a token of its card in a direction of the compass, or nowhere (written
+    #: `point KIND DIRECTION`, `point KIND nowhere`): the card's counter `KIND direction`.
+    POINT = "point"
     #: The player is owed one more turn, taken after this one (an automatic step; not a verb of the
     #: turn notation): the seat's `additional turn` counter goes up by one.
     GRANT_TURN = "additional turn"
@@ -89,6 +92,23 @@ class Compass(Enum):
     @property
     def step(self) -> tuple[int, int]:
         return _COMPASS_STEPS[self]
+
+    @property
+    def number(self) -> int:
+        """1 (north) to 8 (northwest), clockwise: the value of a card's direction counter (0 is
+        nowhere)."""
+        return list(Compass).index(self) + 1
+
+    @property
+    def opposite(self) -> Compass:
+        return list(Compass)[(self.number + 3) % 8]
+
+
+class Heading(Enum):
+    """Where a step points a card's token: in a direction the player picks, or nowhere."""
+
+    ANY = "in any direction"
+    NOWHERE = "nowhere"
 
 
 _COMPASS_STEPS = {Compass.NORTH: (0, 1), Compass.NORTHEAST: (1, 1), Compass.EAST: (1, 0), Compass.SOUTHEAST: (1, -1),

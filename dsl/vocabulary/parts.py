@@ -22,6 +22,7 @@ from .kinds import (
     Compare,
     Compass,
     Counter,
+    Heading,
     Line,
     Modality,
     Owner,
@@ -142,6 +143,29 @@ class AlongLine:
 
 
 @dataclass(frozen=True)
+class TokenPoints:
+    """The card's `token` points as `heading` says: nowhere, or in some direction ('your wind
+    token points nowhere')."""
+
+    token: TokenKind
+    heading: Heading
+
+
+def direction_counter(token: TokenKind) -> str:
+    """The counter on the card that holds where its `token` points: 0 nowhere, else
+    `Compass.number` (1 north ... 8 northwest)."""
+    return f"{token.value} direction"
+
+
+@dataclass(frozen=True)
+class Against:
+    """The step goes in the direction opposite to the one the card's `token` points in ('against
+    the direction of your wind token'): never while it points nowhere."""
+
+    token: TokenKind
+
+
+@dataclass(frozen=True)
 class ActorIs:
     """The worker taking the step is `owner`'s (seen from the card holder), and of `sex` where
     one is named: 'all workers except your female worker' binds every worker this is false of."""
@@ -244,14 +268,13 @@ class PlayerCount:
 
 
 Condition = (LevelChange | TargetLevel | SpaceIs | SameSpace | PieceIs | OccupiedBy | Near | BesideWorker | HasToken
-             | StandsHighest
-             | AlongLine | ActorIs | Flanked | Apart | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs
-             | PlayerCount)
+             | StandsHighest | AlongLine | TokenPoints | Against | ActorIs
+             | Flanked | Apart | LastMoves | Not | AnyOf | AllOf | Happened | WorkersAre | CountIs | PlayerCount)
 
 #: The condition parts; the engine has a compiler for each (checked when it is built).
 CONDITION_TYPES: tuple[type, ...] = (LevelChange, TargetLevel, SpaceIs, SameSpace, PieceIs, OccupiedBy, Near,
-                                     BesideWorker, StandsHighest, AlongLine, ActorIs, Flanked, Apart, LastMoves, Not,
-                                     AnyOf, AllOf, Happened, WorkersAre, CountIs, PlayerCount)
+                                     BesideWorker, StandsHighest, AlongLine, TokenPoints, Against, ActorIs, Flanked,
+                                     Apart, LastMoves, Not, AnyOf, AllOf, Happened, WorkersAre, CountIs, PlayerCount)
 
 
 # ---- selectors -------------------------------------------------------------------------------
@@ -373,6 +396,8 @@ class Step:
     once_per_game: str | None = None
     #: The step taken instead where the guard does not hold ('otherwise, ...'), judged once.
     otherwise: Step | None = None
+    #: Where a POINT step points its token: in a direction the player picks, or nowhere.
+    heading: Heading | None = None
 
 
 # ---- canonical parts (named once, shared by the compiler, the checker and the fast-path gate) --

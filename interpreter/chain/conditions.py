@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
     ActorIs,
+    Against,
     AllOf,
     AlongLine,
     AnyOf,
@@ -31,6 +32,7 @@ from ...dsl.vocabulary import (
     Flanked,
     Happened,
     HasToken,
+    Heading,
     LastMoves,
     LevelChange,
     Line,
@@ -51,9 +53,11 @@ from ...dsl.vocabulary import (
     StandsHighest,
     StepPattern,
     TargetLevel,
+    TokenPoints,
     Verb,
     WorkersAre,
     WorkerSelector,
+    direction_counter,
 )
 from ..model.board import ADJACENT, BEYOND, DIAGONAL_BITS, NEIGHBOURS, ORTHOGONAL_BITS, SQUARES, offset
 from .walk import Event, Walk
@@ -285,6 +289,47 @@ def _along_line(judge: Judge, part: AlongLine) -> Test:
     return along
 
 
+def _heading(origin: int, target: int) -> int:
+    """The direction of the compass from one square to another (`Compass.number`), or 0 where
+    they are not on one straight line; squares four columns or rows apart are one space apart
+    across the edge (a move around a board whose edges meet)."""
+    dx, dy = target % 5 - origin % 5, target // 5 - origin // 5
+    dx, dy = (-dx // 4 if abs(dx) == 4 else dx), (-dy // 4 if abs(dy) == 4 else dy)
+    if (dx and dy and abs(dx) != abs(dy)) or not (dx or dy):
+        return 0
+    step = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
+    return next(direction.number for direction in Compass if direction.step == step)
+
+
+#: HEADING[origin][target]: `_heading`, for every pair of squares.
+HEADING = tuple(tuple(_heading(origin, target) for target in SQUARES) for origin in SQUARES)
+#: OPPOSITE[number]: the number of the opposite direction (0, nowhere, has none).
+OPPOSITE = (0, *(direction.opposite.number for direction in Compass))
+#: AGAINST_BITS[number][origin]: the squares a step from `origin` reaches straight against a token
+#: pointed in direction `number` (none for 0, nowhere), as bits: what the derived code reads.
+AGAINST_BITS = tuple(tuple(sum(1 << target for target in SQUARES
+                               if pointed and HEADING[origin][target] == OPPOSITE[pointed])
+                           for origin in SQUARES) for pointed in range(9))
+
+
+def _token_points(judge: Judge, part: TokenPoints) -> Test:
+    key, nowhere = (judge.seat, direction_counter(part.token)), part.heading is Heading.NOWHERE
+
+    def points(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+               piece: Piece | None) -> bool:
+        return (walk.state.counters.get(key, 0) == 0) is nowhere
+    return points
+
+
+def _against(judge: Judge, part: Against) -> Test:
+    key = (judge.seat, direction_counter(part.token))
+
+    def against(walk: Walk, worker: int, origin: int, target: int, here: int, there: int,
+                piece: Piece | None) -> bool:
+        return origin >= 0 and target >= 0 and bool(AGAINST_BITS[walk.state.counters.get(key, 0)][origin] >> target & 1)
+    return against
+
+
 def _actor_is(judge: Judge, part: ActorIs) -> Test:
     owned, sex = judge.owned(part.owner), part.sex
 
@@ -497,7 +542,8 @@ COMPILERS: dict[type, Callable[[Judge, Any], Test]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, BesideWorker: _beside_worker, HasToken: _has_token,
     StandsHighest: _stands_highest,
-    AlongLine: _along_line, ActorIs: _actor_is, Flanked: _flanked, Apart: _apart,
+    AlongLine: _along_line, TokenPoints: _token_points, Against: _against, ActorIs: _actor_is, Flanked: _flanked,
+    Apart: _apart,
     LastMoves: _last_moves,
     Not: _not, AnyOf: _any_of, AllOf: _all_of,
     Happened: _happened, WorkersAre: _workers_are, CountIs: _count_is, PlayerCount: _player_count,

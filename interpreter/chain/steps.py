@@ -27,8 +27,10 @@ from ...dsl.vocabulary import (
     BesideWorker,
     BuildThere,
     Compare,
+    Compass,
     Counter,
     Force,
+    Heading,
     LevelChange,
     Modality,
     OccupiedBy,
@@ -47,6 +49,7 @@ from ...dsl.vocabulary import (
     Verb,
     WorkersAre,
     WorkerSelector,
+    direction_counter,
 )
 from ...dsl.vocabulary.parts import ChangeCounter, Condition, Effect
 from ..model.board import ADJACENT, BEYOND, NEIGHBOURS, SQUARES, WRAPPED_NEIGHBOURS, ZOBRIST
@@ -311,6 +314,9 @@ class StepCompiler:
         if step.verb is Verb.TOKEN:
             chain = self.token_step(step, after, rest, step.modality is not Modality.MUST)
             return self._guarded(step, chain, fail) if step.guard is not None else chain
+        if step.verb is Verb.POINT:
+            chain = point_step(step, after, rest, step.modality is Modality.MAY)
+            return self._guarded(step, chain, fail) if step.guard is not None else chain
         if step.verb is Verb.PLACE:
             chain = self.place_step(step, after, rest, step.modality is Modality.MAY,
                                     step.modality is Modality.IF_POSSIBLE)
@@ -513,11 +519,7 @@ class StepCompiler:
                     if walk.script is not None and not walk.admits(action, depth):
                         continue
                     origin = apply_token(walk, seat, kind, square)
-                    walk.path.append(action)
-                    if walk.probe is not None:
-                        walk.probe(walk)
-                    stop = after(walk)
-                    walk.path.pop()
+                    stop = written(walk, action, after)
                     undo_token(walk, seat, kind, square, origin)
                     if stop and walk.stop_here(depth):
                         return True
@@ -1357,6 +1359,42 @@ def gain_step(changes: tuple[ChangeCounter, ...], rest: StepFn) -> StepFn:
     return gain
 
 
+def written(walk: Walk, action: Action, then: StepFn) -> bool:
+    """A step that the turn writes (`action`, its changes already made), and the turn after it:
+    the path holds it while `then` runs, and a probe sees it."""
+    walk.path.append(action)
+    if walk.probe is not None:
+        walk.probe(walk)
+    stop = then(walk)
+    walk.path.pop()
+    return stop
+
+
+def point_step(step: Step, after: StepFn, rest: StepFn, optional: bool) -> StepFn:
+    """The player points a token of its card (`point KIND DIRECTION`, `point KIND nowhere`): its
+    direction counter (`direction_counter`) is set; a direction it points in already is no step."""
+    assert step.token is not None and step.heading is not None
+    kind, name = step.token.value, direction_counter(step.token)
+    values = tuple(direction.number for direction in Compass) if step.heading is Heading.ANY else (0,)
+
+    def take(walk: Walk) -> bool:
+        if optional and rest(walk):
+            return True
+        seat, depth = walk.seat, len(walk.path)
+        now = walk.state.counters.get((seat, name), 0)
+        for value in values:
+            action = ("point", kind, value)
+            if value == now or (walk.script is not None and not walk.admits(action, depth)):
+                continue
+            before = apply_counter(walk, seat, name, value)
+            stop = written(walk, action, after)
+            undo_counter(walk, seat, name, before)
+            if stop and walk.stop_here(depth):
+                return True
+        return False
+    return take
+
+
 def grant_turn(after: StepFn) -> StepFn:
     """The seat is owed one more turn ('you may take an additional turn'): its counter of
     additional turns goes up by one, and the seat moves again after this turn (GameState.next_seat)."""
@@ -1385,11 +1423,7 @@ def additional_turn(seat: int, chains: list[StepFn], optional: bool = True) -> S
         try:
             depth = len(walk.path)
             if optional and (walk.script is None or walk.admits(action, depth)):
-                walk.path.append(action)
-                if walk.probe is not None:
-                    walk.probe(walk)
-                stop = (walk.declined or walk.leaf)(walk)
-                walk.path.pop()
+                stop = written(walk, action, walk.declined or walk.leaf)
                 if stop and walk.stop_here(depth):
                     return True
             stop = False

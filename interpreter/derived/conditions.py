@@ -19,6 +19,7 @@ from typing import Any
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
     ActorIs,
+    Against,
     AllOf,
     AlongLine,
     AnyOf,
@@ -37,9 +38,10 @@ from ...dsl.vocabulary import (
     SpaceRef,
     StandsHighest,
     TargetLevel,
+    direction_counter,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import FIXED_SQUARES, LINE_BITS, Judge, space_locator
+from ..chain.conditions import AGAINST_BITS, FIXED_SQUARES, LINE_BITS, Judge, space_locator
 from ..model.board import AROUND_BITS, BEYOND
 from ..model.state import GameState
 from .source import Source
@@ -208,6 +210,13 @@ def _along_line(lowering: Lowering, part: AlongLine, view: View) -> str:
     return f"{view.origin} >= 0 and {view.target} >= 0 and {bits}[{view.origin}] >> {view.target} & 1"
 
 
+def _against(lowering: Lowering, part: Against, view: View) -> str:
+    key = lowering.source.constant((lowering.judge.seat, direction_counter(part.token)), "KEY")
+    bits = lowering.source.constant(AGAINST_BITS, "AGAINST")
+    return (f"{view.origin} >= 0 and {view.target} >= 0 and "
+            f"{bits}[st.counters.get({key}, 0)][{view.origin}] >> {view.target} & 1")
+
+
 def _actor_is(lowering: Lowering, part: ActorIs, view: View) -> str:
     owned = lowering.owned(f"TEAMS[{view.worker}]", part.owner)
     if part.sex is None:
@@ -232,7 +241,7 @@ def _all_of(lowering: Lowering, part: AllOf, view: View) -> str:
 LOWERINGS: dict[type, Callable[[Lowering, Any, View], str]] = {
     LevelChange: _level_change, TargetLevel: _target_level, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, StandsHighest: _stands_highest,
-    AlongLine: _along_line, ActorIs: _actor_is, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    AlongLine: _along_line, Against: _against, ActorIs: _actor_is, Not: _not, AnyOf: _any_of, AllOf: _all_of,
 }
 if not set(LOWERINGS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a condition lowering names a part kind the vocabulary does not have")

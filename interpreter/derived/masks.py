@@ -19,6 +19,7 @@ from typing import Any
 from ...dsl.vocabulary import (
     CONDITION_TYPES,
     ActorIs,
+    Against,
     AllOf,
     AlongLine,
     AnyOf,
@@ -37,9 +38,10 @@ from ...dsl.vocabulary import (
     StandsHighest,
     TargetLevel,
     Verb,
+    direction_counter,
 )
 from ...dsl.vocabulary.parts import Condition
-from ..chain.conditions import FIXED_SQUARES, LINE_BITS
+from ..chain.conditions import AGAINST_BITS, FIXED_SQUARES, LINE_BITS
 from ..model.state import GameState
 from .conditions import PROLOGUE, Lowering, View, near_bits
 from .source import Source
@@ -167,6 +169,12 @@ def _along_line(m: MaskLowering, part: AlongLine, view: View) -> str:
     return f"({bits}[{view.origin}] if {view.origin} >= 0 else 0)"
 
 
+def _against(m: MaskLowering, part: Against, view: View) -> str:
+    key = m.lowering.source.constant((m.lowering.judge.seat, direction_counter(part.token)), "KEY")
+    bits = m.lowering.source.constant(AGAINST_BITS, "AGAINST")
+    return f"({bits}[st.counters.get({key}, 0)][{view.origin}] if {view.origin} >= 0 else 0)"
+
+
 def _scalar(m: MaskLowering, part: Condition, view: View) -> str:
     """A part that does not read the target (the number of players, the acting worker's
     standing as the turn started)."""
@@ -204,7 +212,7 @@ def occupied_bits(st: GameState, worker: int, team: int, owner: int) -> int:
 MASKS: dict[type, Callable[[MaskLowering, Any, View], str | None]] = {
     TargetLevel: _target_level, LevelChange: _level_change, SpaceIs: _space_is, SameSpace: _same_space,
     PieceIs: _piece_is, OccupiedBy: _occupied_by, Near: _near, PlayerCount: _scalar, StandsHighest: _scalar,
-    AlongLine: _along_line, ActorIs: _scalar, Not: _not, AnyOf: _any_of, AllOf: _all_of,
+    AlongLine: _along_line, Against: _against, ActorIs: _scalar, Not: _not, AnyOf: _any_of, AllOf: _all_of,
 }
 if not set(MASKS) <= set(CONDITION_TYPES):  # pragma: no cover - a lowering of a part the vocabulary lacks
     raise TypeError("a mask lowering names a part kind the vocabulary does not have")

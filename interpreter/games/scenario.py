@@ -13,10 +13,10 @@ from typing import Any
 
 from ...dsl.errors import SantoriniError, SourceError, SourceErrors
 from ...dsl.source import Document, KeyPath, load_document
-from ...dsl.vocabulary import Counter, Sex, WorkerSelector, nested
+from ...dsl.vocabulary import Counter, Sex, Verb, WorkerSelector, direction_counter, nested
 from ..engine.engine import IllegalTurn
 from ..model.board import parse_square
-from ..model.notation import NotationError, format_turn, parse_board, parse_cell, parse_turn
+from ..model.notation import HEADING_NAMES, HEADINGS, NotationError, format_turn, parse_board, parse_cell, parse_turn
 from ..model.state import GameState
 from .game import Game, SetupError, new_game, parse_players, placing_seats, resolve_all_stuck, seat_index
 from .packs import PackError, UnknownName, resolve_pack
@@ -314,7 +314,14 @@ def _counter_names(game: Game, seat: int) -> set[str]:
               if s.token is not None and s.per_game is not None}
     if rules.grants_turns:  # (the additional turns the seat is owed: 'additional turns: 1')
         names.add(Counter.ADDITIONAL_TURN.value)
-    return names
+    return names | _direction_names(game, seat)
+
+
+def _direction_names(game: Game, seat: int) -> set[str]:
+    """The counters of where the seat's tokens point ('wind direction: north')."""
+    rules = game.engine.seat_rules[seat]
+    steps = [s for step in rules.turn_ends for s in (step, step.otherwise) if s is not None]
+    return {direction_counter(step.token) for step in steps if step.verb is Verb.POINT and step.token is not None}
 
 
 def _used_marks(game: Game, seat: int, value: object, at: KeyPath, fail: Fail) -> list[str]:
@@ -355,6 +362,14 @@ def _card_counts(cards: dict[str, Any], at: KeyPath, game: Game, fail: Fail) -> 
             if key not in names:
                 known = ", ".join(sorted(names)) or "none"
                 raise fail((*at, letter, name), f"seat {letter}'s cards count no '{name}' (they count: {known})")
+            if key in _direction_names(game, seat):  # (a name, or its number as a position string writes it)
+                number = HEADINGS.get(value.lower()) if isinstance(value, str) else (
+                    value if type(value) is int and value in HEADING_NAMES else None)
+                if number is None:
+                    raise fail((*at, letter, name), f"'{name}' is where a token points: {', '.join(HEADINGS)} "
+                                                    "(or its number, 0 to 8)")
+                counts.append((seat, key, number))
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise fail((*at, letter, name), f"'{name}' is a count: a whole number, 0 or more")
             counts.append((seat, key, value))
@@ -534,7 +549,10 @@ def _fact_holds(state: GameState, fact: Fact, game: Game, exact_workers: bool = 
                             f"expected {sorted(wanted) or 'nothing'}")
                 continue
             found = state.counters.get((seat, _counter_key(game, seat, name)), 0)
-            if found != value:
+            if isinstance(value, str):  # (a direction: 'north' ... 'nowhere')
+                if HEADING_NAMES[found] != value.lower():
+                    return f"seat {letter.upper()}'s {name}: {HEADING_NAMES[found]}, expected {value}"
+            elif found != value:
                 return f"seat {letter.upper()}'s {name}: {found}, expected {value}"
     if "winner" in fact:
         winner = None if state.winner is None else state.team_letters[state.winner]

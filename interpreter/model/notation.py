@@ -1,6 +1,7 @@
 """Turn notation and board text (docs/spec/scenarios.md): parse and format.
 
-Steps are written `move A1 c4`, `build A1 c5`, `dome A1 c5`, `place A3 a1`, `use NAME`, `pass`;
+Steps are written `move A1 c4`, `build A1 c5`, `dome A1 c5`, `place A3 a1`, `use NAME`, `pass`,
+`point wind north` (a token of the card pointed in a direction, or `nowhere`);
 a turn is steps separated by ';'. Parsing needs the state, since worker names are resolved to
 the workers on the board. Output is always lower-case spaces and canonical steps (`build` for a
 dome on level 3).
@@ -12,12 +13,16 @@ import re
 from collections.abc import Callable
 
 from ...dsl.errors import SantoriniError
+from ...dsl.vocabulary import Compass
 from .board import COLUMNS, SIZE, parse_square, square_name
 from .state import Action, GameState
 
 #: The verbs of the spec's turn notation, and `unbuild` (this project's: a worker takes the top
 #: block off a space, 'unbuild A1 c3'; docs/scenarios.md).
-VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass", "unbuild")
+VERBS = ("move", "build", "dome", "force", "remove", "place", "token", "use", "pass", "unbuild", "point")
+#: Where `point KIND ...` points a token of the card: its direction counter's values (0 nowhere).
+HEADINGS = {"nowhere": 0, **{direction.value: direction.number for direction in Compass}}
+HEADING_NAMES = {number: name for name, number in HEADINGS.items()}
 
 
 class NotationError(SantoriniError, ValueError):
@@ -47,6 +52,11 @@ def parse_step(state: GameState, text: str) -> Action:
             return ("remove", state.worker_by_name(words[1]), -1)
         except ValueError as err:
             raise NotationError(f"'{text.strip()}': {err}") from None
+    if verb == "point":  # a token of the card pointed in a direction (chain/steps.py point_step)
+        if len(words) != 3 or words[2].lower() not in HEADINGS:
+            raise NotationError(f"'{text.strip()}': write 'point KIND DIRECTION', e.g. 'point wind north' (a "
+                                f"direction: {', '.join(HEADINGS)})")
+        return ("point", words[1].lower(), HEADINGS[words[2].lower()])
     if verb == "token":
         if len(words) != 3:
             raise NotationError(f"'{text.strip()}': write 'token KIND SPACE', e.g. 'token talus d2'")
@@ -109,6 +119,8 @@ def format_step(state: GameState, action: Action) -> str:
         return f"remove {state.worker_name(worker)}"
     if verb == "token":
         return f"token {worker} {square_name(target)}"
+    if verb == "point":
+        return f"point {worker} {HEADING_NAMES[target]}"
     return f"{verb} {state.worker_name(worker)} {square_name(target)}"
 
 
