@@ -49,7 +49,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from random_cards import set_workers
 
-from santorini.dsl.vocabulary import Counter, Modality, Verb
+from santorini.dsl.vocabulary import Counter, Modality, Verb, direction_counter
 from santorini.interpreter.engine.engine import Engine, IllegalTurn
 from santorini.interpreter.games.game import Game, SetupError, new_game, parse_players, settle_stuck
 from santorini.interpreter.games.packs import MORTAL, Pack, load_pack, pack_names, resolve_pack
@@ -254,6 +254,9 @@ def card_state(game: Game, seat: int) -> tuple[list[str], set[str], dict[str, tu
     counters = {c.counter.value for c in rules.turn_starts} | {c.counter.value for s in steps for c in s.cost}
     if rules.grants_turns:  # (the additional turns the seat is owed)
         counters.add(Counter.ADDITIONAL_TURN.value)
+    # (where its tokens point: nowhere, north, northeast or east)
+    counters |= {direction_counter(s.token) for step in steps for s in (step, step.otherwise)
+                 if s is not None and s.verb is Verb.POINT and s.token is not None}
     tokens: dict[str, tuple[int, bool]] = {d.token.value: (1, False) for d in rules.dome_likes}
     for s in steps:
         if s.verb is Verb.TOKEN and s.token is not None:

@@ -36,6 +36,7 @@ from ...dsl.vocabulary import (
     SpaceRef,
     Step,
     TargetLevel,
+    TokenPoints,
     Verb,
     WorkerSelector,
 )
@@ -49,8 +50,8 @@ def unchanged_by_a_build(condition: Condition) -> bool:
         return unchanged_by_a_build(condition.part)
     if isinstance(condition, (AnyOf, AllOf)):
         return all(unchanged_by_a_build(part) for part in condition.parts)
-    if isinstance(condition, (PlayerCount, Flanked, Apart)):
-        return True  # the seats; where workers stand
+    if isinstance(condition, (PlayerCount, Flanked, Apart, TokenPoints)):
+        return True  # the seats; where workers stand; where a token of the card points
     if isinstance(condition, Happened):
         if condition.scope is Scope.LAST_TURN:
             return True  # a past turn's log
@@ -199,6 +200,8 @@ def taking_unchanged_by_a_build(step: Step) -> bool:
     of workers alone (their levels too: no build goes on a space a worker stands on). Such a
     step, with no taking before a turn's last build, has none after it (derived/steps.py: the
     build is then the turn's last)."""
+    if step.verb is Verb.POINT:  # (its takings are directions: the card's, which no build changes)
+        return step.guard is None or unchanged_by_a_build(step.guard)
     if step.verb not in (Verb.REMOVE, Verb.SWAP) or step.cost or step.token is not None or step.per_game:
         return False
     if step.guard is not None and not unchanged_by_a_build(step.guard):
