@@ -1409,7 +1409,7 @@ def grant_turn(after: StepFn) -> StepFn:
     return grant
 
 
-def additional_turn(seat: int, chains: list[StepFn], optional: bool = True) -> StepFn:
+def additional_turn(seat: int, chains: list[StepFn]) -> StepFn:
     """An additional turn the seat is owed: one fewer is owed once it begins; the player takes
     one of its `chains` (the additional turn's programs), or declines it with `pass` (a turn not
     taken: the obligations other seats lay on turns do not bind it, `Walk.declined`)."""
@@ -1422,15 +1422,10 @@ def additional_turn(seat: int, chains: list[StepFn], optional: bool = True) -> S
         before = apply_counter(walk, seat, name, owed - 1)
         try:
             depth = len(walk.path)
-            if optional and (walk.script is None or walk.admits(action, depth)):
-                stop = written(walk, action, walk.declined or walk.leaf)
-                if stop and walk.stop_here(depth):
+            if walk.script is None or walk.admits(action, depth):
+                if written(walk, action, walk.declined or walk.leaf) and walk.stop_here(depth):
                     return True
-            stop = False
-            for chain in chains:
-                if chain(walk):
-                    return True
-            return stop
+            return any(chain(walk) for chain in chains)
         finally:
             undo_counter(walk, seat, name, before)
     return take

@@ -220,8 +220,6 @@ class Engine:
         #: runner, which judges the obligations in force before a kernel may draw.
         self._kernels: list[Kernels | None] = [None] * len(self.seat_rules)
         self._runs: list[Callable[[Walk], bool]] = []
-        #: The seats whose cards give them additional turns: `paths` says how they are served.
-        self._grants = [rules.grants_turns for rules in self.seat_rules]
         self._roots = [self._compile_seat(rules) for rules in self.seat_rules]
         shapes = [self._fast_shape(rules) if fast and not rules.grants_turns else None for rules in self.seat_rules]
         self._shapes = shapes
@@ -824,7 +822,7 @@ class Engine:
             report = [f"where the kernels leave a position to the chain, {line}" if line.startswith("listed to draw:")
                       else line for line in report]
         lines = [f"listing turns: {listing}", f"random turn: {drawing}", *report]
-        if self._grants[seat]:
+        if self.seat_rules[seat].grants_turns:
             lines.append("generic: an additional turn the seat is owed (no lowering yet; its usual turns as above)")
         if self._spent[seat]:
             lines.append(f"once per game ({', '.join(sorted(self._spent[seat]))}): the whole turn by the derived "
